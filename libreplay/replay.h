@@ -1,0 +1,440 @@
+/*
+ * replay.h - the one public header of libreplay.
+ *
+ * libreplay records hidden-role board games as signed, compressed,
+ * hash-chained action logs (.camelog files) and verifies, replays and
+ * reveals them.  The file format is specified in camelog(5); the games'
+ * notations in camelog-avalon(7) and camelog-soc(7).
+ *
+ * Conventions (see libreplay(3)):
+ * - Every fallible call returns enum rpl_status (RPL_OK is 0) and takes
+ *   struct rpl_error *err last; err may be NULL.
+ * - Objects are made by _new/_open/_read and released by _free/_close;
+ *   freeing NULL does nothing.  Out-parameters are set only on success.
+ * - A returned char * is freed with rpl_free(); a returned const char * is
+ *   lent until the next call on the same handle.
+ * - The library keeps no global state.  Distinct handles may be used from
+ *   distinct threads; one handle is never used by two threads at once.
+ */
+#ifndef LIBREPLAY_REPLAY_H
+#define LIBREPLAY_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define RPL_API __attribute__((visibility("default")))
+#define RPL_NODISCARD __attribute__((warn_unused_result))
+#define RPL_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define RPL_API
+#define RPL_NODISCARD
+#define RPL_NONNULL(...)
+#endif
+
+/* The version this header describes; rpl_version() gives the library's. */
+#define RPL_VERSION "0.1.0"
+#define RPL_VERSION_NUMBER 100 /* major * 10000 + minor * 100 + patch */
+
+/* The library's version string, e.g. "0.1.0" (static storage). */
+RPL_API const char *rpl_version(void);
+
+/* ---------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------ */
+
+/* Status codes.  Numbered once, never reused. */
+enum rpl_status {
+    RPL_OK = 0,
+    RPL_E_NOMEM = 1,       /* an allocation failed */
+    RPL_E_ARG = 2,         /* the caller passed an invalid argument */
+    RPL_E_IO = 3,          /* reading or writing a file failed */
+    RPL_E_LIMIT = 4,       /* input over a limit of limits.h */
+    RPL_E_GZIP = 5,        /* not exactly one valid gzip member */
+    RPL_E_SYNTAX = 6,      /* a line is not in canonical form */
+    RPL_E_SEAL = 7,        /* a seal is misplaced or does not verify */
+    RPL_E_SIG = 8,         /* a seat signature is misplaced or wrong */
+    RPL_E_KEY = 9,         /* a key is malformed, invalid or mismatched */
+    RPL_E_RULES = 10,      /* an entry breaks the rules of the game */
+    RPL_E_FAIRNESS = 11,   /* a secret does not match its commitment */
+    RPL_E_STATE = 12,      /* the call is not valid in this state */
+    RPL_E_PERM = 13,       /* a secret key file is readable by others */
+    RPL_E_CRYPTO = 14,     /* libsodium failed */
+    RPL_E_EXISTS = 15,     /* the output file exists (no force) */
+    RPL_E_INCOMPLETE = 16, /* the log lacks what the call needs */
+    RPL_E_UNSUPPORTED = 17 /* unknown game, role or format version */
+};
+#define RPL_STATUS_MAX 17
+
+#define RPL_ERRMSG_MAX 256
+
+/* The first failure of a call.  The caller allocates it. */
+struct rpl_error {
+    enum rpl_status code;     /* RPL_OK when nothing failed */
+    size_t line;              /* 1-based input line, 0 when none applies */
+    char msg[RPL_ERRMSG_MAX]; /* what was expected, what was found */
+};
+
+/* Static text for a status code ("out of memory", ...). */
+RPL_API const char *rpl_strerror(enum rpl_status code);
+
+/* Whether a status means the input is invalid (exit 1 in the tool) rather
+ * than a usage or environment failure (exit 2). */
+RPL_API bool rpl_status_is_invalid_input(enum rpl_status code);
+
+/* ---------------------------------------------------------------------
+ * Context
+ * ------------------------------------------------------------------ */
+
+/* Memory functions.  All three are required when an allocator is given;
+ * ud is passed back to each.  alloc(0) is never called. */
+struct rpl_allocator {
+    void *(*alloc)(void *ud, size_t size);
+    void *(*realloc)(void *ud, void *ptr, size_t size);
+    void (*free)(void *ud, void *ptr);
+    void *ud;
+};
+
+struct rpl_ctx;
+
+/* Makes a context (calls sodium_init()).  alloc may be NULL for malloc();
+ * the struct is copied.  Free with rpl_ctx_free() after every object made
+ * from it is freed. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_ctx_new(struct rpl_ctx **out, const struct rpl_allocator *alloc,
+            struct rpl_error *err) RPL_NONNULL(1);
+RPL_API void rpl_ctx_free(struct rpl_ctx *ctx);
+
+/* Frees memory the library returned as char * (NULL does nothing). */
+RPL_API void rpl_free(struct rpl_ctx *ctx, void *ptr) RPL_NONNULL(1);
+
+/* ---------------------------------------------------------------------
+ * Keys (Ed25519; public keys in minisign's format)
+ * ------------------------------------------------------------------ */
+
+#define RPL_PUBKEY_B64_LEN 56 /* base64 of "Ed" || id[8] || key[32] */
+
+struct rpl_pubkey {
+    uint8_t id[8];   /* minisign key id, as stored */
+    uint8_t key[32]; /* Ed25519 public key */
+};
+
+/* A secret key, held in sodium_malloc() memory; opaque. */
+struct rpl_seckey;
+
+/* Makes a fresh key pair from randombytes_buf(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seckey_generate(struct rpl_ctx *ctx, struct rpl_seckey **out,
+                    struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* Derives a key pair from a 32-byte seed (deterministic; for tests and
+ * reproducible samples only). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seckey_from_seed(struct rpl_ctx *ctx, struct rpl_seckey **out,
+                     const uint8_t seed[32], struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3);
+
+/* Loads an unencrypted minisign secret key file (as written by
+ * rpl_seckey_save() or `minisign -G -W`).  Refuses (RPL_E_PERM) a file
+ * readable by group or others. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seckey_load(struct rpl_ctx *ctx, struct rpl_seckey **out,
+                const char *path, struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+
+/* Writes the secret key file, mode 0600, atomically.  Without force an
+ * existing file is RPL_E_EXISTS. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seckey_save(const struct rpl_seckey *sk, const char *path, bool force,
+                struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* The public half of sk. */
+RPL_API void rpl_seckey_pubkey(const struct rpl_seckey *sk,
+                               struct rpl_pubkey *pk) RPL_NONNULL(1, 2);
+
+/* Wipes and frees sk (NULL does nothing). */
+RPL_API void rpl_seckey_free(struct rpl_seckey *sk);
+
+/* Parses the 56-character base64 form of a public key; refuses a point
+ * that libsodium does not accept. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_pubkey_parse(struct rpl_pubkey *pk, const char *b64, size_t len,
+                 struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* Writes the base64 form and a NUL into out. */
+RPL_API void rpl_pubkey_format(const struct rpl_pubkey *pk,
+                               char out[RPL_PUBKEY_B64_LEN + 1])
+    RPL_NONNULL(1, 2);
+
+/* Reads a minisign public key file ("untrusted comment:" line, then the
+ * base64 line). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_pubkey_load(struct rpl_pubkey *pk, const char *path,
+                struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* Writes a minisign public key file atomically (mode 0644). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_pubkey_save(const struct rpl_pubkey *pk, const char *path, bool force,
+                struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* ---------------------------------------------------------------------
+ * Logs: reading, verifying, replaying
+ * ------------------------------------------------------------------ */
+
+struct rpl_log;
+
+/* Reads a .camelog file (one gzip member; "-" is standard input) within
+ * the limits of camelog(5).  Faults of the file itself (I/O, gzip,
+ * limits) are reported with line 0.  The lines are checked later, by
+ * rpl_log_verify(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
+             struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+
+/* Takes canonical text (copied).  With lenient, hand-written text is
+ * accepted and canonicalized first: CRLF, blank lines, '#' comments,
+ * runs of blanks, trailing blanks, uppercase hex. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_parse(struct rpl_ctx *ctx, struct rpl_log **out, const char *text,
+              size_t text_len, bool lenient, struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3);
+
+RPL_API void rpl_log_free(struct rpl_log *log);
+
+/* How far a log goes. */
+enum rpl_progress {
+    RPL_PROGRESS_IN_PROGRESS = 0, /* no seal after `end` yet */
+    RPL_PROGRESS_FINISHED = 1,    /* sealed after `end`, no reveal */
+    RPL_PROGRESS_COMPLETE = 2     /* revealed, every secret opened, sealed */
+};
+
+struct rpl_verify_opts {
+    const struct rpl_pubkey *pubkey; /* pinned dealer key, or NULL */
+};
+
+/* What rpl_log_verify() found.  The caller allocates it. */
+struct rpl_report {
+    struct rpl_error error;     /* the first failure; code RPL_OK if none */
+    enum rpl_progress progress; /* valid when error.code == RPL_OK */
+    bool is_key_pinned;         /* the dealer key matched opts->pubkey */
+    bool is_imported;           /* roles were dealt outside camelog */
+    char game[16];              /* "avalon", "soc"; "" before `game` */
+    char id[33];                /* hex id; "" before `id` */
+    char winner[16];            /* "good", "evil", "knights", "aborted"... */
+    char reason[16];            /* end reason, "" while in progress */
+    size_t lines;               /* lines read */
+    size_t seals;               /* seals verified */
+    size_t sigs;                /* seat signatures verified */
+    size_t commitments;         /* commitments recomputed and matched */
+    size_t warnings;            /* read them with rpl_log_warning() */
+};
+
+/* Checks integrity (chain, seals, sigs), legality (the game's rules),
+ * fairness (seed, commitments, opens) and completeness, in file order.
+ * Returns RPL_OK when the log is valid (complete or not) and the status of
+ * the first failure otherwise; rep is filled either way.  After success,
+ * the replay calls below may be used. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
+               struct rpl_report *rep) RPL_NONNULL(1, 3);
+
+/* Warning i (0-based) of the last verify: its line (0 for none) and text,
+ * which begins with its rule id ("O-2: ...", "W-tail: ...").  Lent until
+ * the log is freed or verified again; NULL when i is out of range. */
+RPL_API const char *rpl_log_warning(const struct rpl_log *log, size_t i,
+                                    size_t *line) RPL_NONNULL(1);
+
+/* Number of lines, and line no (1-based, without LF; lent, not
+ * NUL-terminated); NULL when out of range. */
+RPL_API size_t rpl_log_lines(const struct rpl_log *log) RPL_NONNULL(1);
+RPL_API const char *rpl_log_line(const struct rpl_log *log, size_t no,
+                                 size_t *len) RPL_NONNULL(1, 3);
+
+/* Seats of a verified log, and seat k's display name (1-based, unescaped,
+ * NUL-terminated, lent). */
+RPL_API size_t rpl_log_seats(const struct rpl_log *log) RPL_NONNULL(1);
+RPL_API const char *rpl_log_seat_name(const struct rpl_log *log, size_t seat)
+    RPL_NONNULL(1);
+
+/* Who looks: a seat 1..N, everybody (public information only), or the
+ * omniscient view (needs a complete log). */
+#define RPL_VIEW_PUBLIC 0
+#define RPL_VIEW_ALL (-1)
+
+/* Moves a verified log's replay to the state after line `no` (0: before
+ * the first line).  Games are replayed from the start, with every secret
+ * known when the log is complete. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* The current position (line number) of the replay. */
+RPL_API size_t rpl_log_tell(const struct rpl_log *log) RPL_NONNULL(1);
+
+/* What the viewer knows at the current position, as text for people: a
+ * compact board followed by the viewer's private knowledge.  RPL_E_STATE
+ * when the viewer may not look (RPL_VIEW_ALL or a seat's private view of a
+ * log without its reveal). Free with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_view(struct rpl_log *log, int viewer, char **text,
+             struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* The same as a JSON object (keys in camelog-export(1)). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_view_json(struct rpl_log *log, int viewer, char **json,
+                  struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Line `no` told for people, with names ("Alice (p1) proposes Bob (p2),
+ * Carol (p3)"), as the viewer would understand it; NULL text for a line
+ * that tells nothing (seal, sig).  Free with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_describe(struct rpl_log *log, size_t no, int viewer, char **text,
+                 struct rpl_error *err) RPL_NONNULL(1, 4);
+
+/* The events of line `no` as a JSON array. Free with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_events_json(struct rpl_log *log, size_t no, char **json,
+                    struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Who was who, who failed which quest, what each seat was told: text for
+ * people or JSON.  RPL_E_INCOMPLETE unless the log is complete. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_reveal_text(struct rpl_log *log, char **text, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_reveal_json(struct rpl_log *log, char **json, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+
+/* BLAKE2b-256 of the game state at the current position (compares runs
+ * of this library step by step). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_digest(struct rpl_log *log, uint8_t out[32], struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+
+/* The canonical text (lent until the log changes or is freed). */
+RPL_API const char *rpl_log_text(const struct rpl_log *log, size_t *len)
+    RPL_NONNULL(1, 2);
+
+/* Re-signs every seal line with sk (pack --key); the dealer line must
+ * name sk's public key. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
+               struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* Writes the log as one gzip member, atomically (temporary file in the
+ * same directory, fsync, rename); "-" is standard output.  Without force
+ * an existing file is RPL_E_EXISTS. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_write(const struct rpl_log *log, const char *path, bool force,
+              struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* ---------------------------------------------------------------------
+ * Recording (hosts) and simulation
+ * ------------------------------------------------------------------ */
+
+struct rpl_recorder;
+
+struct rpl_rec_config {
+    const char *game;           /* "avalon" */
+    const char *rules;          /* the rules line after "rules " */
+    size_t seats;               /* number of names (and seat_keys) */
+    const char *const *names;   /* seat display names, UTF-8 */
+    const struct rpl_pubkey *const *seat_keys; /* NULL, or NULL entries */
+    const struct rpl_seckey *dealer;           /* signs the seals */
+    const uint8_t *id;          /* 16 bytes, or NULL for random */
+    const uint8_t *secret;      /* the dealer secret S (32), NULL: random */
+    const char *created;        /* "YYYY-MM-DDTHH:MM:SSZ" or NULL */
+};
+
+/* Starts a log: writes the header up to `commit`.  The config's pointers
+ * are used during the call only; dealer must outlive the recorder. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
+            const struct rpl_rec_config *cfg, struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3);
+RPL_API void rpl_rec_free(struct rpl_recorder *rec);
+
+/* Seat `seat` contributes 32 bytes of entropy (before rpl_rec_start()),
+ * signed with seat_sk when given (its key must be in the header). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
+                const uint8_t entropy[32], const struct rpl_seckey *seat_sk,
+                struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Derives the seed and deals: writes `start` and the private deliveries. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* A private message of the dealer to a seat, with what the seat needs to
+ * check the public commitment at once. */
+struct rpl_delivery {
+    size_t seat;       /* who receives it */
+    size_t line;       /* the public line holding the commitment */
+    char label[64];    /* commitment label, e.g. "deal p3" */
+    char value[192];   /* the message, e.g. "role=merlin sees=p2,p4" */
+    uint8_t nonce[32]; /* secret: the commitment key */
+};
+
+/* Number of deliveries so far, and delivery i (0-based) copied out. */
+RPL_API size_t rpl_rec_deliveries(const struct rpl_recorder *rec)
+    RPL_NONNULL(1);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_delivery(const struct rpl_recorder *rec, size_t i,
+                 struct rpl_delivery *out, struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+
+/* Who must act next: a seat number, or 0 when the game is over. */
+RPL_API size_t rpl_rec_turn(const struct rpl_recorder *rec) RPL_NONNULL(1);
+
+/* Records one action in its private form, as camelog-avalon(7) lists
+ * them ("vote p3 yes", "card p2 fail", "lady p2 p5"); the recorder
+ * writes the public line with its commitment and every derived line
+ * after it.  With seat_sk, the line is signed.  An illegal action is
+ * RPL_E_RULES and changes nothing. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_act(struct rpl_recorder *rec, const char *action,
+            const struct rpl_seckey *seat_sk, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+
+/* Seeded players. */
+enum rpl_bot {
+    RPL_BOT_RANDOM = 0,   /* a uniformly random legal action */
+    RPL_BOT_PLAUSIBLE = 1 /* plays its side with simple reasoning */
+};
+
+/* Lets a seeded player choose the next action and records it.  seed (32
+ * bytes) and the number of the move make the choice deterministic. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot,
+            const uint8_t seed[32], const struct rpl_seckey *seat_sk,
+            struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Ends an unfinished game (`end aborted`). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* Appends a seal over everything so far. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* After `end`: seals, reveals S, opens every player choice, seals. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* The log so far as a new struct rpl_log (verify, write, replay it). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,
+            struct rpl_error *err) RPL_NONNULL(1, 2);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LIBREPLAY_REPLAY_H */
