@@ -1,0 +1,21 @@
+/*
+ * suites.h - the Check suites of tests/, one per module.
+ */
+#ifndef CAMELOG_TESTS_SUITES_H
+#define CAMELOG_TESTS_SUITES_H
+
+#include <check.h>
+
+#define SUITE_FN(name) Suite *name(void) __attribute__((weak))
+SUITE_FN(text_suite);
+SUITE_FN(crypto_suite);
+SUITE_FN(gz_suite);
+SUITE_FN(keys_suite);
+SUITE_FN(log_suite);
+SUITE_FN(rec_suite);
+SUITE_FN(avalon_suite);
+SUITE_FN(archive_suite);
+SUITE_FN(soc_suite);
+#undef SUITE_FN
+
+#endif
