@@ -1,0 +1,376 @@
+/*
+ * text.c - the strict tokenizer for canonical lines and the token readers
+ * and printers every line parser shares.
+ *
+ * A canonical line is tokens separated by single spaces, none leading or
+ * trailing, valid UTF-8 without control characters.  A token starting
+ * with '"' is a quoted string that runs to its closing quote, with \" and
+ * \\ as the only escapes (seat names).  Every reader accepts one spelling
+ * only: lowercase hex, padded base64, decimals without leading zeros.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+
+/* Length of the UTF-8 sequence at s (n bytes left) and its code point;
+ * 0 when it is not valid (overlong, surrogate, > U+10FFFF, cut). */
+static size_t
+utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    uint32_t c = s[0];
+    size_t len;
+    uint32_t min;
+
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        c &= 0x1f;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        c &= 0x0f;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        c &= 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3f);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+static bool
+is_cc(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+bool
+rpl__utf8_ok(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+
+    while (i < n) {
+        uint32_t cp;
+        const size_t len = utf8_next(p + i, n - i, &cp);
+
+        if (!len || is_cc(cp))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+enum rpl_status
+rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
+                struct rpl_error *err)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t i = 0;
+
+    ln->no = no;
+    ln->text = text;
+    ln->len = len;
+    ln->ntok = 0;
+    if (len == 0)
+        return rpl__err(err, RPL_E_SYNTAX, no, "empty line");
+    while (i < len) {
+        uint32_t cp;
+        const size_t clen = utf8_next(p + i, len - i, &cp);
+
+        if (!clen)
+            return rpl__err(err, RPL_E_SYNTAX, no, "invalid UTF-8 at byte %zu",
+                            i + 1);
+        if (is_cc(cp))
+            return rpl__err(err, RPL_E_SYNTAX, no,
+                            "control character U+%04X at byte %zu",
+                            (unsigned)cp, i + 1);
+        i += clen;
+    }
+    for (i = 0; i < len;) {
+        const size_t start = i;
+
+        if (text[i] == ' ')
+            return rpl__err(err, RPL_E_SYNTAX, no,
+                            i == 0 ? "line starts with a space"
+                                   : "two spaces in a row at byte %zu",
+                            i + 1);
+        if (ln->ntok == RPL_MAX_TOKENS)
+            return rpl__err(err, RPL_E_LIMIT, no,
+                            "more than %u tokens (RPL_MAX_TOKENS)",
+                            RPL_MAX_TOKENS);
+        if (text[i] == '"') {
+            for (i++; i < len && text[i] != '"'; i++)
+                if (text[i] == '\\' && i + 1 < len)
+                    i++;
+            if (i >= len)
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "quoted string not closed");
+            i++;
+            if (i < len && text[i] != ' ')
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "expected a space after the closing quote");
+        } else {
+            while (i < len && text[i] != ' ')
+                i++;
+        }
+        ln->tok[ln->ntok].p = text + start;
+        ln->tok[ln->ntok].n = i - start;
+        ln->ntok++;
+        if (i < len) {
+            i++; /* the single space */
+            if (i == len)
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "line ends with a space");
+        }
+    }
+    return RPL_OK;
+}
+
+bool
+rpl__tok_is(const struct rpl__tok *t, const char *s)
+{
+    const size_t n = strlen(s);
+
+    return t->n == n && memcmp(t->p, s, n) == 0;
+}
+
+bool
+rpl__tok_uint(const struct rpl__tok *t, unsigned long max, unsigned long *v)
+{
+    unsigned long x = 0;
+
+    if (t->n == 0 || t->n > 10 || (t->n > 1 && t->p[0] == '0'))
+        return false;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->p[i] < '0' || t->p[i] > '9')
+            return false;
+        x = x * 10 + (unsigned long)(t->p[i] - '0');
+    }
+    if (x > max)
+        return false;
+    *v = x;
+    return true;
+}
+
+bool
+rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat)
+{
+    struct rpl__tok num;
+    unsigned long k;
+
+    if (t->n < 2 || t->p[0] != 'p')
+        return false;
+    num.p = t->p + 1;
+    num.n = t->n - 1;
+    if (!rpl__tok_uint(&num, seats, &k) || k == 0)
+        return false;
+    *seat = (size_t)k;
+    return true;
+}
+
+static int
+hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+bool
+rpl__tok_hex(const struct rpl__tok *t, uint8_t *out, size_t n)
+{
+    if (t->n != 2 * n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const int hi = hexval(t->p[2 * i]);
+        const int lo = hexval(t->p[2 * i + 1]);
+
+        if (hi < 0 || lo < 0)
+            return false;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+bool
+rpl__tok_b64(const struct rpl__tok *t, uint8_t *out, size_t n)
+{
+    const int variant = sodium_base64_VARIANT_ORIGINAL;
+    char again[132];
+    size_t got = 0;
+    const char *end = NULL;
+
+    if (n > 96 || t->n + 1 != sodium_base64_ENCODED_LEN(n, variant))
+        return false;
+    if (sodium_base642bin(out, n, t->p, t->n, NULL, &got, &end, variant) != 0 ||
+        got != n || end != t->p + t->n)
+        return false;
+    /* One spelling: the unused bits of the last digit must be zero. */
+    sodium_bin2base64(again, sizeof(again), out, n, variant);
+    return memcmp(again, t->p, t->n) == 0;
+}
+
+bool
+rpl__tok_kv(const struct rpl__tok *t, const char *key, struct rpl__tok *val)
+{
+    const size_t k = strlen(key);
+
+    if (t->n <= k || memcmp(t->p, key, k) != 0 || t->p[k] != '=')
+        return false;
+    val->p = t->p + k + 1;
+    val->n = t->n - k - 1;
+    return true;
+}
+
+bool
+rpl__tok_seats(const struct rpl__tok *t, size_t seats, uint8_t *out, size_t max,
+               size_t *count)
+{
+    size_t i = 0;
+    size_t n = 0;
+
+    if (t->n == 0)
+        return false;
+    while (i <= t->n) {
+        struct rpl__tok one;
+        size_t seat;
+        size_t j = i;
+
+        while (j < t->n && t->p[j] != ',')
+            j++;
+        one.p = t->p + i;
+        one.n = j - i;
+        if (n == max || !rpl__tok_seat(&one, seats, &seat))
+            return false;
+        if (n > 0 && seat <= out[n - 1])
+            return false;
+        out[n++] = (uint8_t)seat;
+        i = j + 1;
+    }
+    *count = n;
+    return true;
+}
+
+bool
+rpl__tok_name(const struct rpl__tok *t, char *out, size_t cap, const char **why)
+{
+    size_t n = 0;
+
+    if (t->n < 2 || t->p[0] != '"' || t->p[t->n - 1] != '"') {
+        *why = "expected a quoted name";
+        return false;
+    }
+    for (size_t i = 1; i + 1 < t->n; i++) {
+        char c = t->p[i];
+
+        if (c == '"') {
+            *why = "unescaped quote in name";
+            return false;
+        }
+        if (c == '\\') {
+            c = t->p[++i];
+            if (i + 1 >= t->n || (c != '"' && c != '\\')) {
+                *why = "only \\\" and \\\\ may be escaped in a name";
+                return false;
+            }
+        }
+        if (n + 1 >= cap || n >= RPL_MAX_NAME) {
+            *why = "name longer than 64 bytes (RPL_MAX_NAME)";
+            return false;
+        }
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    if (n == 0) {
+        *why = "empty name";
+        return false;
+    }
+    if (!rpl__utf8_ok(out, n)) {
+        *why = "name is not valid UTF-8 without control characters";
+        return false;
+    }
+    return true;
+}
+
+void
+rpl__buf_quote(struct rpl__buf *b, const char *name)
+{
+    rpl__buf_add(b, "\"", 1);
+    for (const char *s = name; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            rpl__buf_add(b, "\\", 1);
+        rpl__buf_add(b, s, 1);
+    }
+    rpl__buf_add(b, "\"", 1);
+}
+
+void
+rpl__hex(char *out, const uint8_t *in, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+void
+rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n)
+{
+    size_t len = 0;
+
+    if (cap == 0)
+        return;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && len < cap; i++) {
+        const int w = snprintf(out + len, cap - len, "%sp%u", i ? "," : "",
+                               (unsigned)seats[i]);
+
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+}
+
+void
+rpl__tok_show(char *out, size_t cap, const struct rpl__tok *t)
+{
+    const size_t max = 60;
+    size_t n = t->n > max ? max : t->n;
+
+    if (cap == 0)
+        return;
+    if (n + 4 > cap)
+        n = cap > 4 ? cap - 4 : 0;
+    /* Never cut a UTF-8 sequence in two. */
+    while (n > 0 && n < t->n && ((unsigned char)t->p[n] & 0xc0) == 0x80)
+        n--;
+    memcpy(out, t->p, n);
+    if (n < t->n)
+        memcpy(out + n, "...", 4);
+    else
+        out[n] = '\0';
+}
