@@ -120,6 +120,8 @@ bool rpl__tok_uint(const struct rpl__tok *t, unsigned long max,
 bool rpl__tok_hex(const struct rpl__tok *t, uint8_t *out, size_t n);
 /* Canonical padded standard base64 of exactly n bytes. */
 bool rpl__tok_b64(const struct rpl__tok *t, uint8_t *out, size_t n);
+/* "YYYY-MM-DDTHH:MM:SSZ", a real UTC date and time (no leap second). */
+bool rpl__tok_time(const struct rpl__tok *t);
 /* "key=value": true and val set when t starts with key and '='. */
 bool rpl__tok_kv(const struct rpl__tok *t, const char *key,
                  struct rpl__tok *val);

@@ -232,6 +232,41 @@ rpl__tok_b64(const struct rpl__tok *t, uint8_t *out, size_t n)
 }
 
 bool
+rpl__tok_time(const struct rpl__tok *t)
+{
+    static const unsigned char mdays[12] = {31, 28, 31, 30, 31, 30,
+                                            31, 31, 30, 31, 30, 31};
+    /* YYYY-MM-DDTHH:MM:SSZ */
+    static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+    unsigned v[6] = {0};
+    static const unsigned char at[6] = {0, 5, 8, 11, 14, 17};
+    static const unsigned char width[6] = {4, 2, 2, 2, 2, 2};
+    unsigned y, m, d;
+    bool leap;
+
+    if (t->n != sizeof(shape) - 1)
+        return false;
+    for (size_t i = 0; i < t->n; i++) {
+        if (shape[i] == 'd') {
+            if (t->p[i] < '0' || t->p[i] > '9')
+                return false;
+        } else if (t->p[i] != shape[i]) {
+            return false;
+        }
+    }
+    for (size_t f = 0; f < 6; f++)
+        for (size_t i = 0; i < width[f]; i++)
+            v[f] = v[f] * 10 + (unsigned)(t->p[at[f] + i] - '0');
+    y = v[0];
+    m = v[1];
+    d = v[2];
+    if (m < 1 || m > 12 || d < 1 || v[3] > 23 || v[4] > 59 || v[5] > 59)
+        return false;
+    leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return d <= mdays[m - 1] + (m == 2 && leap ? 1u : 0u);
+}
+
+bool
 rpl__tok_kv(const struct rpl__tok *t, const char *key, struct rpl__tok *val)
 {
     const size_t k = strlen(key);

@@ -1,0 +1,1292 @@
+/*
+ * log.c - the .camelog log: reading the container, indexing lines, and
+ * verification in file order (header, chain, seals, seat signatures,
+ * entropy, the game's rules, the reveal and the opens, completeness).
+ *
+ * Verification makes one pass.  The chain value before line i is kept in
+ * `head`; a seal on line i signs "camelog seal v1" || head.  Game lines go
+ * to the module (internal.h), which sees public information until the
+ * `reveal` line gives the seed, and then checks every claim the dealer
+ * made, naming the line that made it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+#include "log.h"
+
+static const char SEAL_DOMAIN[] = "camelog seal v1";
+static const char SIG_DOMAIN[] = "camelog sig v1";
+
+/* ------------------------------------------------------------ lines */
+
+const char *
+rpl__log_line(const struct rpl_log *log, size_t no, size_t *len)
+{
+    size_t end;
+
+    if (no == 0 || no > log->nlines)
+        return NULL;
+    end = no < log->nlines ? log->start[no] - 1 : log->len;
+    if (no == log->nlines && log->ends_with_lf)
+        end = log->len - 1;
+    *len = end - log->start[no - 1];
+    return log->text + log->start[no - 1];
+}
+
+/* Indexes the lines of log->text; faults of the text as a whole (limits)
+ * are line 0. */
+static enum rpl_status
+index_lines(struct rpl_log *log, struct rpl_error *err)
+{
+    size_t n = 0;
+    size_t from = 0;
+
+    for (size_t i = 0; i < log->len; i++)
+        if (log->text[i] == '\n')
+            n++;
+    log->ends_with_lf = log->len > 0 && log->text[log->len - 1] == '\n';
+    if (log->len > 0 && !log->ends_with_lf)
+        n++;
+    if (n > RPL_MAX_LINES)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "more than %u lines (RPL_MAX_LINES)", RPL_MAX_LINES);
+    log->start = rpl__calloc(log->ctx, n ? n : 1, sizeof(*log->start));
+    if (!log->start)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    log->nlines = n;
+    for (size_t no = 1; no <= n; no++) {
+        const char *nl = memchr(log->text + from, '\n', log->len - from);
+        const size_t end = nl ? (size_t)(nl - log->text) : log->len;
+
+        log->start[no - 1] = from;
+        if (end - from > RPL_MAX_LINE)
+            return rpl__err(err, RPL_E_LIMIT, 0,
+                            "line %zu is longer than %u bytes (RPL_MAX_LINE)",
+                            no, RPL_MAX_LINE);
+        from = end + 1;
+    }
+    return RPL_OK;
+}
+
+static enum rpl_status
+log_new(struct rpl_ctx *ctx, struct rpl_log **out, struct rpl_error *err)
+{
+    struct rpl_log *log = rpl__calloc(ctx, 1, sizeof(*log));
+
+    if (!log)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    log->ctx = ctx;
+    *out = log;
+    return RPL_OK;
+}
+
+void
+rpl_log_free(struct rpl_log *log)
+{
+    if (!log)
+        return;
+    if (log->st) {
+        sodium_memzero(log->st, log->game->state_size);
+        rpl__free(log->ctx, log->st);
+    }
+    sodium_memzero(log->seed, sizeof(log->seed));
+    rpl__free(log->ctx, log->start);
+    rpl__free(log->ctx, log->text);
+    rpl__free(log->ctx, log);
+}
+
+/* Takes ownership of text (NUL-terminated, len bytes). */
+static enum rpl_status
+log_adopt(struct rpl_ctx *ctx, struct rpl_log **out, char *text, size_t len,
+          struct rpl_error *err)
+{
+    struct rpl_log *log = NULL;
+    enum rpl_status rc;
+
+    rc = log_new(ctx, &log, err);
+    if (rc != RPL_OK) {
+        rpl__free(ctx, text);
+        return rc;
+    }
+    log->text = text;
+    log->len = len;
+    rc = index_lines(log, err);
+    if (rc != RPL_OK) {
+        rpl_log_free(log);
+        return rc;
+    }
+    *out = log;
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
+             struct rpl_error *err)
+{
+    uint8_t *raw = NULL;
+    size_t raw_len = 0;
+    char *text = NULL;
+    size_t text_len = 0;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *out = NULL;
+    rc = rpl__file_read(ctx, path, RPL_MAX_COMPRESSED, &raw, &raw_len, err);
+    if (rc != RPL_OK)
+        return rc;
+    rc = rpl__gz_inflate(ctx, raw, raw_len, &text, &text_len, err);
+    rpl__free(ctx, raw);
+    if (rc != RPL_OK)
+        return rc;
+    return log_adopt(ctx, out, text, text_len, err);
+}
+
+/* Whether a token of lenient text is hex to be lowercased: the id or a
+ * 32-byte value. */
+static bool
+is_hex_token(const char *s, size_t n)
+{
+    if (n != 32 && n != 64)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
+              (s[i] >= 'A' && s[i] <= 'F')))
+            return false;
+    return true;
+}
+
+/* Lenient text to canonical: drops CR before LF, blank lines and '#'
+ * comment lines, collapses blanks outside quotes, lowercases hex tokens,
+ * ends with LF; a bare `seal` becomes a seal of 64 zero bytes for
+ * rpl_log_reseal() to fill in. */
+static void
+canonicalize(struct rpl__buf *b, const char *text, size_t len)
+{
+    static const char zero_seal[] =
+        "seal AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+        "AAAAAAAAAAAAAAAAAAAAAA==";
+    size_t i = 0;
+
+    while (i < len) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        const size_t end = nl ? (size_t)(nl - text) : len;
+        size_t s = i;
+        size_t e = end;
+        const size_t mark = b->len;
+        bool quoted = false;
+        bool space = false;
+
+        i = end + 1;
+        while (s < e && (text[s] == ' ' || text[s] == '\t'))
+            s++;
+        while (e > s && (text[e - 1] == ' ' || text[e - 1] == '\t' ||
+                         text[e - 1] == '\r'))
+            e--;
+        if (s == e || text[s] == '#')
+            continue;
+        if (e - s == 4 && memcmp(text + s, "seal", 4) == 0) {
+            rpl__buf_puts(b, zero_seal);
+            rpl__buf_add(b, "\n", 1);
+            continue;
+        }
+        for (size_t k = s; k < e; k++) {
+            const char c = text[k];
+
+            if (!quoted && (c == ' ' || c == '\t')) {
+                space = true;
+                continue;
+            }
+            if (space) {
+                rpl__buf_add(b, " ", 1);
+                space = false;
+            }
+            if (c == '"' && (k == s || text[k - 1] != '\\'))
+                quoted = !quoted;
+            rpl__buf_add(b, &c, 1);
+        }
+        /* Lowercase the hex tokens of the line just written. */
+        for (size_t k = mark; !b->failed && k < b->len;) {
+            size_t t = k;
+
+            while (t < b->len && b->p[t] != ' ')
+                t++;
+            if (b->p[k] != '"' && is_hex_token(b->p + k, t - k))
+                for (size_t h = k; h < t; h++)
+                    if (b->p[h] >= 'A' && b->p[h] <= 'F')
+                        b->p[h] = (char)(b->p[h] - 'A' + 'a');
+            k = t + 1;
+        }
+        rpl__buf_add(b, "\n", 1);
+    }
+}
+
+enum rpl_status
+rpl_log_parse(struct rpl_ctx *ctx, struct rpl_log **out, const char *text,
+              size_t text_len, bool lenient, struct rpl_error *err)
+{
+    struct rpl__buf b;
+    char *copy = NULL;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *out = NULL;
+    if (text_len > RPL_MAX_TEXT)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "text is over the %u-byte limit (RPL_MAX_TEXT)",
+                        RPL_MAX_TEXT);
+    rpl__buf_init(&b, ctx);
+    if (lenient)
+        canonicalize(&b, text, text_len);
+    else
+        rpl__buf_add(&b, text, text_len);
+    if (b.len > RPL_MAX_TEXT) {
+        rpl__buf_release(&b);
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "text is over the %u-byte limit (RPL_MAX_TEXT)",
+                        RPL_MAX_TEXT);
+    }
+    if (b.len == 0 && !b.failed) {
+        copy = rpl__strndup(ctx, "", 0);
+        if (!copy)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    } else {
+        const size_t len = b.len;
+
+        rc = rpl__buf_take(&b, &copy, err);
+        if (rc != RPL_OK)
+            return rc;
+        return log_adopt(ctx, out, copy, len, err);
+    }
+    return log_adopt(ctx, out, copy, 0, err);
+}
+
+size_t
+rpl_log_lines(const struct rpl_log *log)
+{
+    return log->nlines;
+}
+
+const char *
+rpl_log_line(const struct rpl_log *log, size_t no, size_t *len)
+{
+    return rpl__log_line(log, no, len);
+}
+
+const char *
+rpl_log_text(const struct rpl_log *log, size_t *len)
+{
+    *len = log->len;
+    return log->text;
+}
+
+size_t
+rpl_log_seats(const struct rpl_log *log)
+{
+    return log->seats;
+}
+
+const char *
+rpl_log_seat_name(const struct rpl_log *log, size_t seat)
+{
+    if (seat == 0 || seat > log->seats)
+        return NULL;
+    return log->names[seat];
+}
+
+const char *
+rpl_log_warning(const struct rpl_log *log, size_t i, size_t *line)
+{
+    if (i >= log->nwarn)
+        return NULL;
+    if (line)
+        *line = log->warn[i].line;
+    return log->warn[i].msg;
+}
+
+/* ------------------------------------------------------------ verify */
+
+struct verify {
+    struct rpl_log *log;
+    const struct rpl_verify_opts *opts;
+    struct rpl_report *rep;
+    struct rpl__env env;
+    enum {
+        H_CAMELOG,
+        H_GAME,
+        H_ID,
+        H_CREATED,
+        H_RULES,
+        H_SEAT,
+        H_DEALER,
+        H_COMMIT,
+        H_DONE
+    } hdr;
+    size_t next_seat;           /* seat line expected next */
+    uint8_t head[RPL__HASH];    /* chain of the lines before this one */
+    uint8_t prev_head[RPL__HASH];
+    uint8_t group_base[RPL__HASH];
+    size_t prev_author;    /* seat that may sign the previous line */
+    bool prev_in_group;    /* the previous line signs against group_base */
+    size_t entropy_seat;   /* last seat that gave entropy */
+    bool started;          /* a game line was applied */
+    bool revealed;
+    size_t end_line;       /* the game's `end` line, 0 before it */
+    size_t last_seal;      /* line of the last seal, 0 if none */
+    size_t last_open;      /* line of the last open, 0 if none */
+    uint8_t msg[sizeof(SIG_DOMAIN) + RPL__HASH + RPL_MAX_LINE];
+};
+
+static void
+add_warning(void *w, size_t line, const char *msg)
+{
+    struct rpl_log *log = w;
+
+    log->rep.warnings++;
+    if (log->nwarn == RPL_MAX_WARNINGS)
+        return;
+    log->warn[log->nwarn].line = line;
+    snprintf(log->warn[log->nwarn].msg, sizeof(log->warn[0].msg), "%s", msg);
+    log->nwarn++;
+}
+
+static void
+ignore_warning(void *w, size_t line, const char *msg)
+{
+    (void)w;
+    (void)line;
+    (void)msg;
+}
+
+/* Shows a line for an error message, cut at 60 bytes. */
+static void
+show_line(char *out, size_t cap, const struct rpl__line *ln)
+{
+    const struct rpl__tok t = {ln->text, ln->len};
+
+    rpl__tok_show(out, cap, &t);
+}
+
+static enum rpl_status
+expect_header(const struct rpl__line *ln, const char *what,
+              struct rpl_error *err)
+{
+    char got[80];
+
+    show_line(got, sizeof(got), ln);
+    return rpl__err(err, RPL_E_SYNTAX, ln->no, "expected \"%s\", got \"%s\"",
+                    what, got);
+}
+
+static enum rpl_status
+header_line(struct verify *v, const struct rpl__line *ln,
+            struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    const struct rpl__tok *tok = ln->tok;
+    enum rpl_status rc;
+
+    if (v->hdr == H_CREATED) {
+        if (rpl__tok_is(&tok[0], "created")) {
+            if (ln->ntok != 2 || !rpl__tok_time(&tok[1]))
+                return expect_header(ln, "created YYYY-MM-DDTHH:MM:SSZ",
+                                     err);
+            v->hdr = H_RULES;
+            return RPL_OK;
+        }
+        v->hdr = H_RULES;
+    }
+    switch (v->hdr) {
+    case H_CAMELOG:
+        if (ln->ntok == 2 && rpl__tok_is(&tok[0], "camelog") &&
+            !rpl__tok_is(&tok[1], "1") && tok[1].n < 12)
+            return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
+                            "format version %.*s is not supported "
+                            "(expected 1)",
+                            (int)tok[1].n, tok[1].p);
+        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "camelog") ||
+            !rpl__tok_is(&tok[1], "1")) {
+            if (ln->len >= 3 && memcmp(ln->text, "\xef\xbb\xbf", 3) == 0)
+                return rpl__err(err, RPL_E_SYNTAX, ln->no,
+                                "the text starts with a byte order mark");
+            return expect_header(ln, "camelog 1", err);
+        }
+        v->hdr = H_GAME;
+        return RPL_OK;
+    case H_GAME:
+        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "game"))
+            return expect_header(ln, "game <name>", err);
+        log->game = rpl__game_find(tok[1].p, tok[1].n);
+        if (!log->game) {
+            char got[80];
+
+            rpl__tok_show(got, sizeof(got), &tok[1]);
+            return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
+                            "unknown game \"%s\" (expected avalon)", got);
+        }
+        snprintf(v->rep->game, sizeof(v->rep->game), "%s", log->game->name);
+        log->st = rpl__calloc(log->ctx, 1, log->game->state_size);
+        if (!log->st)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        v->hdr = H_ID;
+        return RPL_OK;
+    case H_ID:
+        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "id") ||
+            !rpl__tok_hex(&tok[1], log->id, sizeof(log->id)))
+            return expect_header(ln, "id <32 lowercase hex digits>", err);
+        rpl__hex(v->rep->id, log->id, sizeof(log->id));
+        v->hdr = H_CREATED;
+        return RPL_OK;
+    case H_CREATED:
+    case H_RULES:
+        if (ln->ntok < 2 || !rpl__tok_is(&tok[0], "rules"))
+            return expect_header(ln, "rules ...", err);
+        rc = log->game->rules(log->st, ln, &v->env, &log->seats, err);
+        if (rc != RPL_OK)
+            return rc;
+        if (log->seats == 0 || log->seats > RPL_MAX_SEATS)
+            return rpl__err(err, RPL_E_LIMIT, ln->no,
+                            "%zu seats: between 1 and %u (RPL_MAX_SEATS)",
+                            log->seats, RPL_MAX_SEATS);
+        v->env.seats = log->seats;
+        v->next_seat = 1;
+        v->hdr = H_SEAT;
+        return RPL_OK;
+    case H_SEAT: {
+        size_t seat = 0;
+        const char *why = NULL;
+        struct rpl__tok key;
+        char *name = log->names[v->next_seat];
+        struct rpl_error kerr;
+
+        if (ln->ntok < 3 || ln->ntok > 4 || !rpl__tok_is(&tok[0], "seat") ||
+            !rpl__tok_seat(&tok[1], log->seats, &seat) ||
+            seat != v->next_seat) {
+            char want[64];
+
+            snprintf(want, sizeof(want), "seat p%zu \"<name>\" [key=<key>]",
+                     v->next_seat);
+            return expect_header(ln, want, err);
+        }
+        if (!rpl__tok_name(&tok[2], name, RPL_MAX_NAME + 1, &why))
+            return rpl__err(err, RPL_E_SYNTAX, ln->no, "seat p%zu: %s", seat,
+                            why);
+        for (size_t k = 1; k < seat; k++)
+            if (strcmp(log->names[k], name) == 0)
+                return rpl__err(err, RPL_E_SYNTAX, ln->no,
+                                "seat p%zu has the same name as p%zu", seat,
+                                k);
+        if (ln->ntok == 4) {
+            if (!rpl__tok_kv(&tok[3], "key", &key))
+                return expect_header(ln, "seat pK \"<name>\" key=<key>", err);
+            if (rpl_pubkey_parse(&log->seat_key[seat], key.p, key.n,
+                                 &kerr) != RPL_OK)
+                return rpl__err(err, RPL_E_KEY, ln->no, "key of p%zu: %s",
+                                seat, kerr.msg);
+            log->has_seat_key[seat] = true;
+        }
+        if (++v->next_seat > log->seats)
+            v->hdr = H_DEALER;
+        return RPL_OK;
+    }
+    case H_DEALER: {
+        struct rpl_error kerr;
+
+        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "dealer"))
+            return expect_header(ln, "dealer <key>", err);
+        if (rpl_pubkey_parse(&log->dealer, tok[1].p, tok[1].n, &kerr) !=
+            RPL_OK)
+            return rpl__err(err, RPL_E_KEY, ln->no, "dealer key: %s",
+                            kerr.msg);
+        if (v->opts && v->opts->pubkey) {
+            if (memcmp(v->opts->pubkey->id, log->dealer.id, 8) != 0 ||
+                memcmp(v->opts->pubkey->key, log->dealer.key, 32) != 0)
+                return rpl__err(err, RPL_E_KEY, ln->no,
+                                "the dealer key is not the expected key");
+            v->rep->is_key_pinned = true;
+        }
+        v->hdr = H_COMMIT;
+        return RPL_OK;
+    }
+    case H_COMMIT:
+        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "commit") ||
+            !rpl__tok_hex(&tok[1], log->commit, sizeof(log->commit)))
+            return expect_header(ln, "commit <64 lowercase hex digits>", err);
+        log->header_end = ln->no;
+        v->hdr = H_DONE;
+        return RPL_OK;
+    case H_DONE:
+        break;
+    }
+    return rpl__err(err, RPL_E_STATE, ln->no, "header already complete");
+}
+
+static const char *const header_names[] = {
+    "camelog 1", "game",   "id",     "rules", "rules",
+    "seat",      "dealer", "commit", "",
+};
+
+static enum rpl_status
+sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    size_t seat = 0;
+    uint8_t sig[64];
+    size_t prev_len = 0;
+    const char *prev;
+    size_t n = 0;
+
+    if (ln->ntok != 3 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat) ||
+        !rpl__tok_b64(&ln->tok[2], sig, sizeof(sig)))
+        return rpl__err(err, RPL_E_SYNTAX, ln->no,
+                        "expected \"sig pK <base64 signature>\"");
+    if (v->prev_author == 0)
+        return rpl__err(err, RPL_E_SIG, ln->no,
+                        "a sig must follow the line its seat authored "
+                        "(line %zu has no author to sign it)",
+                        ln->no - 1);
+    if (v->prev_author != seat)
+        return rpl__err(err, RPL_E_SIG, ln->no,
+                        "sig by p%zu, but line %zu was authored by p%zu",
+                        seat, ln->no - 1, v->prev_author);
+    if (!log->has_seat_key[seat])
+        return rpl__err(err, RPL_E_SIG, ln->no,
+                        "p%zu has no key in the header", seat);
+    prev = rpl__log_line(log, ln->no - 1, &prev_len);
+    memcpy(v->msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
+    n = sizeof(SIG_DOMAIN) - 1;
+    memcpy(v->msg + n, v->prev_in_group ? v->group_base : v->prev_head,
+           RPL__HASH);
+    n += RPL__HASH;
+    memcpy(v->msg + n, prev, prev_len);
+    n += prev_len;
+    if (!rpl__verify(&log->seat_key[seat], v->msg, n, sig))
+        return rpl__err(err, RPL_E_SIG, ln->no,
+                        "signature of p%zu does not verify", seat);
+    v->rep->sigs++;
+    return RPL_OK;
+}
+
+static enum rpl_status
+seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    uint8_t sig[64];
+    size_t n;
+
+    if (ln->ntok != 2 || !rpl__tok_b64(&ln->tok[1], sig, sizeof(sig)))
+        return rpl__err(err, RPL_E_SYNTAX, ln->no,
+                        "expected \"seal <base64 signature>\"");
+    if (v->revealed && log->game->opens_left(log->st) > 0)
+        return rpl__err(err, RPL_E_SEAL, ln->no,
+                        "seal inside the reveal block: %zu open lines are "
+                        "still due",
+                        log->game->opens_left(log->st));
+    memcpy(v->msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
+    n = sizeof(SEAL_DOMAIN) - 1;
+    memcpy(v->msg + n, v->head, RPL__HASH);
+    n += RPL__HASH;
+    if (!rpl__verify(&log->dealer, v->msg, n, sig))
+        return rpl__err(err, RPL_E_SEAL, ln->no,
+                        "seal does not verify with the dealer key");
+    v->rep->seals++;
+    v->last_seal = ln->no;
+    return RPL_OK;
+}
+
+static enum rpl_status
+entropy_line(struct verify *v, const struct rpl__line *ln,
+             struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    size_t seat = 0;
+
+    if (ln->ntok != 3 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat) ||
+        !rpl__tok_hex(&ln->tok[2], log->entropy[log->nentropy], 32))
+        return rpl__err(err, RPL_E_SYNTAX, ln->no,
+                        "expected \"entropy pK <64 lowercase hex digits>\"");
+    if (v->started)
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "entropy after the game started");
+    if (seat <= v->entropy_seat)
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "entropy of p%zu after p%zu: one line per seat, in "
+                        "seat order",
+                        seat, v->entropy_seat);
+    v->entropy_seat = seat;
+    log->nentropy++;
+    v->prev_author = seat;
+    return RPL_OK;
+}
+
+static enum rpl_status
+reveal_line(struct verify *v, const struct rpl__line *ln,
+            struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    uint8_t secret[32];
+    uint8_t check[RPL__HASH];
+    enum rpl_status rc;
+
+    if (ln->ntok != 2 || !rpl__tok_hex(&ln->tok[1], secret, sizeof(secret)))
+        return rpl__err(err, RPL_E_SYNTAX, ln->no,
+                        "expected \"reveal <64 lowercase hex digits>\"");
+    if (v->revealed)
+        return rpl__err(err, RPL_E_RULES, ln->no, "second reveal line");
+    if (!log->game->is_over(log->st))
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "reveal before the game's end line");
+    rpl__secret_commit(check, log->id, secret);
+    if (sodium_memcmp(check, log->commit, sizeof(check)) != 0) {
+        sodium_memzero(secret, sizeof(secret));
+        return rpl__err(err, RPL_E_FAIRNESS, ln->no,
+                        "the secret does not match the commit line (line "
+                        "%zu)",
+                        log->header_end);
+    }
+    v->rep->commitments++;
+    rpl__seed(log->seed, log->id, secret,
+              (const uint8_t(*)[32])log->entropy, log->nentropy);
+    sodium_memzero(secret, sizeof(secret));
+    log->has_seed = true;
+    v->env.seed = log->seed;
+    rc = log->game->reveal(log->st, &v->env, ln->no, err);
+    if (rc != RPL_OK)
+        return rc;
+    v->revealed = true;
+    return RPL_OK;
+}
+
+static enum rpl_status
+open_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+
+    if (!v->revealed)
+        return rpl__err(err, RPL_E_RULES, ln->no, "open before the reveal");
+    if (log->game->opens_left(log->st) == 0)
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "extra open: every secret choice is already open");
+    v->last_open = ln->no;
+    return log->game->open(log->st, ln, &v->env, err);
+}
+
+static enum rpl_status
+body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    const struct rpl__tok *kw = &ln->tok[0];
+    struct rpl__applied applied;
+    enum rpl_status rc;
+    bool was_over;
+
+    if (rpl__tok_is(kw, "sig")) {
+        rc = sig_line(v, ln, err);
+        v->prev_author = 0;
+        return rc;
+    }
+    v->prev_in_group = false;
+    if (rpl__tok_is(kw, "seal")) {
+        v->prev_author = 0;
+        return seal_line(v, ln, err);
+    }
+    if (rpl__tok_is(kw, "entropy"))
+        return entropy_line(v, ln, err);
+    v->prev_author = 0;
+    if (rpl__tok_is(kw, "reveal"))
+        return reveal_line(v, ln, err);
+    if (rpl__tok_is(kw, "open"))
+        return open_line(v, ln, err);
+    if (v->revealed)
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "only open and seal lines may follow the reveal");
+    memset(&applied, 0, sizeof(applied));
+    was_over = log->game->is_over(log->st);
+    rc = log->game->apply(log->st, ln, &v->env, &applied, err);
+    if (rc != RPL_OK)
+        return rc;
+    v->started = true;
+    if (!was_over && log->game->is_over(log->st))
+        v->end_line = ln->no;
+    v->prev_author = applied.author;
+    if (applied.opens_group)
+        memcpy(v->group_base, v->head, RPL__HASH);
+    v->prev_in_group = applied.in_group || applied.opens_group;
+    return RPL_OK;
+}
+
+static enum rpl_status
+verify_lines(struct verify *v, struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    struct rpl__line ln;
+    enum rpl_status rc;
+
+    for (size_t no = 1; no <= log->nlines; no++) {
+        size_t len = 0;
+        const char *text = rpl__log_line(log, no, &len);
+
+        if (no == log->nlines && !log->ends_with_lf)
+            return rpl__err(err, RPL_E_SYNTAX, no,
+                            "the last line does not end with LF");
+        rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc != RPL_OK) {
+            if (no == 1 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "the text starts with a byte order mark");
+            return rc;
+        }
+        if (v->hdr != H_DONE)
+            rc = header_line(v, &ln, err);
+        else
+            rc = body_line(v, &ln, err);
+        if (rc != RPL_OK)
+            return rc;
+        memcpy(v->prev_head, v->head, RPL__HASH);
+        rpl__chain(v->head, text, len);
+    }
+    if (v->hdr != H_DONE)
+        return rpl__err(err, RPL_E_SYNTAX, log->nlines + 1,
+                        "the file ends before the \"%s\" line",
+                        header_names[v->hdr]);
+    return RPL_OK;
+}
+
+static void
+env_init(struct rpl__env *env, struct rpl_log *log)
+{
+    memset(env, 0, sizeof(*env));
+    env->ctx = log->ctx;
+    env->id = log->id;
+    env->seats = log->seats;
+    env->names = (const char *const *)log->name_ptrs;
+    env->warn = ignore_warning;
+    env->w = log;
+    for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
+        log->name_ptrs[k] = log->names[k];
+}
+
+enum rpl_status
+rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
+               struct rpl_report *rep)
+{
+    struct verify *v;
+    enum rpl_status rc;
+
+    memset(rep, 0, sizeof(*rep));
+    memset(&log->rep, 0, sizeof(log->rep));
+    log->nwarn = 0;
+    log->is_verified = false;
+    log->is_complete = false;
+    log->has_seed = false;
+    log->nentropy = 0;
+    log->header_end = 0;
+    log->seats = 0;
+    memset(log->has_seat_key, 0, sizeof(log->has_seat_key));
+    memset(log->names, 0, sizeof(log->names));
+    if (log->st) {
+        rpl__free(log->ctx, log->st);
+        log->st = NULL;
+    }
+    v = rpl__calloc(log->ctx, 1, sizeof(*v));
+    if (!v) {
+        rpl__err(&rep->error, RPL_E_NOMEM, 0, "out of memory");
+        return RPL_E_NOMEM;
+    }
+    v->log = log;
+    v->opts = opts;
+    v->rep = &log->rep;
+    env_init(&v->env, log);
+    v->env.warn = add_warning;
+    v->env.commitments = &log->rep.commitments;
+    rc = verify_lines(v, &log->rep.error);
+    log->rep.lines = log->nlines;
+    if (rc == RPL_OK) {
+        const char *winner = "";
+        const char *reason = "";
+        const bool over = log->game->is_over(log->st);
+
+        log->game->outcome(log->st, &winner, &reason);
+        snprintf(log->rep.winner, sizeof(log->rep.winner), "%s", winner);
+        snprintf(log->rep.reason, sizeof(log->rep.reason), "%s", reason);
+        if (v->revealed && log->game->opens_left(log->st) == 0 &&
+            v->last_seal == log->nlines && v->last_seal > v->last_open)
+            log->rep.progress = RPL_PROGRESS_COMPLETE;
+        else if (over && !v->revealed && v->last_seal > v->end_line)
+            log->rep.progress = RPL_PROGRESS_FINISHED;
+        else
+            log->rep.progress = RPL_PROGRESS_IN_PROGRESS;
+        if (v->last_seal < log->nlines) {
+            char msg[96];
+
+            snprintf(msg, sizeof(msg),
+                     "W-tail: lines %zu-%zu are not covered by a seal",
+                     v->last_seal + 1, log->nlines);
+            add_warning(log, v->last_seal + 1, msg);
+        }
+        log->is_verified = true;
+        log->is_complete = log->rep.progress == RPL_PROGRESS_COMPLETE;
+        log->pos = SIZE_MAX; /* the replay state must be rebuilt */
+    }
+    sodium_memzero(v, sizeof(*v));
+    rpl__free(log->ctx, v);
+    *rep = log->rep;
+    return rc;
+}
+
+/* ------------------------------------------------------------ replay */
+
+/* Whether line no (after the header) is a game line for the module. */
+static bool
+is_game_line(const char *text, size_t len)
+{
+    static const char *const own[] = {"seal ", "sig ", "entropy ", "reveal ",
+                                      "open "};
+
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+        const size_t n = strlen(own[i]);
+
+        if (len >= n && memcmp(text, own[i], n) == 0)
+            return false;
+    }
+    return true;
+}
+
+static enum rpl_status
+need_verified(const struct rpl_log *log, struct rpl_error *err)
+{
+    if (!log->is_verified)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before it is replayed");
+    return RPL_OK;
+}
+
+/* Rebuilds the replay state before line 1: the configuration, and with a
+ * complete log, the deal and every opened choice. */
+static enum rpl_status
+replay_reset(struct rpl_log *log, struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__line ln;
+    enum rpl_status rc;
+    size_t len = 0;
+    const char *text = NULL;
+    size_t seats = 0;
+
+    env_init(&env, log);
+    memset(log->st, 0, log->game->state_size);
+    for (size_t no = 1; no <= log->header_end; no++) {
+        text = rpl__log_line(log, no, &len);
+        if (len > 6 && memcmp(text, "rules ", 6) == 0)
+            break;
+        text = NULL;
+    }
+    if (!text)
+        return rpl__err(err, RPL_E_STATE, 0, "the log has no rules line");
+    rc = rpl__line_split(&ln, text, len, 0, err);
+    if (rc == RPL_OK)
+        rc = log->game->rules(log->st, &ln, &env, &seats, err);
+    if (rc != RPL_OK || !log->is_complete)
+        goto out;
+    env.seed = log->seed;
+    rc = log->game->setup(log->st, &env, err);
+    for (size_t no = log->header_end + 1; rc == RPL_OK && no <= log->nlines;
+         no++) {
+        char label[64];
+        char value[192];
+        size_t lab_len;
+
+        text = rpl__log_line(log, no, &len);
+        if (len < 5 || memcmp(text, "open ", 5) != 0)
+            continue;
+        rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc != RPL_OK || ln.ntok < 3)
+            break;
+        lab_len = (size_t)(ln.tok[ln.ntok - 2].p + ln.tok[ln.ntok - 2].n -
+                           ln.tok[1].p);
+        if (lab_len >= sizeof(label) || ln.tok[ln.ntok - 1].n >= sizeof(value))
+            return rpl__err(err, RPL_E_LIMIT, no, "open line too long");
+        memcpy(label, ln.tok[1].p, lab_len);
+        label[lab_len] = '\0';
+        memcpy(value, ln.tok[ln.ntok - 1].p, ln.tok[ln.ntok - 1].n);
+        value[ln.tok[ln.ntok - 1].n] = '\0';
+        rc = log->game->learn(log->st, label, value, err);
+    }
+out:
+    log->pos = rc == RPL_OK ? 0 : SIZE_MAX;
+    return rc;
+}
+
+enum rpl_status
+rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__applied applied;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_verified(log, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (no > log->nlines)
+        return rpl__err(err, RPL_E_ARG, 0, "line %zu is past the end (%zu)",
+                        no, log->nlines);
+    if (log->pos == SIZE_MAX || no < log->pos) {
+        rc = replay_reset(log, err);
+        if (rc != RPL_OK)
+            return rc;
+    }
+    env_init(&env, log);
+    if (log->is_complete)
+        env.seed = log->seed;
+    for (size_t i = log->pos + 1; i <= no; i++) {
+        size_t len = 0;
+        const char *text = rpl__log_line(log, i, &len);
+        struct rpl__line ln;
+
+        if (i <= log->header_end || !is_game_line(text, len))
+            continue;
+        rc = rpl__line_split(&ln, text, len, i, err);
+        if (rc == RPL_OK)
+            rc = log->game->apply(log->st, &ln, &env, &applied, err);
+        if (rc != RPL_OK) {
+            log->pos = SIZE_MAX;
+            return rc;
+        }
+    }
+    log->pos = no;
+    return RPL_OK;
+}
+
+size_t
+rpl_log_tell(const struct rpl_log *log)
+{
+    return log->pos == SIZE_MAX ? 0 : log->pos;
+}
+
+static enum rpl_status
+check_viewer(const struct rpl_log *log, int viewer, struct rpl_error *err)
+{
+    if (viewer == RPL_VIEW_ALL && !log->is_complete)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the omniscient view needs a complete log (with its "
+                        "reveal)");
+    if (viewer < RPL_VIEW_ALL || (viewer > 0 && (size_t)viewer > log->seats))
+        return rpl__err(err, RPL_E_ARG, 0, "no seat p%d in this game",
+                        viewer);
+    return RPL_OK;
+}
+
+/* The replay state at the current position (rebuilt when needed). */
+static enum rpl_status
+current(struct rpl_log *log, struct rpl_error *err)
+{
+    enum rpl_status rc = need_verified(log, err);
+
+    if (rc == RPL_OK && log->pos == SIZE_MAX)
+        rc = rpl_log_seek(log, 0, err);
+    return rc;
+}
+
+enum rpl_status
+rpl_log_view(struct rpl_log *log, int viewer, char **text,
+             struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__buf b;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = current(log, err);
+    if (rc == RPL_OK)
+        rc = check_viewer(log, viewer, err);
+    if (rc != RPL_OK)
+        return rc;
+    env_init(&env, log);
+    rpl__buf_init(&b, log->ctx);
+    log->game->view(log->st, &env, viewer, &b);
+    return rpl__buf_take(&b, text, err);
+}
+
+enum rpl_status
+rpl_log_view_json(struct rpl_log *log, int viewer, char **json,
+                  struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__buf b;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = current(log, err);
+    if (rc == RPL_OK)
+        rc = check_viewer(log, viewer, err);
+    if (rc != RPL_OK)
+        return rc;
+    env_init(&env, log);
+    rpl__buf_init(&b, log->ctx);
+    log->game->view_json(log->st, &env, viewer, &b);
+    return rpl__buf_take(&b, json, err);
+}
+
+/* What the log layer's own lines say, for people and as events. */
+static void
+describe_own(const struct rpl_log *log, const struct rpl__line *ln, bool json,
+             struct rpl__buf *b)
+{
+    const struct rpl__tok *kw = &ln->tok[0];
+    size_t seat = 0;
+
+    if (rpl__tok_is(kw, "entropy") &&
+        rpl__tok_seat(&ln->tok[1], log->seats, &seat)) {
+        if (json)
+            rpl__buf_printf(b, "[{\"event\":\"entropy\",\"seat\":%zu}]", seat);
+        else
+            rpl__buf_printf(b, "%s (p%zu) adds entropy to the seed",
+                            log->names[seat], seat);
+    } else if (rpl__tok_is(kw, "reveal")) {
+        if (json)
+            rpl__buf_puts(b, "[{\"event\":\"reveal\"}]");
+        else
+            rpl__buf_puts(b, "the dealer reveals the secret: every deal can "
+                             "now be checked");
+    } else if (rpl__tok_is(kw, "open") && ln->ntok >= 3) {
+        if (json)
+            rpl__buf_puts(b, "[{\"event\":\"open\"}]");
+        else
+            rpl__buf_printf(b, "opened: %.*s",
+                            (int)(ln->len - (size_t)(kw->n + 1)),
+                            ln->text + kw->n + 1);
+    } else if (rpl__tok_is(kw, "seal")) {
+        if (json)
+            rpl__buf_puts(b, "[{\"event\":\"seal\"}]");
+    } else if (rpl__tok_is(kw, "sig") &&
+               rpl__tok_seat(&ln->tok[1], log->seats, &seat)) {
+        if (json)
+            rpl__buf_printf(b, "[{\"event\":\"sig\",\"seat\":%zu}]", seat);
+    } else if (json) {
+        rpl__buf_puts(b, "[]");
+    }
+}
+
+static enum rpl_status
+at_line(struct rpl_log *log, size_t no, struct rpl__line *ln,
+        struct rpl_error *err)
+{
+    size_t len = 0;
+    const char *text;
+    enum rpl_status rc = need_verified(log, err);
+
+    if (rc != RPL_OK)
+        return rc;
+    if (no == 0 || no > log->nlines)
+        return rpl__err(err, RPL_E_ARG, 0, "no line %zu (the log has %zu)",
+                        no, log->nlines);
+    rc = rpl_log_seek(log, no, err);
+    if (rc != RPL_OK)
+        return rc;
+    text = rpl__log_line(log, no, &len);
+    return rpl__line_split(ln, text, len, no, err);
+}
+
+enum rpl_status
+rpl_log_describe(struct rpl_log *log, size_t no, int viewer, char **text,
+                 struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__line ln;
+    struct rpl__buf b;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *text = NULL;
+    rc = check_viewer(log, viewer, err);
+    if (rc == RPL_OK)
+        rc = at_line(log, no, &ln, err);
+    if (rc != RPL_OK)
+        return rc;
+    env_init(&env, log);
+    rpl__buf_init(&b, log->ctx);
+    if (no <= log->header_end)
+        ; /* the header tells nothing by itself */
+    else if (is_game_line(ln.text, ln.len))
+        log->game->describe(log->st, &env, &ln, viewer, &b);
+    else
+        describe_own(log, &ln, false, &b);
+    if (b.len == 0 && !b.failed) {
+        rpl__buf_release(&b);
+        return RPL_OK;
+    }
+    return rpl__buf_take(&b, text, err);
+}
+
+enum rpl_status
+rpl_log_events_json(struct rpl_log *log, size_t no, char **json,
+                    struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__line ln;
+    struct rpl__buf b;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = at_line(log, no, &ln, err);
+    if (rc != RPL_OK)
+        return rc;
+    env_init(&env, log);
+    rpl__buf_init(&b, log->ctx);
+    if (no <= log->header_end)
+        rpl__buf_puts(&b, "[]");
+    else if (is_game_line(ln.text, ln.len))
+        log->game->events_json(log->st, &env, &ln, &b);
+    else
+        describe_own(log, &ln, true, &b);
+    return rpl__buf_take(&b, json, err);
+}
+
+static enum rpl_status
+reveal_out(struct rpl_log *log, bool json, char **out, struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__buf b;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_verified(log, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (!log->is_complete)
+        return rpl__err(err, RPL_E_INCOMPLETE, 0,
+                        log->rep.progress == RPL_PROGRESS_FINISHED
+                            ? "the game is finished but not revealed"
+                            : "the game is still in progress");
+    rc = rpl_log_seek(log, log->nlines, err);
+    if (rc != RPL_OK)
+        return rc;
+    env_init(&env, log);
+    env.seed = log->seed;
+    rpl__buf_init(&b, log->ctx);
+    if (json)
+        log->game->reveal_json(log->st, &env, &b);
+    else
+        log->game->reveal_text(log->st, &env, &b);
+    return rpl__buf_take(&b, out, err);
+}
+
+enum rpl_status
+rpl_log_reveal_text(struct rpl_log *log, char **text, struct rpl_error *err)
+{
+    return reveal_out(log, false, text, err);
+}
+
+enum rpl_status
+rpl_log_reveal_json(struct rpl_log *log, char **json, struct rpl_error *err)
+{
+    return reveal_out(log, true, json, err);
+}
+
+enum rpl_status
+rpl_log_digest(struct rpl_log *log, uint8_t out[32], struct rpl_error *err)
+{
+    uint8_t *bytes;
+    size_t n;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = current(log, err);
+    if (rc != RPL_OK)
+        return rc;
+    n = log->game->serialize(log->st, NULL, 0);
+    bytes = rpl__alloc(log->ctx, n);
+    if (!bytes)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    log->game->serialize(log->st, bytes, n);
+    rpl__hash(out, NULL, bytes, n);
+    rpl__free(log->ctx, bytes);
+    return RPL_OK;
+}
+
+/* ------------------------------------------------------ write, reseal */
+
+enum rpl_status
+rpl_log_write(const struct rpl_log *log, const char *path, bool force,
+              struct rpl_error *err)
+{
+    uint8_t *gz = NULL;
+    size_t gz_len = 0;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = rpl__gz_deflate(log->ctx, log->text, log->len, &gz, &gz_len, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (gz_len > RPL_MAX_COMPRESSED)
+        rc = rpl__err(err, RPL_E_LIMIT, 0,
+                      "the compressed log would be over %u bytes "
+                      "(RPL_MAX_COMPRESSED)",
+                      RPL_MAX_COMPRESSED);
+    else
+        rc = rpl__file_write_atomic(path, gz, gz_len, 0644, force, err);
+    rpl__free(log->ctx, gz);
+    return rc;
+}
+
+enum rpl_status
+rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
+               struct rpl_error *err)
+{
+    uint8_t head[RPL__HASH] = {0};
+    uint8_t msg[sizeof(SEAL_DOMAIN) + RPL__HASH];
+    struct rpl_pubkey pk;
+    struct rpl_pubkey dealer;
+    bool has_dealer = false;
+    struct rpl__line ln;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rpl_seckey_pubkey(sk, &pk);
+    for (size_t no = 1; no <= log->nlines; no++) {
+        size_t len = 0;
+        const char *text = rpl__log_line(log, no, &len);
+
+        if (len > 7 && memcmp(text, "dealer ", 7) == 0 && !has_dealer) {
+            rc = rpl_pubkey_parse(&dealer, text + 7, len - 7, err);
+            if (rc != RPL_OK) {
+                err->line = no;
+                return rc;
+            }
+            if (memcmp(&dealer, &pk, sizeof(pk)) != 0)
+                return rpl__err(err, RPL_E_KEY, no,
+                                "the dealer line names another key than "
+                                "the one given");
+            has_dealer = true;
+        }
+        if (len > 5 && memcmp(text, "seal ", 5) == 0) {
+            uint8_t sig[64];
+            char b64[sodium_base64_ENCODED_LEN(64,
+                                               sodium_base64_VARIANT_ORIGINAL)];
+
+            if (!has_dealer)
+                return rpl__err(err, RPL_E_SEAL, no,
+                                "seal before the dealer line");
+            rc = rpl__line_split(&ln, text, len, no, err);
+            if (rc != RPL_OK)
+                return rc;
+            if (ln.ntok != 2 || ln.tok[1].n != sizeof(b64) - 1)
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "expected \"seal <base64 signature>\"");
+            memcpy(msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
+            memcpy(msg + sizeof(SEAL_DOMAIN) - 1, head, RPL__HASH);
+            rpl__sign(sk, msg, sizeof(msg) - 1, sig);
+            sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
+                              sodium_base64_VARIANT_ORIGINAL);
+            /* Same length: the line is rewritten in place. */
+            memcpy(log->text + log->start[no - 1] + 5, b64, sizeof(b64) - 1);
+        }
+        rpl__chain(head, text, len);
+    }
+    log->is_verified = false;
+    log->pos = SIZE_MAX;
+    return RPL_OK;
+}

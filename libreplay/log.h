@@ -1,0 +1,52 @@
+/*
+ * log.h - struct rpl_log, shared by log.c (reading, verifying, replaying)
+ * and rec.c (the recorder hands its text to a log).
+ */
+#ifndef LIBREPLAY_LOG_H
+#define LIBREPLAY_LOG_H
+
+#include "internal.h"
+
+struct rpl_log {
+    struct rpl_ctx *ctx;
+    char *text; /* NUL-terminated */
+    size_t len;
+    size_t *start; /* start[i] is the offset of line i + 1 */
+    size_t nlines;
+    bool ends_with_lf;
+
+    /* What the last verification found. */
+    bool is_verified;
+    bool is_complete;
+    struct rpl_report rep;
+    struct {
+        size_t line;
+        char msg[200];
+    } warn[RPL_MAX_WARNINGS];
+    size_t nwarn;
+
+    /* The header. */
+    const struct rpl__game *game;
+    size_t header_end; /* the commit line */
+    size_t seats;
+    uint8_t id[16];
+    char names[RPL_MAX_SEATS + 1][RPL_MAX_NAME + 1];
+    const char *name_ptrs[RPL_MAX_SEATS + 1];
+    struct rpl_pubkey seat_key[RPL_MAX_SEATS + 1];
+    bool has_seat_key[RPL_MAX_SEATS + 1];
+    struct rpl_pubkey dealer;
+    uint8_t commit[32];
+    uint8_t entropy[RPL_MAX_SEATS][32];
+    size_t nentropy;
+    uint8_t seed[32];
+    bool has_seed;
+
+    /* The replay: the module's state after line pos (SIZE_MAX: stale). */
+    void *st;
+    size_t pos;
+};
+
+/* Line no (1-based) without its LF; NULL when out of range. */
+const char *rpl__log_line(const struct rpl_log *log, size_t no, size_t *len);
+
+#endif /* LIBREPLAY_LOG_H */

@@ -1,0 +1,642 @@
+/*
+ * rec.c - the recorder: what a host links to write a game as it happens.
+ *
+ * The recorder writes the header, derives the seed when play starts, and
+ * then writes every line through the game module exactly as a verifier
+ * will read it back: a player's action is applied to the module's state
+ * (so an illegal one changes nothing), the dealer's derived lines follow
+ * it, and every private message gets its commitment the moment it is
+ * sent, with the nonce kept for the seat that receives it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+
+static const char SEAL_DOMAIN[] = "camelog seal v1";
+static const char SIG_DOMAIN[] = "camelog sig v1";
+
+struct rpl_recorder {
+    struct rpl_ctx *ctx;
+    const struct rpl__game *game;
+    void *st;
+    void *backup; /* the state before an action, restored on refusal */
+    struct rpl__env env;
+    struct rpl__buf text;
+    size_t nlines;
+    uint8_t head[RPL__HASH];      /* chain of every line so far */
+    uint8_t prev_head[RPL__HASH]; /* chain before the last line */
+    uint8_t group_base[RPL__HASH];
+    uint8_t id[16];
+    uint8_t *secret; /* sodium_malloc'ed S */
+    uint8_t seed[32];
+    bool started;
+    size_t seats;
+    char names[RPL_MAX_SEATS + 1][RPL_MAX_NAME + 1];
+    const char *name_ptrs[RPL_MAX_SEATS + 1];
+    struct rpl_pubkey seat_key[RPL_MAX_SEATS + 1];
+    bool has_seat_key[RPL_MAX_SEATS + 1];
+    const struct rpl_seckey *dealer;
+    uint8_t entropy[RPL_MAX_SEATS][32];
+    size_t nentropy;
+    size_t entropy_seat;
+    struct rpl_delivery *deliv;
+    size_t ndeliv;
+    size_t deliv_cap;
+    uint64_t moves;
+    bool last_is_seal;
+};
+
+static void
+no_warning(void *w, size_t line, const char *msg)
+{
+    (void)w;
+    (void)line;
+    (void)msg;
+}
+
+/* Appends one line (without LF) and advances the chain. */
+static enum rpl_status
+append(struct rpl_recorder *rec, const char *line, size_t len,
+       struct rpl_error *err)
+{
+    if (len > RPL_MAX_LINE)
+        return rpl__err(err, RPL_E_LIMIT, rec->nlines + 1,
+                        "line longer than %u bytes (RPL_MAX_LINE)",
+                        RPL_MAX_LINE);
+    if (rec->nlines == RPL_MAX_LINES ||
+        rec->text.len + len + 1 > RPL_MAX_TEXT)
+        return rpl__err(err, RPL_E_LIMIT, rec->nlines + 1,
+                        "the log would exceed RPL_MAX_LINES or "
+                        "RPL_MAX_TEXT");
+    rpl__buf_add(&rec->text, line, len);
+    rpl__buf_add(&rec->text, "\n", 1);
+    if (rec->text.failed)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    memcpy(rec->prev_head, rec->head, RPL__HASH);
+    rpl__chain(rec->head, line, len);
+    rec->nlines++;
+    rec->last_is_seal = false;
+    return RPL_OK;
+}
+
+static enum rpl_status
+appendf(struct rpl_recorder *rec, struct rpl_error *err, const char *fmt, ...)
+    RPL__PRINTF(3, 4);
+
+static enum rpl_status
+appendf(struct rpl_recorder *rec, struct rpl_error *err, const char *fmt, ...)
+{
+    char line[RPL_MAX_LINE + 1];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof(line))
+        return rpl__err(err, RPL_E_LIMIT, rec->nlines + 1,
+                        "line longer than %u bytes (RPL_MAX_LINE)",
+                        RPL_MAX_LINE);
+    return append(rec, line, (size_t)n, err);
+}
+
+static void
+b64(char *out, size_t cap, const uint8_t *in, size_t n)
+{
+    sodium_bin2base64(out, cap, in, n, sodium_base64_VARIANT_ORIGINAL);
+}
+
+void
+rpl_rec_free(struct rpl_recorder *rec)
+{
+    if (!rec)
+        return;
+    if (rec->st) {
+        sodium_memzero(rec->st, rec->game->state_size);
+        sodium_memzero(rec->backup, rec->game->state_size);
+    }
+    rpl__free(rec->ctx, rec->st);
+    rpl__free(rec->ctx, rec->backup);
+    if (rec->deliv)
+        sodium_memzero(rec->deliv, rec->deliv_cap * sizeof(*rec->deliv));
+    rpl__free(rec->ctx, rec->deliv);
+    if (rec->secret)
+        sodium_free(rec->secret);
+    rpl__buf_release(&rec->text);
+    sodium_memzero(rec->seed, sizeof(rec->seed));
+    rpl__free(rec->ctx, rec);
+}
+
+static enum rpl_status
+header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
+       struct rpl_error *err)
+{
+    char hex[65];
+    char key[RPL_PUBKEY_B64_LEN + 1];
+    struct rpl__line ln;
+    struct rpl_pubkey dealer;
+    uint8_t commit[RPL__HASH];
+    size_t seats = 0;
+    enum rpl_status rc;
+    char rules[RPL_MAX_LINE + 1];
+    int n;
+
+    rc = appendf(rec, err, "camelog 1");
+    if (rc == RPL_OK)
+        rc = appendf(rec, err, "game %s", rec->game->name);
+    rpl__hex(hex, rec->id, sizeof(rec->id));
+    if (rc == RPL_OK)
+        rc = appendf(rec, err, "id %s", hex);
+    if (rc == RPL_OK && cfg->created) {
+        const struct rpl__tok t = {cfg->created, strlen(cfg->created)};
+
+        if (!rpl__tok_time(&t))
+            return rpl__err(err, RPL_E_ARG, 0,
+                            "created: expected YYYY-MM-DDTHH:MM:SSZ, a real "
+                            "UTC time");
+        rc = appendf(rec, err, "created %s", cfg->created);
+    }
+    if (rc != RPL_OK)
+        return rc;
+    n = snprintf(rules, sizeof(rules), "rules %s", cfg->rules);
+    if (n < 0 || (size_t)n >= sizeof(rules))
+        return rpl__err(err, RPL_E_LIMIT, 0, "rules line too long");
+    rc = rpl__line_split(&ln, rules, (size_t)n, rec->nlines + 1, err);
+    if (rc == RPL_OK)
+        rc = rec->game->rules(rec->st, &ln, &rec->env, &seats, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (seats != cfg->seats || seats == 0 || seats > RPL_MAX_SEATS)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "the rules have %zu seats but %zu names were given",
+                        seats, cfg->seats);
+    rec->seats = seats;
+    rec->env.seats = seats;
+    rc = append(rec, rules, (size_t)n, err);
+    for (size_t k = 1; rc == RPL_OK && k <= seats; k++) {
+        const char *name = cfg->names[k - 1];
+        const size_t len = name ? strlen(name) : 0;
+        struct rpl__buf line;
+
+        if (len == 0 || len > RPL_MAX_NAME || !rpl__utf8_ok(name, len))
+            return rpl__err(err, RPL_E_ARG, 0,
+                            "name of p%zu: 1 to %u bytes of UTF-8 without "
+                            "control characters",
+                            k, RPL_MAX_NAME);
+        for (size_t j = 1; j < k; j++)
+            if (strcmp(rec->names[j], name) == 0)
+                return rpl__err(err, RPL_E_ARG, 0,
+                                "p%zu and p%zu have the same name", j, k);
+        memcpy(rec->names[k], name, len + 1);
+        rpl__buf_init(&line, rec->ctx);
+        rpl__buf_printf(&line, "seat p%zu ", k);
+        rpl__buf_quote(&line, name);
+        if (cfg->seat_keys && cfg->seat_keys[k - 1]) {
+            rec->seat_key[k] = *cfg->seat_keys[k - 1];
+            rec->has_seat_key[k] = true;
+            rpl_pubkey_format(&rec->seat_key[k], key);
+            rpl__buf_printf(&line, " key=%s", key);
+        }
+        if (line.failed)
+            rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        else
+            rc = append(rec, line.p, line.len, err);
+        rpl__buf_release(&line);
+    }
+    if (rc != RPL_OK)
+        return rc;
+    rpl_seckey_pubkey(cfg->dealer, &dealer);
+    rpl_pubkey_format(&dealer, key);
+    rc = appendf(rec, err, "dealer %s", key);
+    rpl__secret_commit(commit, rec->id, rec->secret);
+    rpl__hex(hex, commit, sizeof(commit));
+    if (rc == RPL_OK)
+        rc = appendf(rec, err, "commit %s", hex);
+    return rc;
+}
+
+enum rpl_status
+rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
+            const struct rpl_rec_config *cfg, struct rpl_error *err)
+{
+    struct rpl_recorder *rec;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *out = NULL;
+    if (!cfg->game || !cfg->rules || !cfg->names || !cfg->dealer)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "game, rules, names and dealer are required");
+    rec = rpl__calloc(ctx, 1, sizeof(*rec));
+    if (!rec)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    rec->ctx = ctx;
+    rpl__buf_init(&rec->text, ctx);
+    rec->game = rpl__game_find(cfg->game, strlen(cfg->game));
+    if (!rec->game) {
+        rc = rpl__err(err, RPL_E_UNSUPPORTED, 0, "unknown game \"%s\"",
+                      cfg->game);
+        goto out;
+    }
+    rec->st = rpl__calloc(ctx, 1, rec->game->state_size);
+    rec->backup = rpl__calloc(ctx, 1, rec->game->state_size);
+    rec->secret = sodium_malloc(32);
+    if (!rec->st || !rec->backup || !rec->secret) {
+        rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        goto out;
+    }
+    if (cfg->id)
+        memcpy(rec->id, cfg->id, sizeof(rec->id));
+    else
+        randombytes_buf(rec->id, sizeof(rec->id));
+    if (cfg->secret)
+        memcpy(rec->secret, cfg->secret, 32);
+    else
+        randombytes_buf(rec->secret, 32);
+    rec->dealer = cfg->dealer;
+    for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
+        rec->name_ptrs[k] = rec->names[k];
+    rec->env.ctx = ctx;
+    rec->env.id = rec->id;
+    rec->env.names = rec->name_ptrs;
+    rec->env.warn = no_warning;
+    rc = header(rec, cfg, err);
+out:
+    if (rc != RPL_OK) {
+        rpl_rec_free(rec);
+        return rc;
+    }
+    *out = rec;
+    return RPL_OK;
+}
+
+/* Signs the line just appended for seat (its key must be the header's). */
+static enum rpl_status
+sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
+          const struct rpl_seckey *sk, struct rpl_error *err)
+{
+    uint8_t msg[sizeof(SIG_DOMAIN) + RPL__HASH + RPL_MAX_LINE];
+    struct rpl_pubkey pk;
+    uint8_t sig[64];
+    char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+    const char *line;
+    size_t len;
+    size_t n;
+
+    rpl_seckey_pubkey(sk, &pk);
+    if (!rec->has_seat_key[seat] ||
+        memcmp(&pk, &rec->seat_key[seat], sizeof(pk)) != 0)
+        return rpl__err(err, RPL_E_KEY, 0,
+                        "the key given for p%zu is not its key in the "
+                        "header",
+                        seat);
+    /* The last line: between the previous LF and the final one. */
+    len = 0;
+    line = rec->text.p + rec->text.len - 1;
+    while (line > rec->text.p && line[-1] != '\n') {
+        line--;
+        len++;
+    }
+    memcpy(msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
+    n = sizeof(SIG_DOMAIN) - 1;
+    memcpy(msg + n, base, RPL__HASH);
+    n += RPL__HASH;
+    memcpy(msg + n, line, len);
+    n += len;
+    rpl__sign(sk, msg, n, sig);
+    b64(sig64, sizeof(sig64), sig, sizeof(sig));
+    return appendf(rec, err, "sig p%zu %s", seat, sig64);
+}
+
+static enum rpl_status
+add_delivery(struct rpl_recorder *rec, size_t seat, const struct rpl__emit *e,
+             const uint8_t nonce[32], struct rpl_error *err)
+{
+    struct rpl_delivery *d;
+
+    if (rec->ndeliv == rec->deliv_cap) {
+        const size_t cap = rec->deliv_cap ? 2 * rec->deliv_cap : 32;
+        struct rpl_delivery *p = rpl__calloc(rec->ctx, cap, sizeof(*p));
+
+        if (!p)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        if (rec->deliv) {
+            memcpy(p, rec->deliv, rec->ndeliv * sizeof(*p));
+            sodium_memzero(rec->deliv, rec->deliv_cap * sizeof(*p));
+            rpl__free(rec->ctx, rec->deliv);
+        }
+        rec->deliv = p;
+        rec->deliv_cap = cap;
+    }
+    d = &rec->deliv[rec->ndeliv++];
+    d->seat = seat;
+    d->line = rec->nlines;
+    snprintf(d->label, sizeof(d->label), "%s", e->label);
+    snprintf(d->value, sizeof(d->value), "%s", e->value);
+    memcpy(d->nonce, nonce, sizeof(d->nonce));
+    return RPL_OK;
+}
+
+/* The seat named by the last pK token of a label ("deal p3"). */
+static size_t
+label_seat(const char *label, size_t seats)
+{
+    const char *s = strrchr(label, ' ');
+    struct rpl__tok t;
+    size_t seat = 0;
+
+    s = s ? s + 1 : label;
+    t.p = s;
+    t.n = strlen(s);
+    return rpl__tok_seat(&t, seats, &seat) ? seat : 0;
+}
+
+/* Writes one emitted line: its commitment, the learned secret (a
+ * player's choice), the module's check, the line, the delivery and the
+ * seat's signature.  A refused line changes nothing. */
+static enum rpl_status
+write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
+           bool is_choice, const struct rpl_seckey *seat_sk,
+           struct rpl_error *err)
+{
+    char line[sizeof(e->line) + 2 + 2 * RPL__HASH];
+    uint8_t commit[RPL__HASH];
+    uint8_t nonce[RPL__HASH];
+    uint8_t base[RPL__HASH];
+    struct rpl__applied applied;
+    struct rpl__line ln;
+    const size_t mark = rec->text.len;
+    const size_t lines = rec->nlines;
+    const size_t ndeliv = rec->ndeliv;
+    uint8_t head[RPL__HASH];
+    uint8_t prev_head[RPL__HASH];
+    enum rpl_status rc;
+    size_t len = strlen(e->line);
+
+    memcpy(head, rec->head, RPL__HASH);
+    memcpy(prev_head, rec->prev_head, RPL__HASH);
+
+    memcpy(line, e->line, len + 1);
+    if (e->label[0]) {
+        rpl__commit(commit, nonce, rec->seed, rec->id, e->label, e->value);
+        line[len++] = ' ';
+        rpl__hex(line + len, commit, sizeof(commit));
+        len += 2 * RPL__HASH;
+    }
+    memcpy(rec->backup, rec->st, rec->game->state_size);
+    rc = rpl__line_split(&ln, line, len, rec->nlines + 1, err);
+    if (rc == RPL_OK && is_choice && e->label[0])
+        rc = rec->game->learn(rec->st, e->label, e->value, err);
+    memset(&applied, 0, sizeof(applied));
+    if (rc == RPL_OK)
+        rc = rec->game->apply(rec->st, &ln, &rec->env, &applied, err);
+    if (rc == RPL_OK)
+        rc = append(rec, line, len, err);
+    if (rc == RPL_OK && e->label[0]) {
+        const size_t to =
+            applied.author ? applied.author : label_seat(e->label, rec->seats);
+
+        rc = add_delivery(rec, to, e, nonce, err);
+    }
+    if (rc == RPL_OK && applied.opens_group)
+        memcpy(rec->group_base, rec->prev_head, RPL__HASH);
+    memcpy(base,
+           applied.opens_group || applied.in_group ? rec->group_base
+                                                   : rec->prev_head,
+           RPL__HASH);
+    if (rc == RPL_OK && seat_sk && applied.author)
+        rc = sign_last(rec, applied.author, base, seat_sk, err);
+    if (rc != RPL_OK) {
+        memcpy(rec->st, rec->backup, rec->game->state_size);
+        rec->text.len = mark;
+        if (rec->text.p)
+            rec->text.p[mark] = '\0';
+        rec->nlines = lines;
+        memcpy(rec->head, head, RPL__HASH);
+        memcpy(rec->prev_head, prev_head, RPL__HASH);
+        rec->ndeliv = ndeliv;
+    }
+    sodium_memzero(nonce, sizeof(nonce));
+    return rc;
+}
+
+/* Writes the dealer's lines until a seat must act or the game is over. */
+static enum rpl_status
+drain(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    struct rpl__emit e;
+    enum rpl_status rc = RPL_OK;
+
+    while (rc == RPL_OK && rec->game->pending(rec->st, &rec->env, &e))
+        rc = write_emit(rec, &e, false, NULL, err);
+    return rc;
+}
+
+enum rpl_status
+rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
+                const uint8_t entropy[32], const struct rpl_seckey *seat_sk,
+                struct rpl_error *err)
+{
+    char hex[65];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (rec->started)
+        return rpl__err(err, RPL_E_STATE, 0, "entropy after the start");
+    if (seat == 0 || seat > rec->seats || seat <= rec->entropy_seat)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "entropy of p%zu: one per seat, in seat order", seat);
+    rpl__hex(hex, entropy, 32);
+    rc = appendf(rec, err, "entropy p%zu %s", seat, hex);
+    if (rc == RPL_OK && seat_sk)
+        rc = sign_last(rec, seat, rec->prev_head, seat_sk, err);
+    if (rc != RPL_OK)
+        return rc;
+    memcpy(rec->entropy[rec->nentropy++], entropy, 32);
+    rec->entropy_seat = seat;
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (rec->started)
+        return rpl__err(err, RPL_E_STATE, 0, "the game has already started");
+    rpl__seed(rec->seed, rec->id, rec->secret,
+              (const uint8_t(*)[32])rec->entropy, rec->nentropy);
+    rec->env.seed = rec->seed;
+    rc = rec->game->setup(rec->st, &rec->env, err);
+    if (rc != RPL_OK)
+        return rc;
+    rec->started = true;
+    return drain(rec, err);
+}
+
+size_t
+rpl_rec_deliveries(const struct rpl_recorder *rec)
+{
+    return rec->ndeliv;
+}
+
+enum rpl_status
+rpl_rec_delivery(const struct rpl_recorder *rec, size_t i,
+                 struct rpl_delivery *out, struct rpl_error *err)
+{
+    rpl__err_clear(err);
+    if (i >= rec->ndeliv)
+        return rpl__err(err, RPL_E_ARG, 0, "no delivery %zu (%zu so far)", i,
+                        rec->ndeliv);
+    *out = rec->deliv[i];
+    return RPL_OK;
+}
+
+size_t
+rpl_rec_turn(const struct rpl_recorder *rec)
+{
+    if (!rec->started || rec->game->is_over(rec->st))
+        return 0;
+    return rec->game->turn(rec->st);
+}
+
+static enum rpl_status
+need_play(const struct rpl_recorder *rec, struct rpl_error *err)
+{
+    if (!rec->started)
+        return rpl__err(err, RPL_E_STATE, 0, "the game has not started");
+    if (rec->game->is_over(rec->st))
+        return rpl__err(err, RPL_E_STATE, 0, "the game is over");
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl_rec_act(struct rpl_recorder *rec, const char *action,
+            const struct rpl_seckey *seat_sk, struct rpl_error *err)
+{
+    struct rpl__emit e;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_play(rec, err);
+    if (rc == RPL_OK)
+        rc = rec->game->action(rec->st, &rec->env, action, &e, err);
+    if (rc == RPL_OK)
+        rc = write_emit(rec, &e, true, seat_sk, err);
+    if (rc == RPL_OK)
+        rc = drain(rec, err);
+    return rc;
+}
+
+enum rpl_status
+rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
+            const struct rpl_seckey *seat_sk, struct rpl_error *err)
+{
+    static const char label[] = "camelog bot move ";
+    uint8_t msg[sizeof(label) - 1 + 8];
+    uint8_t key[RPL__HASH];
+    struct rpl__stream rng;
+    struct rpl__emit e;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_play(rec, err);
+    if (rc != RPL_OK)
+        return rc;
+    memcpy(msg, label, sizeof(label) - 1);
+    rpl__store_le64(msg + sizeof(label) - 1, rec->moves);
+    rpl__hash(key, seed, msg, sizeof(msg));
+    rpl__stream_init_key(&rng, key);
+    sodium_memzero(key, sizeof(key));
+    rc = rec->game->bot(rec->st, &rec->env, bot, &rng, &e, err);
+    rpl__stream_wipe(&rng);
+    if (rc == RPL_OK)
+        rc = write_emit(rec, &e, true, seat_sk, err);
+    if (rc == RPL_OK)
+        rc = drain(rec, err);
+    if (rc == RPL_OK)
+        rec->moves++;
+    return rc;
+}
+
+enum rpl_status
+rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    struct rpl__emit e;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_play(rec, err);
+    if (rc != RPL_OK)
+        return rc;
+    memset(&e, 0, sizeof(e));
+    snprintf(e.line, sizeof(e.line), "end aborted");
+    return write_emit(rec, &e, false, NULL, err);
+}
+
+enum rpl_status
+rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    uint8_t msg[sizeof(SEAL_DOMAIN) - 1 + RPL__HASH];
+    uint8_t sig[64];
+    char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    memcpy(msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
+    memcpy(msg + sizeof(SEAL_DOMAIN) - 1, rec->head, RPL__HASH);
+    rpl__sign(rec->dealer, msg, sizeof(msg), sig);
+    b64(sig64, sizeof(sig64), sig, sizeof(sig));
+    rc = appendf(rec, err, "seal %s", sig64);
+    if (rc == RPL_OK)
+        rec->last_is_seal = true;
+    return rc;
+}
+
+enum rpl_status
+rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    struct rpl__emit e;
+    struct rpl__line ln;
+    char hex[65];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (!rec->started || !rec->game->is_over(rec->st))
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the reveal comes after the game's end");
+    rc = rec->last_is_seal ? RPL_OK : rpl_rec_seal(rec, err);
+    if (rc == RPL_OK)
+        rc = rec->game->reveal(rec->st, &rec->env, rec->nlines + 1, err);
+    rpl__hex(hex, rec->secret, 32);
+    if (rc == RPL_OK)
+        rc = appendf(rec, err, "reveal %s", hex);
+    sodium_memzero(hex, sizeof(hex));
+    for (size_t i = 0;
+         rc == RPL_OK && rec->game->opens_left(rec->st) > 0 &&
+         rec->game->open_line(rec->st, i, &e);
+         i++) {
+        const size_t len = strlen(e.line);
+
+        rc = rpl__line_split(&ln, e.line, len, rec->nlines + 1, err);
+        if (rc == RPL_OK)
+            rc = rec->game->open(rec->st, &ln, &rec->env, err);
+        if (rc == RPL_OK)
+            rc = append(rec, e.line, len, err);
+    }
+    if (rc == RPL_OK)
+        rc = rpl_rec_seal(rec, err);
+    return rc;
+}
+
+enum rpl_status
+rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,
+            struct rpl_error *err)
+{
+    return rpl_log_parse(rec->ctx, out, rec->text.p ? rec->text.p : "",
+                         rec->text.len, false, err);
+}
