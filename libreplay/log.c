@@ -324,18 +324,18 @@ struct verify {
         H_COMMIT,
         H_DONE
     } hdr;
-    size_t next_seat;           /* seat line expected next */
-    uint8_t head[RPL__HASH];    /* chain of the lines before this one */
+    size_t next_seat;        /* seat line expected next */
+    uint8_t head[RPL__HASH]; /* chain of the lines before this one */
     uint8_t prev_head[RPL__HASH];
     uint8_t group_base[RPL__HASH];
-    size_t prev_author;    /* seat that may sign the previous line */
-    bool prev_in_group;    /* the previous line signs against group_base */
-    size_t entropy_seat;   /* last seat that gave entropy */
-    bool started;          /* a game line was applied */
+    size_t prev_author;  /* seat that may sign the previous line */
+    bool prev_in_group;  /* the previous line signs against group_base */
+    size_t entropy_seat; /* last seat that gave entropy */
+    bool started;        /* a game line was applied */
     bool revealed;
-    size_t end_line;       /* the game's `end` line, 0 before it */
-    size_t last_seal;      /* line of the last seal, 0 if none */
-    size_t last_open;      /* line of the last open, 0 if none */
+    size_t end_line;  /* the game's `end` line, 0 before it */
+    size_t last_seal; /* line of the last seal, 0 if none */
+    size_t last_open; /* line of the last open, 0 if none */
     uint8_t msg[sizeof(SIG_DOMAIN) + RPL__HASH + RPL_MAX_LINE];
 };
 
@@ -381,8 +381,7 @@ expect_header(const struct rpl__line *ln, const char *what,
 }
 
 static enum rpl_status
-header_line(struct verify *v, const struct rpl__line *ln,
-            struct rpl_error *err)
+header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     const struct rpl__tok *tok = ln->tok;
@@ -391,8 +390,7 @@ header_line(struct verify *v, const struct rpl__line *ln,
     if (v->hdr == H_CREATED) {
         if (rpl__tok_is(&tok[0], "created")) {
             if (ln->ntok != 2 || !rpl__tok_time(&tok[1]))
-                return expect_header(ln, "created YYYY-MM-DDTHH:MM:SSZ",
-                                     err);
+                return expect_header(ln, "created YYYY-MM-DDTHH:MM:SSZ", err);
             v->hdr = H_RULES;
             return RPL_OK;
         }
@@ -476,15 +474,14 @@ header_line(struct verify *v, const struct rpl__line *ln,
         for (size_t k = 1; k < seat; k++)
             if (strcmp(log->names[k], name) == 0)
                 return rpl__err(err, RPL_E_SYNTAX, ln->no,
-                                "seat p%zu has the same name as p%zu", seat,
-                                k);
+                                "seat p%zu has the same name as p%zu", seat, k);
         if (ln->ntok == 4) {
             if (!rpl__tok_kv(&tok[3], "key", &key))
                 return expect_header(ln, "seat pK \"<name>\" key=<key>", err);
-            if (rpl_pubkey_parse(&log->seat_key[seat], key.p, key.n,
-                                 &kerr) != RPL_OK)
-                return rpl__err(err, RPL_E_KEY, ln->no, "key of p%zu: %s",
-                                seat, kerr.msg);
+            if (rpl_pubkey_parse(&log->seat_key[seat], key.p, key.n, &kerr) !=
+                RPL_OK)
+                return rpl__err(err, RPL_E_KEY, ln->no, "key of p%zu: %s", seat,
+                                kerr.msg);
             log->has_seat_key[seat] = true;
         }
         if (++v->next_seat > log->seats)
@@ -496,10 +493,8 @@ header_line(struct verify *v, const struct rpl__line *ln,
 
         if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "dealer"))
             return expect_header(ln, "dealer <key>", err);
-        if (rpl_pubkey_parse(&log->dealer, tok[1].p, tok[1].n, &kerr) !=
-            RPL_OK)
-            return rpl__err(err, RPL_E_KEY, ln->no, "dealer key: %s",
-                            kerr.msg);
+        if (rpl_pubkey_parse(&log->dealer, tok[1].p, tok[1].n, &kerr) != RPL_OK)
+            return rpl__err(err, RPL_E_KEY, ln->no, "dealer key: %s", kerr.msg);
         if (v->opts && v->opts->pubkey) {
             if (memcmp(v->opts->pubkey->id, log->dealer.id, 8) != 0 ||
                 memcmp(v->opts->pubkey->key, log->dealer.key, 32) != 0)
@@ -524,8 +519,7 @@ header_line(struct verify *v, const struct rpl__line *ln,
 }
 
 static const char *const header_names[] = {
-    "camelog 1", "game",   "id",     "rules", "rules",
-    "seat",      "dealer", "commit", "",
+    "camelog 1", "game", "id", "rules", "rules", "seat", "dealer", "commit", "",
 };
 
 static enum rpl_status
@@ -549,11 +543,11 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         ln->no - 1);
     if (v->prev_author != seat)
         return rpl__err(err, RPL_E_SIG, ln->no,
-                        "sig by p%zu, but line %zu was authored by p%zu",
-                        seat, ln->no - 1, v->prev_author);
+                        "sig by p%zu, but line %zu was authored by p%zu", seat,
+                        ln->no - 1, v->prev_author);
     if (!log->has_seat_key[seat])
-        return rpl__err(err, RPL_E_SIG, ln->no,
-                        "p%zu has no key in the header", seat);
+        return rpl__err(err, RPL_E_SIG, ln->no, "p%zu has no key in the header",
+                        seat);
     prev = rpl__log_line(log, ln->no - 1, &prev_len);
     memcpy(v->msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
     n = sizeof(SIG_DOMAIN) - 1;
@@ -622,8 +616,7 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
 }
 
 static enum rpl_status
-reveal_line(struct verify *v, const struct rpl__line *ln,
-            struct rpl_error *err)
+reveal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     uint8_t secret[32];
@@ -647,8 +640,8 @@ reveal_line(struct verify *v, const struct rpl__line *ln,
                         log->header_end);
     }
     v->rep->commitments++;
-    rpl__seed(log->seed, log->id, secret,
-              (const uint8_t(*)[32])log->entropy, log->nentropy);
+    rpl__seed(log->seed, log->id, secret, (const uint8_t(*)[32])log->entropy,
+              log->nentropy);
     sodium_memzero(secret, sizeof(secret));
     log->has_seed = true;
     v->env.seed = log->seed;
@@ -931,8 +924,8 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
     if (rc != RPL_OK)
         return rc;
     if (no > log->nlines)
-        return rpl__err(err, RPL_E_ARG, 0, "line %zu is past the end (%zu)",
-                        no, log->nlines);
+        return rpl__err(err, RPL_E_ARG, 0, "line %zu is past the end (%zu)", no,
+                        log->nlines);
     if (log->pos == SIZE_MAX || no < log->pos) {
         rc = replay_reset(log, err);
         if (rc != RPL_OK)
@@ -974,8 +967,7 @@ check_viewer(const struct rpl_log *log, int viewer, struct rpl_error *err)
                         "the omniscient view needs a complete log (with its "
                         "reveal)");
     if (viewer < RPL_VIEW_ALL || (viewer > 0 && (size_t)viewer > log->seats))
-        return rpl__err(err, RPL_E_ARG, 0, "no seat p%d in this game",
-                        viewer);
+        return rpl__err(err, RPL_E_ARG, 0, "no seat p%d in this game", viewer);
     return RPL_OK;
 }
 
@@ -1081,8 +1073,8 @@ at_line(struct rpl_log *log, size_t no, struct rpl__line *ln,
     if (rc != RPL_OK)
         return rc;
     if (no == 0 || no > log->nlines)
-        return rpl__err(err, RPL_E_ARG, 0, "no line %zu (the log has %zu)",
-                        no, log->nlines);
+        return rpl__err(err, RPL_E_ARG, 0, "no line %zu (the log has %zu)", no,
+                        log->nlines);
     rc = rpl_log_seek(log, no, err);
     if (rc != RPL_OK)
         return rc;

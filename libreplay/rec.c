@@ -66,8 +66,7 @@ append(struct rpl_recorder *rec, const char *line, size_t len,
         return rpl__err(err, RPL_E_LIMIT, rec->nlines + 1,
                         "line longer than %u bytes (RPL_MAX_LINE)",
                         RPL_MAX_LINE);
-    if (rec->nlines == RPL_MAX_LINES ||
-        rec->text.len + len + 1 > RPL_MAX_TEXT)
+    if (rec->nlines == RPL_MAX_LINES || rec->text.len + len + 1 > RPL_MAX_TEXT)
         return rpl__err(err, RPL_E_LIMIT, rec->nlines + 1,
                         "the log would exceed RPL_MAX_LINES or "
                         "RPL_MAX_TEXT");
@@ -82,9 +81,8 @@ append(struct rpl_recorder *rec, const char *line, size_t len,
     return RPL_OK;
 }
 
-static enum rpl_status
-appendf(struct rpl_recorder *rec, struct rpl_error *err, const char *fmt, ...)
-    RPL__PRINTF(3, 4);
+static enum rpl_status appendf(struct rpl_recorder *rec, struct rpl_error *err,
+                               const char *fmt, ...) RPL__PRINTF(3, 4);
 
 static enum rpl_status
 appendf(struct rpl_recorder *rec, struct rpl_error *err, const char *fmt, ...)
@@ -358,9 +356,8 @@ label_seat(const char *label, size_t seats)
  * player's choice), the module's check, the line, the delivery and the
  * seat's signature.  A refused line changes nothing. */
 static enum rpl_status
-write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
-           bool is_choice, const struct rpl_seckey *seat_sk,
-           struct rpl_error *err)
+write_emit(struct rpl_recorder *rec, const struct rpl__emit *e, bool is_choice,
+           const struct rpl_seckey *seat_sk, struct rpl_error *err)
 {
     char line[sizeof(e->line) + 2 + 2 * RPL__HASH];
     uint8_t commit[RPL__HASH];
@@ -616,9 +613,8 @@ rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
     if (rc == RPL_OK)
         rc = appendf(rec, err, "reveal %s", hex);
     sodium_memzero(hex, sizeof(hex));
-    for (size_t i = 0;
-         rc == RPL_OK && rec->game->opens_left(rec->st) > 0 &&
-         rec->game->open_line(rec->st, i, &e);
+    for (size_t i = 0; rc == RPL_OK && rec->game->opens_left(rec->st) > 0 &&
+                       rec->game->open_line(rec->st, i, &e);
          i++) {
         const size_t len = strlen(e.line);
 

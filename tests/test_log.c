@@ -1,0 +1,940 @@
+/*
+ * test_log.c - the log layer: recording, verification verdicts and the
+ * line each error names, tampering, limits, lenient text, resealing and
+ * allocation failures.  Logs are made with the recorder and Avalon's
+ * seeded players; a dealer who cheats is modelled by editing the text
+ * and re-sealing it with the dealer's own key.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+#include <sodium.h>
+
+#include "internal.h"
+#include "suites.h"
+
+static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",
+                                    "Frank", "Grace", "Heidi", "Ivan", "Judy"};
+static const char RULES7[] = "players=7 "
+                             "roles=merlin,percival,servant,servant,assassin,"
+                             "morgana,mordred lady=on targeting=off";
+
+struct game_opts {
+    const char *rules;
+    size_t seats;
+    bool entropy;
+    bool sigs;
+    bool reveal;
+    uint8_t bot_seed;
+};
+
+/* The DESIGN.md test-vector id and S. */
+static void
+vector_id_secret(uint8_t id[16], uint8_t s[32])
+{
+    for (int i = 0; i < 16; i++)
+        id[i] = (uint8_t)(i * 0x11);
+    for (int i = 0; i < 32; i++)
+        s[i] = (uint8_t)(i + 1);
+}
+
+static struct rpl_seckey *
+key_from(struct rpl_ctx *ctx, uint8_t tag)
+{
+    uint8_t seed[32];
+    struct rpl_seckey *sk = NULL;
+
+    memset(seed, tag, sizeof(seed));
+    ck_assert_int_eq(rpl_seckey_from_seed(ctx, &sk, seed, NULL), RPL_OK);
+    return sk;
+}
+
+/* Records a whole game with seeded random players; returns its text
+ * (malloc'ed). */
+static char *
+record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
+{
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_seckey *seat_sk[RPL_MAX_SEATS + 1] = {0};
+    struct rpl_pubkey seat_pk[RPL_MAX_SEATS + 1];
+    const struct rpl_pubkey *keys[RPL_MAX_SEATS] = {0};
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    uint8_t id[16], s[32], bot[32];
+    const char *text;
+    char *copy;
+    size_t turn;
+
+    vector_id_secret(id, s);
+    memset(bot, o->bot_seed, sizeof(bot));
+    for (size_t k = 1; k <= o->seats; k++) {
+        if (!o->sigs)
+            break;
+        seat_sk[k] = key_from(ctx, (uint8_t)k);
+        rpl_seckey_pubkey(seat_sk[k], &seat_pk[k]);
+        keys[k - 1] = &seat_pk[k];
+    }
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = o->rules;
+    cfg.seats = o->seats;
+    cfg.names = NAMES;
+    cfg.seat_keys = keys;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = s;
+    cfg.created = "2026-11-29T11:32:18Z";
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    if (o->entropy) {
+        uint8_t e[32];
+
+        memset(e, 0xaa, sizeof(e));
+        ck_assert_int_eq(rpl_rec_entropy(rec, 1, e, seat_sk[1], &err), RPL_OK);
+        memset(e, 0xbb, sizeof(e));
+        ck_assert_int_eq(rpl_rec_entropy(rec, 3, e, seat_sk[3], &err), RPL_OK);
+    }
+    ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
+    while ((turn = rpl_rec_turn(rec)) != 0)
+        ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, seat_sk[turn],
+                                  &err) == RPL_OK,
+                      "line %zu: %s", err.line, err.msg);
+    if (o->reveal)
+        ck_assert_msg(rpl_rec_reveal(rec, &err) == RPL_OK, "%s", err.msg);
+    else
+        ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    text = rpl_log_text(log, len);
+    copy = malloc(*len + 1);
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, text, *len + 1);
+    rpl_log_free(log);
+    rpl_rec_free(rec);
+    for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
+        rpl_seckey_free(seat_sk[k]);
+    rpl_seckey_free(dealer);
+    return copy;
+}
+
+static const struct game_opts VECTOR_GAME = {RULES7, 7, true, true, true, 1};
+
+static enum rpl_status
+verify_text(struct rpl_ctx *ctx, const char *text, size_t len,
+            const struct rpl_pubkey *pin, struct rpl_report *rep)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_verify_opts opts = {pin};
+    struct rpl_error err;
+    enum rpl_status rc;
+
+    rc = rpl_log_parse(ctx, &log, text, len, false, &err);
+    if (rc != RPL_OK) {
+        memset(rep, 0, sizeof(*rep));
+        rep->error = err;
+        return rc;
+    }
+    rc = rpl_log_verify(log, &opts, rep);
+    rpl_log_free(log);
+    return rc;
+}
+
+static struct rpl_ctx *
+new_ctx(void)
+{
+    struct rpl_ctx *ctx = NULL;
+
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    return ctx;
+}
+
+/* Line number (1-based) of the first line starting with prefix. */
+static size_t
+find_line(const char *text, const char *prefix)
+{
+    size_t no = 1;
+    const size_t n = strlen(prefix);
+
+    for (const char *p = text; *p; no++) {
+        if (strncmp(p, prefix, n) == 0)
+            return no;
+        p = strchr(p, '\n');
+        if (!p)
+            break;
+        p++;
+    }
+    return 0;
+}
+
+/* Replaces line no with repl; returns the new text (malloc'ed). */
+static char *
+replace_line(const char *text, size_t no, const char *repl, size_t *len)
+{
+    const char *p = text;
+    const char *e;
+    char *out;
+
+    for (size_t i = 1; i < no; i++)
+        p = strchr(p, '\n') + 1;
+    e = strchr(p, '\n');
+    out = malloc(strlen(text) + strlen(repl) + 2);
+    ck_assert_ptr_nonnull(out);
+    memcpy(out, text, (size_t)(p - text));
+    strcpy(out + (p - text), repl);
+    strcat(out, e);
+    *len = strlen(out);
+    return out;
+}
+
+/* The dealer rewrites the text and seals it again with its own key. */
+static char *
+reseal(struct rpl_ctx *ctx, const char *text, size_t *len)
+{
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    const char *t;
+    char *out;
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, *len, false, &err), RPL_OK);
+    ck_assert_msg(rpl_log_reseal(log, dealer, &err) == RPL_OK, "%s", err.msg);
+    t = rpl_log_text(log, len);
+    out = malloc(*len + 1);
+    memcpy(out, t, *len + 1);
+    rpl_log_free(log);
+    rpl_seckey_free(dealer);
+    return out;
+}
+
+START_TEST(recorded_game_is_complete)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+
+    ck_assert_msg(verify_text(ctx, text, len, NULL, &rep) == RPL_OK,
+                  "line %zu: %s", rep.error.line, rep.error.msg);
+    ck_assert_int_eq(rep.progress, RPL_PROGRESS_COMPLETE);
+    ck_assert_uint_ge(rep.seals, 2);
+    ck_assert_uint_gt(rep.sigs, 7);
+    ck_assert_uint_ge(rep.commitments, 8);
+    ck_assert_str_eq(rep.game, "avalon");
+    ck_assert_str_eq(rep.id, "00112233445566778899aabbccddeeff");
+    ck_assert(rep.winner[0] != '\0');
+    ck_assert(!rep.is_key_pinned);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* DESIGN.md's test vectors, as the recorder writes them. */
+START_TEST(recorded_test_vectors)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+
+    ck_assert_msg(strstr(text, "\ncommit 04500d15bc88a106d38cb14f1d2f78d7cb63f"
+                               "ec1ccbbe685da95141002075980\n"),
+                  "commit");
+    ck_assert(strstr(text, "\nstart leader=p3 lady=p2\n"));
+    ck_assert(strstr(text, "\ndeal p1 b6e04a650d673663df887adc0e4e105febfcfeb"
+                           "5b5732f2000f6f48da083acbe\n"));
+    ck_assert(strstr(text, "\ndeal p4 289d81c55f6f792c7717c328baa4b95fc0ce5b3"
+                           "ee1bff99d92b894f4052babc1\n"));
+    ck_assert(strstr(text, "\nreveal 0102030405060708090a0b0c0d0e0f1011121314"
+                           "15161718191a1b1c1d1e1f20\n"));
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Parse then print is the identity on canonical text. */
+START_TEST(round_trip)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    size_t len = 0, len2 = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const char *again;
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL), RPL_OK);
+    again = rpl_log_text(log, &len2);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_mem_eq(text, again, len);
+    rpl_log_free(log);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(pinned_key)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_seckey *other = key_from(ctx, 0xd1);
+    struct rpl_pubkey pk;
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+
+    rpl_seckey_pubkey(dealer, &pk);
+    ck_assert_int_eq(verify_text(ctx, text, len, &pk, &rep), RPL_OK);
+    ck_assert(rep.is_key_pinned);
+    rpl_seckey_pubkey(other, &pk);
+    ck_assert_int_eq(verify_text(ctx, text, len, &pk, &rep), RPL_E_KEY);
+    ck_assert_uint_eq(rep.error.line, find_line(text, "dealer "));
+    rpl_seckey_free(dealer);
+    rpl_seckey_free(other);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A log cut anywhere after `commit` is a game in progress with W-tail;
+ * cut inside the header, it is invalid at the first missing line. */
+START_TEST(every_cut)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t commit = find_line(text, "commit ");
+    size_t no = 0;
+
+    for (size_t cut = 0; cut < len; cut++) {
+        enum rpl_status rc;
+
+        if (cut > 0 && text[cut - 1] != '\n')
+            continue;
+        no++; /* lines kept: no - 1 */
+        rc = verify_text(ctx, text, cut, NULL, &rep);
+        if (no - 1 < commit) {
+            ck_assert_int_eq(rc, RPL_E_SYNTAX);
+            ck_assert_uint_eq(rep.error.line, no);
+            continue;
+        }
+        ck_assert_msg(rc == RPL_OK, "cut after line %zu: line %zu: %s", no - 1,
+                      rep.error.line, rep.error.msg);
+        ck_assert_int_ne(rep.progress, RPL_PROGRESS_COMPLETE);
+        if (no - 1 < find_line(text, "end "))
+            ck_assert_int_eq(rep.progress, RPL_PROGRESS_IN_PROGRESS);
+    }
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* The last line must be a seal for a finished log: without it, in
+ * progress with the W-tail warning naming the uncovered lines. */
+START_TEST(missing_final_seal)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    size_t line = 0;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const char *w;
+    char want[64];
+    size_t n;
+
+    /* Drop the final seal. */
+    len -= 94;
+    ck_assert_int_eq(strncmp(text + len, "seal ", 5), 0);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert_int_eq(rep.progress, RPL_PROGRESS_IN_PROGRESS);
+    n = rpl_log_lines(log);
+    w = rpl_log_warning(log, rep.warnings - 1, &line);
+    ck_assert_ptr_nonnull(w);
+    snprintf(want, sizeof(want), "W-tail: lines %zu-%zu", line, n);
+    ck_assert_msg(strncmp(w, want, strlen(want)) == 0, "%s", w);
+    rpl_log_free(log);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A seal inside the reveal block (before the last open) is invalid. */
+START_TEST(seal_in_reveal_block)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t open = find_line(text, "open ");
+    char *bad;
+    char *sealed;
+
+    ck_assert_uint_gt(open, 0);
+    bad = replace_line(text, open, "seal", &len);
+    {
+        struct rpl_log *log = NULL;
+        const char *t;
+
+        /* A lenient bare `seal` takes a placeholder, filled by reseal. */
+        ck_assert_int_eq(rpl_log_parse(ctx, &log, bad, len, true, NULL),
+                         RPL_OK);
+        t = rpl_log_text(log, &len);
+        sealed = malloc(len + 1);
+        memcpy(sealed, t, len + 1);
+        rpl_log_free(log);
+    }
+    free(bad);
+    bad = reseal(ctx, sealed, &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_SEAL);
+    ck_assert_uint_eq(rep.error.line, open);
+    free(bad);
+    free(sealed);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A seal by another key fails at the seal line. */
+START_TEST(forged_seal)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t seal = find_line(text, "seal ");
+    char last[100];
+    char *bad;
+
+    /* Another valid-looking signature: the final seal's bytes. */
+    snprintf(last, sizeof(last), "%.93s", text + len - 94);
+    bad = replace_line(text, seal, last, &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_SEAL);
+    ck_assert_uint_eq(rep.error.line, seal);
+    free(bad);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A sig by another seat than the author, and a second sig. */
+START_TEST(sig_by_wrong_seat)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t sig = find_line(text, "sig p1 ");
+    char line[200];
+    char *bad;
+
+    ck_assert_uint_gt(sig, 0);
+    {
+        const char *p = text;
+
+        for (size_t i = 1; i < sig; i++)
+            p = strchr(p, '\n') + 1;
+        snprintf(line, sizeof(line), "%.*s", (int)(strchr(p, '\n') - p), p);
+    }
+    line[5] = '2';
+    bad = replace_line(text, sig, line, &len);
+    free(text);
+    text = reseal(ctx, bad, &len);
+    ck_assert_int_eq(verify_text(ctx, text, len, NULL, &rep), RPL_E_SIG);
+    ck_assert_uint_eq(rep.error.line, sig);
+    ck_assert(strstr(rep.error.msg, "p2") != NULL);
+    free(bad);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* The dealer reveals another S than it committed to. */
+START_TEST(secret_not_matching_commit)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t reveal = find_line(text, "reveal ");
+    char *bad, *sealed;
+
+    bad = replace_line(text, reveal,
+                       "reveal 0102030405060708090a0b0c0d0e0f10111213141516"
+                       "1718191a1b1c1d1e1f21",
+                       &len);
+    sealed = reseal(ctx, bad, &len);
+    ck_assert_int_eq(verify_text(ctx, sealed, len, NULL, &rep), RPL_E_FAIRNESS);
+    ck_assert_uint_eq(rep.error.line, reveal);
+    free(bad);
+    free(sealed);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A deal whose commitment was altered is named at its deal line. */
+START_TEST(altered_deal)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t deal = find_line(text, "deal p4 ");
+    char *bad, *sealed;
+
+    /* p1's commitment on p4's line: a valid-looking but false claim. */
+    bad = replace_line(text, deal,
+                       "deal p4 b6e04a650d673663df887adc0e4e105febfcfeb5b5732"
+                       "f2000f6f48da083acbe",
+                       &len);
+    sealed = reseal(ctx, bad, &len);
+    ck_assert_int_eq(verify_text(ctx, sealed, len, NULL, &rep), RPL_E_FAIRNESS);
+    ck_assert_uint_eq(rep.error.line, deal);
+    free(bad);
+    free(sealed);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* An open whose value does not match its commitment. */
+START_TEST(open_not_matching)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t open = find_line(text, "open ");
+    char line[128];
+    char *bad, *sealed, *p;
+
+    {
+        const char *q = text;
+
+        for (size_t i = 1; i < open; i++)
+            q = strchr(q, '\n') + 1;
+        snprintf(line, sizeof(line), "%.*s", (int)(strchr(q, '\n') - q), q);
+    }
+    p = strrchr(line, ' ') + 1;
+    strcpy(p, strcmp(p, "success") == 0 ? "fail" : "success");
+    bad = replace_line(text, open, line, &len);
+    sealed = reseal(ctx, bad, &len);
+    ck_assert_int_eq(verify_text(ctx, sealed, len, NULL, &rep), RPL_E_FAIRNESS);
+    ck_assert_uint_eq(rep.error.line, open);
+    free(bad);
+    free(sealed);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Entropy after start, out of seat order, or twice. */
+START_TEST(entropy_order)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    const struct game_opts o = {RULES7, 7, true, false, true, 1};
+    char *text = record(ctx, &o, &len);
+    const size_t e3 = find_line(text, "entropy p3 ");
+    char *bad;
+
+    bad = replace_line(text, e3,
+                       "entropy p1 bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+                       "bbbbbbbbbbbbbbbbbbbb",
+                       &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_RULES);
+    ck_assert_uint_eq(rep.error.line, e3);
+    free(bad);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Lines after the header: each header line missing in turn is named. */
+START_TEST(header_order)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t dealer = find_line(text, "dealer ");
+    const size_t seat2 = find_line(text, "seat p2 ");
+    char *bad;
+
+    bad = replace_line(text, seat2, "seat p2 \"Alice\"", &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_SYNTAX);
+    ck_assert_uint_eq(rep.error.line, seat2);
+    free(bad);
+    bad = replace_line(text, dealer, "dealer RWQ", &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_KEY);
+    ck_assert_uint_eq(rep.error.line, dealer);
+    free(bad);
+    bad = replace_line(text, 1, "camelog 2", &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_UNSUPPORTED);
+    ck_assert_uint_eq(rep.error.line, 1);
+    free(bad);
+    bad = replace_line(text, 2, "game chess", &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_UNSUPPORTED);
+    ck_assert_uint_eq(rep.error.line, 2);
+    free(bad);
+    bad = replace_line(text, 4, "created 2026-02-30T11:32:18Z", &len);
+    ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_SYNTAX);
+    ck_assert_uint_eq(rep.error.line, 4);
+    free(bad);
+    /* No LF at the end: named at the last line. */
+    {
+        size_t lines = 0;
+
+        for (size_t i = 0; i < len; i++)
+            lines += text[i] == '\n';
+        ck_assert_int_eq(verify_text(ctx, text, len - 1, NULL, &rep),
+                         RPL_E_SYNTAX);
+        ck_assert_uint_eq(rep.error.line, lines);
+    }
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Limits of limits.h at their value and one past. */
+START_TEST(limits)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    char *big = malloc(RPL_MAX_TEXT + 2);
+    size_t n;
+
+    ck_assert_ptr_nonnull(big);
+    /* RPL_MAX_LINES lines, then one more. */
+    for (n = 0; n < 2 * RPL_MAX_LINES; n += 2) {
+        big[n] = 'x';
+        big[n + 1] = '\n';
+    }
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, big, n, false, &err), RPL_OK);
+    ck_assert_uint_eq(rpl_log_lines(log), RPL_MAX_LINES);
+    rpl_log_free(log);
+    big[n] = 'x';
+    big[n + 1] = '\n';
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, big, n + 2, false, &err),
+                     RPL_E_LIMIT);
+    ck_assert_uint_eq(err.line, 0);
+    ck_assert(strstr(err.msg, "RPL_MAX_LINES") != NULL);
+    /* A line of RPL_MAX_LINE bytes, then one more. */
+    memset(big, 'x', RPL_MAX_LINE);
+    big[RPL_MAX_LINE] = '\n';
+    ck_assert_int_eq(
+        rpl_log_parse(ctx, &log, big, RPL_MAX_LINE + 1, false, &err), RPL_OK);
+    rpl_log_free(log);
+    memset(big, 'x', RPL_MAX_LINE + 1);
+    big[RPL_MAX_LINE + 1] = '\n';
+    ck_assert_int_eq(
+        rpl_log_parse(ctx, &log, big, RPL_MAX_LINE + 2, false, &err),
+        RPL_E_LIMIT);
+    ck_assert(strstr(err.msg, "RPL_MAX_LINE") != NULL);
+    /* RPL_MAX_TEXT bytes, then one more. */
+    for (n = 0; n < RPL_MAX_TEXT; n++)
+        big[n] = (n % 4000 == 3999) ? '\n' : 'x';
+    big[RPL_MAX_TEXT - 1] = '\n';
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, big, RPL_MAX_TEXT, false, &err),
+                     RPL_OK);
+    rpl_log_free(log);
+    big[RPL_MAX_TEXT] = '\n';
+    ck_assert_int_eq(
+        rpl_log_parse(ctx, &log, big, RPL_MAX_TEXT + 1, false, &err),
+        RPL_E_LIMIT);
+    ck_assert(strstr(err.msg, "RPL_MAX_TEXT") != NULL);
+    free(big);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Lenient text becomes the canonical text. */
+START_TEST(lenient)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    const char *in = "# a hand-written log\r\n"
+                     "camelog   1\r\n"
+                     "\n"
+                     "  game\tavalon  \n"
+                     "id 00112233445566778899AABBCCDDEEFF\n"
+                     "seat p1 \"Mary  Ann\"";
+    const char *want = "camelog 1\ngame avalon\n"
+                       "id 00112233445566778899aabbccddeeff\n"
+                       "seat p1 \"Mary  Ann\"\n";
+    const char *out;
+    size_t len = 0;
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, in, strlen(in), true, NULL),
+                     RPL_OK);
+    out = rpl_log_text(log, &len);
+    ck_assert_str_eq(out, want);
+    rpl_log_free(log);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Write and read back through gzip; the file is byte-identical text. */
+START_TEST(write_read)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL, *back = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    char dir[] = "/tmp/camelog-test-XXXXXX";
+    char path[64];
+    size_t len = 0, len2 = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const char *t;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/g.camelog", dir);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_write(log, path, false, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_write(log, path, false, &err), RPL_E_EXISTS);
+    ck_assert_int_eq(rpl_log_write(log, path, true, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_read(ctx, &back, path, &err), RPL_OK);
+    t = rpl_log_text(back, &len2);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_mem_eq(t, text, len);
+    ck_assert_int_eq(rpl_log_verify(back, NULL, &rep), RPL_OK);
+    ck_assert_int_eq(rep.progress, RPL_PROGRESS_COMPLETE);
+    rpl_log_free(back);
+    rpl_log_free(log);
+    unlink(path);
+    rmdir(dir);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Every single-byte change of the compressed file is rejected, or
+ * leaves the text identical (gzip header fields the format ignores:
+ * MTIME, XFL, OS); every truncation is rejected. */
+START_TEST(tamper_compressed)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_error err;
+    const struct game_opts o = {"players=5 roles=merlin,servant,servant,"
+                                "assassin,minion lady=off targeting=off",
+                                5,
+                                false,
+                                false,
+                                true,
+                                3};
+    size_t len = 0;
+    char *text = record(ctx, &o, &len);
+    uint8_t *gz = NULL;
+    size_t gz_len = 0;
+    char dir[] = "/tmp/camelog-tamper-XXXXXX";
+    char path[64];
+    size_t rejected = 0, same = 0;
+
+    ck_assert_int_eq(rpl__gz_deflate(ctx, text, len, &gz, &gz_len, &err),
+                     RPL_OK);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/t.camelog", dir);
+    for (size_t i = 0; i <= gz_len; i++) {
+        for (int flip = 0; flip < 2; flip++) {
+            struct rpl_log *log = NULL;
+            struct rpl_report rep;
+            const uint8_t mask = flip ? 0xff : 0x01;
+            const size_t n = i == gz_len ? (flip ? 0 : gz_len - 1) : gz_len;
+            FILE *f;
+
+            if (i < gz_len)
+                gz[i] ^= mask;
+            f = fopen(path, "wb");
+            ck_assert_ptr_nonnull(f);
+            ck_assert_uint_eq(fwrite(gz, 1, n, f), n);
+            fclose(f);
+            if (rpl_log_read(ctx, &log, path, &err) != RPL_OK) {
+                ck_assert(rpl_status_is_invalid_input(err.code) ||
+                          err.code == RPL_E_IO);
+                rejected++;
+            } else if (rpl_log_verify(log, NULL, &rep) != RPL_OK) {
+                rejected++;
+            } else {
+                size_t tl = 0;
+                const char *t = rpl_log_text(log, &tl);
+
+                ck_assert_msg(tl == len && memcmp(t, text, len) == 0,
+                              "byte %zu changed the text and was accepted", i);
+                ck_assert_msg(i >= 4 && i <= 9,
+                              "byte %zu outside MTIME/XFL/OS accepted", i);
+                same++;
+            }
+            rpl_log_free(log);
+            if (i < gz_len)
+                gz[i] ^= mask;
+        }
+    }
+    /* Truncations: every shorter prefix. */
+    for (size_t n = 0; n < gz_len; n++) {
+        struct rpl_log *log = NULL;
+        FILE *f = fopen(path, "wb");
+
+        ck_assert_uint_eq(fwrite(gz, 1, n, f), n);
+        fclose(f);
+        ck_assert_msg(rpl_log_read(ctx, &log, path, &err) != RPL_OK,
+                      "prefix of %zu bytes accepted", n);
+    }
+    ck_assert_uint_gt(rejected, 2 * (gz_len - 6));
+    unlink(path);
+    rmdir(dir);
+    rpl_free(ctx, gz);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* An allocator that fails the Nth allocation and counts what is live. */
+struct failing {
+    long countdown;
+    long live;
+};
+
+static void *
+f_alloc(void *ud, size_t n)
+{
+    struct failing *f = ud;
+
+    if (f->countdown-- == 0)
+        return NULL;
+    f->live++;
+    return malloc(n);
+}
+
+static void *
+f_realloc(void *ud, void *p, size_t n)
+{
+    struct failing *f = ud;
+    void *q;
+
+    if (f->countdown-- == 0)
+        return NULL;
+    q = realloc(p, n);
+    if (!p && q)
+        f->live++;
+    return q;
+}
+
+static void
+f_free(void *ud, void *p)
+{
+    struct failing *f = ud;
+
+    if (p)
+        f->live--;
+    free(p);
+}
+
+/* Each allocation of reading, verifying and replaying fails in turn: the
+ * call reports RPL_E_NOMEM and nothing leaks. */
+START_TEST(allocation_failures)
+{
+    struct rpl_ctx *plain = new_ctx();
+    size_t len = 0;
+    char *text = record(plain, &VECTOR_GAME, &len);
+    bool done = false;
+
+    for (long nth = 1; !done; nth++) {
+        struct failing f = {nth, 0};
+        const struct rpl_allocator a = {f_alloc, f_realloc, f_free, &f};
+        struct rpl_ctx *ctx = NULL;
+        struct rpl_log *log = NULL;
+        struct rpl_report rep;
+        struct rpl_error err;
+        enum rpl_status rc;
+        char *view = NULL;
+
+        rc = rpl_ctx_new(&ctx, &a, &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_parse(ctx, &log, text, len, false, &err);
+        if (rc == RPL_OK) {
+            rc = rpl_log_verify(log, NULL, &rep);
+            err = rep.error;
+        }
+        if (rc == RPL_OK)
+            rc = rpl_log_seek(log, rpl_log_lines(log), &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_view(log, 1, &view, &err);
+        if (rc == RPL_OK) {
+            done = true;
+            rpl_free(ctx, view);
+        } else {
+            ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", nth,
+                          err.msg);
+        }
+        rpl_log_free(log);
+        rpl_ctx_free(ctx);
+        ck_assert_int_eq(f.live, 0);
+    }
+    free(text);
+    rpl_ctx_free(plain);
+}
+END_TEST
+
+/* Replay: seeking back and forth gives the same digest. */
+START_TEST(seek_digest)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    uint8_t a[32], b[32];
+    size_t n;
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    n = rpl_log_lines(log);
+    ck_assert_int_eq(rpl_log_seek(log, n / 2, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_digest(log, a, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_seek(log, n, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_digest(log, b, NULL), RPL_OK);
+    ck_assert(memcmp(a, b, 32) != 0);
+    ck_assert_int_eq(rpl_log_seek(log, n / 2, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_digest(log, b, NULL), RPL_OK);
+    ck_assert_mem_eq(a, b, 32);
+    ck_assert_uint_eq(rpl_log_tell(log), n / 2);
+    rpl_log_free(log);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+Suite *
+log_suite(void)
+{
+    Suite *s = suite_create("log");
+    TCase *tc = tcase_create("log");
+
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, recorded_game_is_complete);
+    tcase_add_test(tc, recorded_test_vectors);
+    tcase_add_test(tc, round_trip);
+    tcase_add_test(tc, pinned_key);
+    tcase_add_test(tc, every_cut);
+    tcase_add_test(tc, missing_final_seal);
+    tcase_add_test(tc, seal_in_reveal_block);
+    tcase_add_test(tc, forged_seal);
+    tcase_add_test(tc, sig_by_wrong_seat);
+    tcase_add_test(tc, secret_not_matching_commit);
+    tcase_add_test(tc, altered_deal);
+    tcase_add_test(tc, open_not_matching);
+    tcase_add_test(tc, entropy_order);
+    tcase_add_test(tc, header_order);
+    tcase_add_test(tc, limits);
+    tcase_add_test(tc, lenient);
+    tcase_add_test(tc, write_read);
+    tcase_add_test(tc, tamper_compressed);
+    tcase_add_test(tc, allocation_failures);
+    tcase_add_test(tc, seek_digest);
+    suite_add_tcase(s, tc);
+    return s;
+}
