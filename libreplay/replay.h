@@ -434,6 +434,12 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,
             struct rpl_error *err) RPL_NONNULL(1, 2);
 
+/* ---------------------------------------------------------------------
+ * Archive (SQLite): many games, indexed for review and statistics
+ * ------------------------------------------------------------------ */
+
+/* (declarations of archive.c go here) */
+
 #ifdef __cplusplus
 }
 #endif
