@@ -1,0 +1,153 @@
+/*
+ * crypto.c - the hashes of camelog(5): the chain, the commitment to the
+ * dealer secret, the seed and the commitments to private messages, all
+ * BLAKE2b-256 through libsodium; and Ed25519 detached signatures.
+ *
+ * Concatenations are hashed piece by piece with crypto_generichash's
+ * init/update/final, so no input is ever copied.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+
+_Static_assert(RPL__HASH == crypto_generichash_BYTES,
+               "BLAKE2b-256 is libsodium's default generichash size");
+_Static_assert(sizeof(((struct rpl_seckey *)0)->sk) ==
+                   crypto_sign_SECRETKEYBYTES,
+               "Ed25519 secret key size");
+_Static_assert(sizeof(((struct rpl_pubkey *)0)->key) ==
+                   crypto_sign_PUBLICKEYBYTES,
+               "Ed25519 public key size");
+_Static_assert(crypto_sign_BYTES == 64, "Ed25519 signature size");
+
+/* Starts H, keyed with 32 bytes when key is not NULL.  BLAKE2b cannot
+ * fail with these sizes; libsodium returns -1 only for bad lengths. */
+static void
+hash_init(crypto_generichash_state *st, const uint8_t *key)
+{
+    const int rc = crypto_generichash_init(st, key, key ? 32 : 0, RPL__HASH);
+
+    assert(rc == 0);
+    (void)rc;
+}
+
+static void
+hash_update(crypto_generichash_state *st, const void *in, size_t len)
+{
+    const int rc = crypto_generichash_update(st, in, len);
+
+    assert(rc == 0);
+    (void)rc;
+}
+
+static void
+hash_final(crypto_generichash_state *st, uint8_t out[RPL__HASH])
+{
+    const int rc = crypto_generichash_final(st, out, RPL__HASH);
+
+    assert(rc == 0);
+    (void)rc;
+    sodium_memzero(st, sizeof(*st));
+}
+
+void
+rpl__hash(uint8_t out[RPL__HASH], const uint8_t *key, const void *in,
+          size_t len)
+{
+    crypto_generichash_state st;
+
+    hash_init(&st, key);
+    hash_update(&st, in, len);
+    hash_final(&st, out);
+}
+
+void
+rpl__chain(uint8_t h[RPL__HASH], const char *line, size_t len)
+{
+    crypto_generichash_state st;
+
+    hash_init(&st, NULL);
+    hash_update(&st, h, RPL__HASH);
+    hash_update(&st, line, len);
+    hash_final(&st, h);
+}
+
+void
+rpl__secret_commit(uint8_t out[RPL__HASH], const uint8_t id[16],
+                   const uint8_t secret[32])
+{
+    static const char tag[] = "camelog secret";
+    crypto_generichash_state st;
+
+    hash_init(&st, NULL);
+    hash_update(&st, tag, sizeof(tag) - 1);
+    hash_update(&st, id, 16);
+    hash_update(&st, secret, 32);
+    hash_final(&st, out);
+}
+
+void
+rpl__seed(uint8_t out[RPL__HASH], const uint8_t id[16],
+          const uint8_t secret[32], const uint8_t (*entropy)[32], size_t count)
+{
+    static const char tag[] = "camelog seed";
+    crypto_generichash_state st;
+
+    hash_init(&st, secret);
+    hash_update(&st, tag, sizeof(tag) - 1);
+    hash_update(&st, id, 16);
+    for (size_t i = 0; i < count; i++)
+        hash_update(&st, entropy[i], 32);
+    hash_final(&st, out);
+}
+
+void
+rpl__commit(uint8_t out[RPL__HASH], uint8_t *nonce, const uint8_t seed[32],
+            const uint8_t id[16], const char *label, const char *value)
+{
+    static const char tag[] = "nonce ";
+    static const uint8_t zero = 0;
+    crypto_generichash_state st;
+    uint8_t key[RPL__HASH];
+    const size_t label_len = strlen(label);
+
+    /* nonce = H(key = seed, "nonce " || label) */
+    hash_init(&st, seed);
+    hash_update(&st, tag, sizeof(tag) - 1);
+    hash_update(&st, label, label_len);
+    hash_final(&st, key);
+
+    /* c = H(key = nonce, id || label || 0x00 || value) */
+    hash_init(&st, key);
+    hash_update(&st, id, 16);
+    hash_update(&st, label, label_len);
+    hash_update(&st, &zero, 1);
+    hash_update(&st, value, strlen(value));
+    hash_final(&st, out);
+
+    if (nonce)
+        memcpy(nonce, key, RPL__HASH);
+    sodium_memzero(key, sizeof(key));
+}
+
+void
+rpl__sign(const struct rpl_seckey *sk, const uint8_t *msg, size_t len,
+          uint8_t sig[64])
+{
+    /* crypto_sign_detached() only fails on a message longer than
+     * crypto_sign_MESSAGEBYTES_MAX, which no caller comes near. */
+    const int rc = crypto_sign_detached(sig, NULL, msg, len, sk->sk);
+
+    assert(rc == 0);
+    (void)rc;
+}
+
+bool
+rpl__verify(const struct rpl_pubkey *pk, const uint8_t *msg, size_t len,
+            const uint8_t sig[64])
+{
+    return crypto_sign_verify_detached(sig, msg, len, pk->key) == 0;
+}
