@@ -1,4 +1,14 @@
 # camelog - one GNU Makefile: build, test, install, demo.
+#
+#   make                 libreplay.a, libreplay.so.0 and camelog in build/
+#   make demo            record, verify, replay and reveal a seeded game
+#   make check           every test; ends with Check's summary line
+#   make sanitize        the same tests, ASan + UBSan, in build-san/
+#   make valgrind        the CLI tests with every camelog run under valgrind
+#   make install         PREFIX=/usr/local DESTDIR= (also BINDIR LIBDIR ...)
+#   make deps            install the Debian packages we need (as root)
+#   make format          clang-format -i; format-check for CI
+#
 # Plain variables; packagers may override any of them (make WERROR= ...).
 
 PREFIX     ?= /usr/local
@@ -9,9 +19,18 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
 CC         ?= cc
+# clang-format 14 is the version .clang-format is written for.
+CLANG_FORMAT ?= $(shell command -v clang-format-14 2>/dev/null || echo clang-format)
 
+# The release comes from the header, so the two cannot drift apart;
+# SOVERSION changes only when the ABI breaks.
+VERSION    := $(shell sed -n \
+    's/^\#define[[:space:]]*RPL_VERSION[[:space:]]*"\([^"]*\)".*/\1/p' \
+    libreplay/replay.h)
+ifeq ($(VERSION),)
+$(error cannot read RPL_VERSION from libreplay/replay.h)
+endif
 SOVERSION  := 0
-VERSION    := 0.1.0
 
 WERROR     ?= -Werror
 WARNINGS   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
@@ -21,22 +40,42 @@ CFLAGS     ?= -O2 -g
 CPPFLAGS   ?=
 LDFLAGS    ?=
 SANITIZE   ?=
+# VALGRIND=1 runs every camelog of the CLI tests under valgrind.
+VALGRIND   ?=
 
+# pkg-config names, and the Debian packages that provide them and the
+# programs the tests use (mandoc for the man pages, minisign for key
+# compatibility).
 DEPS_PKGS  := sqlite3 zlib libsodium jansson
-B          := build
+TEST_PKGS  := check
+DEPS_CMDS  := mandoc minisign
+DEB_PKGS   := libsqlite3-dev zlib1g-dev libsodium-dev libjansson-dev check \
+              pkg-config mandoc minisign
+# Sanitized objects never mix with plain ones: they get their own tree.
+B          := $(if $(SANITIZE),build-san,build)
 
-ifneq ($(filter-out deps clean format help,$(or $(MAKECMDGOALS),all)),)
-DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
-DEP_LIBS   := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null)
-CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
-CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+# These goals compute no compiler flags: deps must be able to run before
+# the libraries exist, and the test and demo goals run deps and then a
+# second make, which asks pkg-config once the packages are there.
+NOFLAG_GOALS := deps clean format format-check check demo sanitize \
+                valgrind uninstall
+ifneq ($(filter-out $(NOFLAG_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(shell $(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null && echo ok),ok)
+$(error missing libraries (pkg-config $(DEPS_PKGS)): run 'make deps', \
+  which installs them as root and otherwise prints the apt-get line)
+endif
+DEP_CFLAGS   := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS))
+DEP_LIBS     := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS))
+CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 endif
 
-ALL_CFLAGS := -std=c11 $(WARNINGS) $(CFLAGS) \
-              $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer)
+SAN_FLAGS  := $(if $(SANITIZE),-fsanitize=$(SANITIZE) \
+              -fno-sanitize-recover=all -fno-omit-frame-pointer)
+ALL_CFLAGS := -std=c11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Ilibreplay -I$(B) $(CPPFLAGS) \
                 $(DEP_CFLAGS)
-ALL_LDFLAGS := $(LDFLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE))
+ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
 LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/soc/*.c))
 TOOL_SRC := $(sort $(wildcard tools/*.c))
@@ -50,27 +89,48 @@ LIB_SO   := $(B)/libreplay.so.$(SOVERSION)
 CAMELOG  := $(B)/camelog
 TESTRUN  := $(B)/tests/run
 
-MAN_PAGES := $(sort $(wildcard man/man*/*.[1-9]))
+MAN_PAGES := $(sort $(wildcard man/man[1357]/*.[1357]))
+FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/soc/*.[ch] \
+              tools/*.[ch] tests/*.[ch] tests/fuzz/*.[ch] \
+              tests/install/*.[ch]))
 
-.PHONY: all check deps demo install uninstall sanitize valgrind format \
-        format-check clean unit cli lint help-synopsis install-test bench
+# The parts of make check, in the order they run; the Check suites run
+# last so that their summary line ends the output.
+CHECK_PARTS := symbols lint help-synopsis cli install-test
+
+.PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
+        demo demo-run install uninstall format format-check clean need-check
 .DEFAULT_GOAL := all
 
 all: $(LIB_A) $(LIB_SO) $(B)/libreplay.so $(CAMELOG)
 
-$(B)/%.o: %.c
+# ---------------------------------------------------------------- build
+
+# Library objects serve both libraries: position-independent, and hidden
+# unless marked RPL_API, so the rpl__ helpers shared between library
+# files never leave the .so.
+$(B)/libreplay/%.o: libreplay/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden \
+	    -MMD -MP -c $< -o $@
+
+$(B)/tools/%.o: tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/tests/%.o: tests/%.c | need-check
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(CHECK_CFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB_A): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libreplay.so.$(SOVERSION) \
+$(LIB_SO): $(LIB_OBJ) libreplay/libreplay.map
+	$(CC) -shared -Wl,-soname,libreplay.so.$(SOVERSION) -Wl,-z,defs \
 	    -Wl,--version-script=libreplay/libreplay.map \
-	    $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(DEP_LIBS) -o $@
+	    $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIB_OBJ) $(DEP_LIBS) -o $@
 
 $(B)/libreplay.so: $(LIB_SO)
 	ln -sf libreplay.so.$(SOVERSION) $@
@@ -83,17 +143,208 @@ $(TESTRUN): $(TEST_OBJ) $(LIB_A)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TEST_OBJ) $(LIB_A) $(DEP_LIBS) \
 	    $(CHECK_LIBS) -o $@
 
-$(B)/tests/%.o: tests/%.c
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(CHECK_CFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+need-check:
+	@$(PKG_CONFIG) --exists $(TEST_PKGS) || { \
+	    echo "make: the tests need Check (pkg-config $(TEST_PKGS)):" \
+	        "run 'make deps'" >&2; exit 1; }
 
-# Unit tests: every Check suite in one runner (CK_RUN_SUITE=log picks one).
+# ---------------------------------------------------------------- deps
+
+# Checks with pkg-config and command -v; installs only when something is
+# missing, and only as root (apt-get update runs only then).
+deps:
+	@missing=; \
+	for p in $(DEPS_PKGS) $(TEST_PKGS); do \
+	    $(PKG_CONFIG) --exists $$p 2>/dev/null || missing="$$missing $$p"; \
+	done; \
+	for c in $(DEPS_CMDS); do \
+	    command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "deps: missing:$$missing" >&2; \
+	if [ "$$(id -u)" != 0 ]; then \
+	    echo "deps: as root, run:" >&2; \
+	    echo "apt-get install -y --no-install-recommends $(DEB_PKGS)" >&2; \
+	    exit 1; \
+	fi; \
+	echo "+ apt-get update"; \
+	apt-get update || exit 1; \
+	echo "+ apt-get install -y --no-install-recommends $(DEB_PKGS)"; \
+	DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y --no-install-recommends $(DEB_PKGS) || exit 1; \
+	for p in $(DEPS_PKGS) $(TEST_PKGS); do \
+	    $(PKG_CONFIG) --exists $$p || { \
+	        echo "deps: still missing after install: $$p" >&2; exit 1; }; \
+	done; \
+	for c in $(DEPS_CMDS); do \
+	    command -v $$c >/dev/null || { \
+	        echo "deps: still missing after install: $$c" >&2; exit 1; }; \
+	done
+
+# ---------------------------------------------------------------- tests
+
+# deps first, then a second make that computes the flags with pkg-config.
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+# Every part runs even when an earlier one fails; the failures are named
+# before the Check suites run, and the exit status counts them all.
+check-run: all $(TESTRUN)
+	@failed=; \
+	for part in $(CHECK_PARTS); do \
+	    echo "== $$part"; \
+	    $(MAKE) -s --no-print-directory $$part || failed="$$failed $$part"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "check: FAILED:$$failed" >&2; fi; \
+	echo "== unit"; \
+	$(TESTRUN) || failed="$$failed unit"; \
+	test -z "$$failed"
+
+# The Check suites (CK_RUN_SUITE=log runs one).
 unit: $(TESTRUN)
 	$(TESTRUN)
 
-check: deps all unit
+# The shared library exports rpl_* and nothing else (no rpl__ helper),
+# under the soname.
+symbols: $(LIB_SO)
+	@so=$(LIB_SO); \
+	soname=$$(objdump -p $$so | awk '$$1 == "SONAME" { print $$2 }'); \
+	if [ "$$soname" != libreplay.so.$(SOVERSION) ]; then \
+	    echo "symbols: $$so: soname '$$soname'," \
+	        "expected libreplay.so.$(SOVERSION)" >&2; exit 1; fi; \
+	syms=$$(nm -D --defined-only $$so | awk '{ print $$NF }'); \
+	bad=$$(printf '%s\n' "$$syms" | grep -v '^rpl_[a-z0-9]'); \
+	if [ -n "$$bad" ]; then \
+	    echo "symbols: $$so exports more than the rpl_ API:" $$bad >&2; \
+	    exit 1; fi; \
+	printf '%s\n' "$$syms" | grep -qx rpl_version || { \
+	    echo "symbols: $$so does not export rpl_version" >&2; exit 1; }; \
+	echo "symbols: $$(printf '%s\n' "$$syms" | wc -l) rpl_ symbols," \
+	    "soname $$soname"
+
+lint:
+	@if [ -z "$(MAN_PAGES)" ]; then echo "lint: no man pages yet"; exit 0; fi
+	@mandoc -T lint -W warning $(MAN_PAGES) && \
+	    echo "lint: $(words $(MAN_PAGES)) man pages, mandoc -T lint clean"
+
+help-synopsis: $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) bash tests/help_synopsis.sh
+
+cli: $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) VALGRIND=$(VALGRIND) bash tests/cli/run.sh
+
+# make install into a temporary DESTDIR, then build and run a program
+# outside the tree against it with pkg-config.
+install-test: all
+	@CC="$(CC)" SAN_FLAGS="$(SAN_FLAGS)" PKG_CONFIG="$(PKG_CONFIG)" \
+	    VERSION=$(VERSION) SOVERSION=$(SOVERSION) \
+	    MAN_PAGES="$(MAN_PAGES)" bash tests/install/check.sh
+
+# Long property tests read CAMELOG_AVALON_GAMES to shrink under the
+# sanitizers' slowdown; Check's per-test timeouts stretch with it.
+sanitize: deps
+	@ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	CAMELOG_AVALON_GAMES=10000 CK_TIMEOUT_MULTIPLIER=5 \
+	    $(MAKE) --no-print-directory check-run B=build-san \
+	        SANITIZE=address,undefined
+
+valgrind: deps
+	@command -v valgrind >/dev/null || { \
+	    echo "valgrind: not found; as root, run:" \
+	        "apt-get install -y --no-install-recommends valgrind" >&2; \
+	    exit 1; }
+	@$(MAKE) --no-print-directory cli VALGRIND=1
+
+# ---------------------------------------------------------------- demo
+
+DEMO_SEED := 7c3e9a1f5b2d8c4e6a0f3b7d9e1c5a2f8b4d6e0a3c7f1b9d5e2a8c4f6b0d3e7a
+
+# Each command is printed (with the temporary directory as $tmp) before it
+# runs; the first that fails stops the demo and says so.
+define DEMO_SCRIPT
+set -u
+camelog=$(CAMELOG)
+tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/camelog-demo.XXXXXX") || exit 2
+trap 'rm -rf "$$tmp"' EXIT
+echo "+ tmp=$$tmp"
+run() {
+	line="$$*"
+	echo "+ $${line//"$$tmp"/\$$tmp}"
+	"$$@" </dev/null
+	st=$$?
+	if [ "$$st" -ne 0 ]; then
+		echo "demo: stopped: '$$camelog $$2' exited with status $$st" >&2
+		exit 1
+	fi
+}
+run "$$camelog" keygen -o "$$tmp/dealer"
+run "$$camelog" simulate --game avalon --players 7 \
+	--roles merlin,percival,servant,servant,assassin,morgana,mordred \
+	--lady --seed $(DEMO_SEED) \
+	--key "$$tmp/dealer.key" -o "$$tmp/game.camelog"
+run "$$camelog" verify --pubkey "$$tmp/dealer.pub" "$$tmp/game.camelog"
+run "$$camelog" replay "$$tmp/game.camelog"
+run "$$camelog" reveal "$$tmp/game.camelog"
+echo "demo: recorded, verified, replayed and revealed one game"
+endef
+
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: export DEMO_SH = $(DEMO_SCRIPT)
+demo-run: all
+	@bash -c "$$DEMO_SH"
+
+# ---------------------------------------------------------------- install
+
+# libreplay.so.$(VERSION) is the file; .so.$(SOVERSION) (the soname) and
+# .so (for -lreplay) are links to it.
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+	    $(DESTDIR)$(INCLUDEDIR)/libreplay
+	install -m 755 $(CAMELOG) $(DESTDIR)$(BINDIR)/camelog
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libreplay.a
+	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libreplay.so.$(VERSION)
+	ln -sf libreplay.so.$(VERSION) \
+	    $(DESTDIR)$(LIBDIR)/libreplay.so.$(SOVERSION)
+	ln -sf libreplay.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libreplay.so
+	install -m 644 libreplay/replay.h \
+	    $(DESTDIR)$(INCLUDEDIR)/libreplay/replay.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' \
+	    -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
+	    -e 's|@VERSION@|$(VERSION)|' \
+	    libreplay/libreplay.pc.in >$(B)/libreplay.pc
+	install -m 644 $(B)/libreplay.pc \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/libreplay.pc
+	@set -e; for page in $(MAN_PAGES); do \
+	    dir=$(DESTDIR)$(MANDIR)/$$(basename $$(dirname $$page)); \
+	    echo "install -m 644 $$page $$dir"; \
+	    install -d $$dir; install -m 644 $$page $$dir; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/camelog $(DESTDIR)$(LIBDIR)/libreplay.a \
+	    $(DESTDIR)$(LIBDIR)/libreplay.so.$(VERSION) \
+	    $(DESTDIR)$(LIBDIR)/libreplay.so.$(SOVERSION) \
+	    $(DESTDIR)$(LIBDIR)/libreplay.so \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/libreplay.pc \
+	    $(DESTDIR)$(INCLUDEDIR)/libreplay/replay.h \
+	    $(patsubst man/%,$(DESTDIR)$(MANDIR)/%,$(MAN_PAGES))
+	rmdir $(DESTDIR)$(INCLUDEDIR)/libreplay 2>/dev/null || true
+
+# ---------------------------------------------------------------- misc
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
+format-check:
+	$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC)
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) build build-san
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
