@@ -163,9 +163,8 @@ void rpl__seed(uint8_t out[RPL__HASH], const uint8_t id[16],
                size_t count);
 /* c = H(key = nonce, id || label || 0x00 || value), nonce = H(key = seed,
  * "nonce " || label).  nonce may be NULL. */
-void rpl__commit(uint8_t out[RPL__HASH], uint8_t *nonce,
-                 const uint8_t seed[32], const uint8_t id[16],
-                 const char *label, const char *value);
+void rpl__commit(uint8_t out[RPL__HASH], uint8_t *nonce, const uint8_t seed[32],
+                 const uint8_t id[16], const char *label, const char *value);
 
 /* A named deterministic stream (camelog(5) "Streams"): the keystream of
  * randombytes_buf_deterministic() keyed by H(key = seed, "stream " ||
@@ -197,8 +196,8 @@ struct rpl_seckey {
 /* Ed25519 over msg. */
 void rpl__sign(const struct rpl_seckey *sk, const uint8_t *msg, size_t len,
                uint8_t sig[64]);
-bool rpl__verify(const struct rpl_pubkey *pk, const uint8_t *msg,
-                 size_t len, const uint8_t sig[64]);
+bool rpl__verify(const struct rpl_pubkey *pk, const uint8_t *msg, size_t len,
+                 const uint8_t sig[64]);
 
 /* --------------------------------------------------------- files, gzip */
 
@@ -256,7 +255,7 @@ struct rpl__applied {
  * the log layer zeroes it, copies it with memcpy and never looks inside.
  * Every function that fails leaves the state as it was. */
 struct rpl__game {
-    const char *name;  /* the `game` line's value */
+    const char *name; /* the `game` line's value */
     size_t state_size;
 
     /* The `rules` line: checks it, stores the configuration, reports
@@ -300,8 +299,7 @@ struct rpl__game {
                               size_t reveal_line, struct rpl_error *err);
     /* One `open` line after `reveal`. */
     enum rpl_status (*open)(void *st, const struct rpl__line *ln,
-                            const struct rpl__env *env,
-                            struct rpl_error *err);
+                            const struct rpl__env *env, struct rpl_error *err);
     /* Opens still expected after `reveal`. */
     size_t (*opens_left)(const void *st);
     /* Open i (0-based, log order) as "open <label> <value>" (recorder). */
@@ -313,8 +311,8 @@ struct rpl__game {
      * viewer (seat, RPL_VIEW_PUBLIC or RPL_VIEW_ALL) knows. */
     void (*view)(const void *st, const struct rpl__env *env, int viewer,
                  struct rpl__buf *out);
-    void (*view_json)(const void *st, const struct rpl__env *env,
-                      int viewer, struct rpl__buf *out);
+    void (*view_json)(const void *st, const struct rpl__env *env, int viewer,
+                      struct rpl__buf *out);
     /* The line just applied (st is the state after it), told for people
      * and as a JSON array of events. */
     void (*describe)(const void *st, const struct rpl__env *env,

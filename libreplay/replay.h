@@ -28,8 +28,8 @@ extern "C" {
 #endif
 
 #if defined(__GNUC__)
-#define RPL_API __attribute__((visibility("default")))
-#define RPL_NODISCARD __attribute__((warn_unused_result))
+#define RPL_API          __attribute__((visibility("default")))
+#define RPL_NODISCARD    __attribute__((warn_unused_result))
 #define RPL_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
 #else
 #define RPL_API
@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 /* The version this header describes; rpl_version() gives the library's. */
-#define RPL_VERSION "0.1.0"
+#define RPL_VERSION        "0.1.0"
 #define RPL_VERSION_NUMBER 100 /* major * 10000 + minor * 100 + patch */
 
 /* The library's version string, e.g. "0.1.0" (static storage). */
@@ -143,8 +143,8 @@ rpl_seckey_from_seed(struct rpl_ctx *ctx, struct rpl_seckey **out,
  * rpl_seckey_save() or `minisign -G -W`).  Refuses (RPL_E_PERM) a file
  * readable by group or others. */
 RPL_API RPL_NODISCARD enum rpl_status
-rpl_seckey_load(struct rpl_ctx *ctx, struct rpl_seckey **out,
-                const char *path, struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+rpl_seckey_load(struct rpl_ctx *ctx, struct rpl_seckey **out, const char *path,
+                struct rpl_error *err) RPL_NONNULL(1, 2, 3);
 
 /* Writes the secret key file, mode 0600, atomically.  Without force an
  * existing file is RPL_E_EXISTS. */
@@ -173,8 +173,8 @@ RPL_API void rpl_pubkey_format(const struct rpl_pubkey *pk,
 /* Reads a minisign public key file ("untrusted comment:" line, then the
  * base64 line). */
 RPL_API RPL_NODISCARD enum rpl_status
-rpl_pubkey_load(struct rpl_pubkey *pk, const char *path,
-                struct rpl_error *err) RPL_NONNULL(1, 2);
+rpl_pubkey_load(struct rpl_pubkey *pk, const char *path, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
 
 /* Writes a minisign public key file atomically (mode 0644). */
 RPL_API RPL_NODISCARD enum rpl_status
@@ -263,7 +263,7 @@ RPL_API const char *rpl_log_seat_name(const struct rpl_log *log, size_t seat)
 /* Who looks: a seat 1..N, everybody (public information only), or the
  * omniscient view (needs a complete log). */
 #define RPL_VIEW_PUBLIC 0
-#define RPL_VIEW_ALL (-1)
+#define RPL_VIEW_ALL    (-1)
 
 /* Moves a verified log's replay to the state after line `no` (0: before
  * the first line).  Games are replayed from the start, with every secret
@@ -279,14 +279,16 @@ RPL_API size_t rpl_log_tell(const struct rpl_log *log) RPL_NONNULL(1);
  * compact board followed by the viewer's private knowledge.  RPL_E_STATE
  * when the viewer may not look (RPL_VIEW_ALL or a seat's private view of a
  * log without its reveal). Free with rpl_free(). */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_log_view(struct rpl_log *log, int viewer, char **text,
-             struct rpl_error *err) RPL_NONNULL(1, 3);
+RPL_API RPL_NODISCARD enum rpl_status rpl_log_view(struct rpl_log *log,
+                                                   int viewer, char **text,
+                                                   struct rpl_error *err)
+    RPL_NONNULL(1, 3);
 
 /* The same as a JSON object (keys in camelog-export(1)). */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_log_view_json(struct rpl_log *log, int viewer, char **json,
-                  struct rpl_error *err) RPL_NONNULL(1, 3);
+RPL_API RPL_NODISCARD enum rpl_status rpl_log_view_json(struct rpl_log *log,
+                                                        int viewer, char **json,
+                                                        struct rpl_error *err)
+    RPL_NONNULL(1, 3);
 
 /* Line `no` told for people, with names ("Alice (p1) proposes Bob (p2),
  * Carol (p3)"), as the viewer would understand it; NULL text for a line
@@ -339,15 +341,15 @@ rpl_log_write(const struct rpl_log *log, const char *path, bool force,
 struct rpl_recorder;
 
 struct rpl_rec_config {
-    const char *game;           /* "avalon" */
-    const char *rules;          /* the rules line after "rules " */
-    size_t seats;               /* number of names (and seat_keys) */
-    const char *const *names;   /* seat display names, UTF-8 */
+    const char *game;         /* "avalon" */
+    const char *rules;        /* the rules line after "rules " */
+    size_t seats;             /* number of names (and seat_keys) */
+    const char *const *names; /* seat display names, UTF-8 */
     const struct rpl_pubkey *const *seat_keys; /* NULL, or NULL entries */
     const struct rpl_seckey *dealer;           /* signs the seals */
-    const uint8_t *id;          /* 16 bytes, or NULL for random */
-    const uint8_t *secret;      /* the dealer secret S (32), NULL: random */
-    const char *created;        /* "YYYY-MM-DDTHH:MM:SSZ" or NULL */
+    const uint8_t *id;     /* 16 bytes, or NULL for random */
+    const uint8_t *secret; /* the dealer secret S (32), NULL: random */
+    const char *created;   /* "YYYY-MM-DDTHH:MM:SSZ" or NULL */
 };
 
 /* Starts a log: writes the header up to `commit`.  The config's pointers
@@ -366,8 +368,8 @@ rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
                 struct rpl_error *err) RPL_NONNULL(1, 3);
 
 /* Derives the seed and deals: writes `start` and the private deliveries. */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
+RPL_API RPL_NODISCARD enum rpl_status rpl_rec_start(struct rpl_recorder *rec,
+                                                    struct rpl_error *err)
     RPL_NONNULL(1);
 
 /* A private message of the dealer to a seat, with what the seat needs to
@@ -410,23 +412,23 @@ enum rpl_bot {
 /* Lets a seeded player choose the next action and records it.  seed (32
  * bytes) and the number of the move make the choice deterministic. */
 RPL_API RPL_NODISCARD enum rpl_status
-rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot,
-            const uint8_t seed[32], const struct rpl_seckey *seat_sk,
-            struct rpl_error *err) RPL_NONNULL(1, 3);
+rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
+            const struct rpl_seckey *seat_sk, struct rpl_error *err)
+    RPL_NONNULL(1, 3);
 
 /* Ends an unfinished game (`end aborted`). */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
+RPL_API RPL_NODISCARD enum rpl_status rpl_rec_abort(struct rpl_recorder *rec,
+                                                    struct rpl_error *err)
     RPL_NONNULL(1);
 
 /* Appends a seal over everything so far. */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
+RPL_API RPL_NODISCARD enum rpl_status rpl_rec_seal(struct rpl_recorder *rec,
+                                                   struct rpl_error *err)
     RPL_NONNULL(1);
 
 /* After `end`: seals, reveals S, opens every player choice, seals. */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
+RPL_API RPL_NODISCARD enum rpl_status rpl_rec_reveal(struct rpl_recorder *rec,
+                                                     struct rpl_error *err)
     RPL_NONNULL(1);
 
 /* The log so far as a new struct rpl_log (verify, write, replay it). */
