@@ -73,7 +73,7 @@ endif
 SAN_FLAGS  := $(if $(SANITIZE),-fsanitize=$(SANITIZE) \
               -fno-sanitize-recover=all -fno-omit-frame-pointer)
 ALL_CFLAGS := -std=c11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
-ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -Ilibreplay -I$(B) $(CPPFLAGS) \
+ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) $(CPPFLAGS) \
                 $(DEP_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
