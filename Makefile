@@ -99,7 +99,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/soc/*.[ch] \
 CHECK_PARTS := symbols lint help-synopsis cli install-test
 
 .PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
-        demo demo-run install uninstall format format-check clean need-check
+        demo demo-run bench bench-run install uninstall format format-check clean need-check
 .DEFAULT_GOAL := all
 
 all: $(LIB_A) $(LIB_SO) $(B)/libreplay.so $(CAMELOG)
@@ -256,6 +256,22 @@ valgrind: deps
 	    exit 1; }
 	@$(MAKE) --no-print-directory cli VALGRIND=1
 
+# ---------------------------------------------------------------- bench
+
+BENCH := $(B)/bench
+
+$(BENCH): bench/bench.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(ALL_CFLAGS) -MMD -MP \
+	    bench/bench.c $(LIB_A) $(DEP_LIBS) -o $@
+
+# The figures of BENCHMARKS.md; BENCH_SCALE=0.1 for a quick look.
+bench: deps
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: all $(BENCH)
+	$(BENCH) $(CAMELOG) $(or $(BENCH_SCALE),1)
+
 # ---------------------------------------------------------------- demo
 
 DEMO_SEED := 7c3e9a1f5b2d8c4e6a0f3b7d9e1c5a2f8b4d6e0a3c7f1b9d5e2a8c4f6b0d3e7a
@@ -347,4 +363,18 @@ format-check:
 clean:
 	rm -rf $(B) build build-san
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(BENCH).d $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+
+# ---------------------------------------------------------------- archive
+
+# schema/archive.sql is the only copy of the archive schema: archive.c
+# includes it as an array of C string literals, one per line (ISO C
+# bounds the length of one literal, not of an array).
+$(B)/archive_sql.h: schema/archive.sql
+	@mkdir -p $(@D)
+	{ echo '/* Generated from schema/archive.sql by make; do not edit. */'; \
+	  echo 'static const char *const archive_sql[] = {'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
+	  echo '};'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/libreplay/archive.o: $(B)/archive_sql.h

@@ -18,8 +18,16 @@
 
 /* ---------------------------------------------------------------- ctx */
 
+/* Points that passed crypto_core_ed25519_is_valid_point() (a scalar
+ * multiplication, a fifth of verifying a log): remembered per context so
+ * that checking many logs of one dealer pays for it once.  A context is
+ * used by one thread at a time. */
+#define RPL__POINT_CACHE 16
+
 struct rpl_ctx {
     struct rpl_allocator a;
+    uint8_t valid_point[RPL__POINT_CACHE][32];
+    size_t npoints; /* filled entries; the next goes at npoints % CACHE */
 };
 
 void *rpl__alloc(struct rpl_ctx *ctx, size_t size);
@@ -192,6 +200,11 @@ struct rpl_seckey {
     uint8_t id[8];
     uint8_t sk[64]; /* libsodium's Ed25519 secret key (seed || pk) */
 };
+
+/* rpl_pubkey_parse() with the context's cache of valid points. */
+enum rpl_status rpl__pubkey_parse(struct rpl_ctx *ctx, struct rpl_pubkey *pk,
+                                  const char *b64, size_t len,
+                                  struct rpl_error *err);
 
 /* Ed25519 over msg. */
 void rpl__sign(const struct rpl_seckey *sk, const uint8_t *msg, size_t len,

@@ -394,10 +394,30 @@ rpl_seckey_free(struct rpl_seckey *sk)
 
 /* ---------------------------------------------------------- public keys */
 
+/* Whether point is a valid Ed25519 public key, remembered in the
+ * context when there is one. */
+static bool
+is_valid_point(struct rpl_ctx *ctx, const uint8_t point[32])
+{
+    size_t n;
+
+    if (!ctx)
+        return crypto_core_ed25519_is_valid_point(point) == 1;
+    n = ctx->npoints < RPL__POINT_CACHE ? ctx->npoints : RPL__POINT_CACHE;
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(ctx->valid_point[i], point, 32) == 0)
+            return true;
+    if (crypto_core_ed25519_is_valid_point(point) != 1)
+        return false;
+    memcpy(ctx->valid_point[ctx->npoints % RPL__POINT_CACHE], point, 32);
+    ctx->npoints++;
+    return true;
+}
+
 /* Parses the base64 form; errors name line `line`. */
 static enum rpl_status
-pubkey_parse(struct rpl_pubkey *pk, const char *b64, size_t len, size_t line,
-             struct rpl_error *err)
+pubkey_parse(struct rpl_ctx *ctx, struct rpl_pubkey *pk, const char *b64,
+             size_t len, size_t line, struct rpl_error *err)
 {
     uint8_t raw[PK_BYTES];
 
@@ -412,7 +432,7 @@ pubkey_parse(struct rpl_pubkey *pk, const char *b64, size_t len, size_t line,
     if (memcmp(raw, "Ed", 2) != 0)
         return rpl__err(err, RPL_E_KEY, line,
                         "unsupported public key algorithm (expected Ed)");
-    if (crypto_core_ed25519_is_valid_point(raw + 10) != 1)
+    if (!is_valid_point(ctx, raw + 10))
         return rpl__err(err, RPL_E_KEY, line,
                         "public key is not a valid Ed25519 point");
     memcpy(pk->id, raw + 2, sizeof(pk->id));
@@ -425,7 +445,14 @@ rpl_pubkey_parse(struct rpl_pubkey *pk, const char *b64, size_t len,
                  struct rpl_error *err)
 {
     rpl__err_clear(err);
-    return pubkey_parse(pk, b64, len, 0, err);
+    return pubkey_parse(NULL, pk, b64, len, 0, err);
+}
+
+enum rpl_status
+rpl__pubkey_parse(struct rpl_ctx *ctx, struct rpl_pubkey *pk, const char *b64,
+                  size_t len, struct rpl_error *err)
+{
+    return pubkey_parse(ctx, pk, b64, len, 0, err);
 }
 
 void
@@ -460,7 +487,7 @@ rpl_pubkey_load(struct rpl_pubkey *pk, const char *path, struct rpl_error *err)
     rc = key_lines((const char *)file, file_len, &b64, &b64_len, err);
     if (rc != RPL_OK)
         goto out;
-    rc = pubkey_parse(pk, b64, b64_len, 2, err);
+    rc = pubkey_parse(NULL, pk, b64, b64_len, 2, err);
 out:
     if (ctx)
         rpl__free(ctx, file);

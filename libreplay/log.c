@@ -478,8 +478,8 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         if (ln->ntok == 4) {
             if (!rpl__tok_kv(&tok[3], "key", &key))
                 return expect_header(ln, "seat pK \"<name>\" key=<key>", err);
-            if (rpl_pubkey_parse(&log->seat_key[seat], key.p, key.n, &kerr) !=
-                RPL_OK)
+            if (rpl__pubkey_parse(log->ctx, &log->seat_key[seat], key.p, key.n,
+                                  &kerr) != RPL_OK)
                 return rpl__err(err, RPL_E_KEY, ln->no, "key of p%zu: %s", seat,
                                 kerr.msg);
             log->has_seat_key[seat] = true;
@@ -493,7 +493,8 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 
         if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "dealer"))
             return expect_header(ln, "dealer <key>", err);
-        if (rpl_pubkey_parse(&log->dealer, tok[1].p, tok[1].n, &kerr) != RPL_OK)
+        if (rpl__pubkey_parse(log->ctx, &log->dealer, tok[1].p, tok[1].n,
+                              &kerr) != RPL_OK)
             return rpl__err(err, RPL_E_KEY, ln->no, "dealer key: %s", kerr.msg);
         if (v->opts && v->opts->pubkey) {
             if (memcmp(v->opts->pubkey->id, log->dealer.id, 8) != 0 ||

@@ -13,8 +13,9 @@
  *   freeing NULL does nothing.  Out-parameters are set only on success.
  * - A returned char * is freed with rpl_free(); a returned const char * is
  *   lent until the next call on the same handle.
- * - The library keeps no global state.  Distinct handles may be used from
- *   distinct threads; one handle is never used by two threads at once.
+ * - The library keeps no global state.  Distinct contexts may be used
+ *   from distinct threads; a context and every object made from it are
+ *   used by one thread at a time.
  */
 #ifndef LIBREPLAY_REPLAY_H
 #define LIBREPLAY_REPLAY_H
@@ -440,7 +441,192 @@ rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,
  * Archive (SQLite): many games, indexed for review and statistics
  * ------------------------------------------------------------------ */
 
-/* (declarations of archive.c go here) */
+/* An archive is one SQLite database of many logs and an index of what
+ * they say; its schema is documented in schema/archive.sql and
+ * camelog-archive(1).  A handle holds one database connection: several
+ * processes (or handles) may use one archive at once, writers waiting
+ * for each other up to a busy timeout.  SQLite allocates its own memory;
+ * the context's allocator serves the rest. */
+struct rpl_archive;
+
+enum rpl_archive_mode {
+    RPL_ARCHIVE_READ = 0,  /* read only; the archive must exist and be at
+                            * this library's schema version */
+    RPL_ARCHIVE_WRITE = 1, /* the archive must exist; an older schema is
+                            * migrated in one transaction */
+    RPL_ARCHIVE_CREATE = 2 /* as WRITE, creating a missing archive */
+};
+
+/* Opens the archive at path (WAL journal, foreign keys on, a busy timeout
+ * of a minute).  A file that is not an archive, or one written by a newer
+ * library, is RPL_E_UNSUPPORTED; a missing archive without
+ * RPL_ARCHIVE_CREATE and every database failure is RPL_E_IO.  Close with
+ * rpl_archive_close(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_open(struct rpl_ctx *ctx, struct rpl_archive **out,
+                 const char *path, enum rpl_archive_mode mode,
+                 struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+
+/* Closes the database; an open batch is rolled back (NULL does
+ * nothing). */
+RPL_API void rpl_archive_close(struct rpl_archive *ar);
+
+/* The schema version of the open archive (PRAGMA user_version). */
+RPL_API unsigned rpl_archive_version(const struct rpl_archive *ar)
+    RPL_NONNULL(1);
+
+/* A batch: every rpl_archive_add() between begin and commit lands at
+ * commit, all together, or not at all (rollback, a crash, a kill).
+ * Without a batch, each add is its own transaction.  begin takes the
+ * write lock (waiting for another writer up to the busy timeout). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_begin(struct rpl_archive *ar, struct rpl_error *err)
+    RPL_NONNULL(1);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_commit(struct rpl_archive *ar, struct rpl_error *err)
+    RPL_NONNULL(1);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_rollback(struct rpl_archive *ar, struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* What rpl_archive_add() did. */
+enum rpl_archive_added {
+    RPL_ARCHIVE_ADDED = 0,     /* a new game */
+    RPL_ARCHIVE_REPLACED = 1,  /* replaced an earlier log of the game (the
+                                * new log has the same lines and more) */
+    RPL_ARCHIVE_PRESENT = 2,   /* the same log was already there */
+    RPL_ARCHIVE_SUPERSEDED = 3 /* the archive holds a later log of the
+                                * game: nothing changed */
+};
+
+/* Stores a log that rpl_log_verify() accepted, and indexes it: the game,
+ * its rules and options, seats (names, keys), outcome and progress,
+ * quests and Lady uses, the assassination, and once the log is complete,
+ * each seat's role and side and every quest card.  The log must end with
+ * a seal (RPL_E_INCOMPLETE otherwise): the game id and a hash of that
+ * seal line identify it, so adding it again changes nothing.  A failed
+ * add changes nothing either, also inside a batch.  *what (may be NULL)
+ * says what happened.  The log's replay position moves. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
+                enum rpl_archive_added *what, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+
+/* Which games a query, stats or export looks at: every non-NULL (or
+ * non-zero) member must hold.  The seat filters (player, role, side)
+ * must hold for one seat together: player "Alice" with role "merlin" is
+ * every game where Alice was Merlin. */
+struct rpl_archive_filter {
+    const char *game;   /* "avalon", "soc" */
+    const char *id;     /* the game id, or a prefix of its hex */
+    const char *player; /* a seat's display name, exactly */
+    const char *role;   /* a seat's revealed role ("merlin") */
+    const char *side;   /* a seat's revealed side ("good", "evil") */
+    const char *winner; /* the winner on the `end` line */
+    const char *reason; /* the reason on the `end` line */
+    size_t players;     /* number of seats */
+    const char *since;  /* created at or after: YYYY-MM-DD[THH:MM:SSZ] */
+    const char *until;  /* created before: the same forms */
+};
+
+struct rpl_archive_seat {
+    const char *name; /* display name */
+    const char *key;  /* base64 public key, or NULL */
+    const char *role; /* NULL until revealed */
+    const char *side; /* NULL until revealed */
+};
+
+struct rpl_archive_quest {
+    unsigned round;     /* 1.. in time order */
+    unsigned slot;      /* quest space on the board */
+    unsigned leader;    /* seat that proposed the team */
+    unsigned fails;     /* Fail cards played */
+    const char *team;   /* "p1,p3,p5" */
+    const char *result; /* "success", "fail" */
+    const char *failed; /* who played Fail: "p2,p5", "" for nobody, NULL
+                         * until the cards are opened */
+};
+
+/* One game of a query; every pointer is lent for the callback only. */
+struct rpl_archive_game {
+    const char *game;    /* "avalon" */
+    const char *id;      /* 32 hex digits */
+    const char *seal;    /* 64 hex digits: hash of the final seal line */
+    const char *created; /* "YYYY-MM-DDTHH:MM:SSZ", or NULL */
+    const char *rules;   /* the rules line after "rules " */
+    const char *dealer;  /* base64 public key */
+    const char *winner;  /* NULL before `end` */
+    const char *reason;  /* NULL before `end` */
+    enum rpl_progress progress;
+    bool is_imported;
+    size_t players;
+    size_t proposals;
+    size_t lines;
+    const struct rpl_archive_seat *seats; /* seats[k - 1] is pK */
+    size_t nquests;
+    const struct rpl_archive_quest *quests;
+    unsigned assassin; /* seat, 0 when nobody was assassinated */
+    unsigned target;
+};
+
+/* Calls each for every game the filter selects (f may be NULL: all), in
+ * the order they were added, until it returns false.  The callback may
+ * call rpl_archive_export() but must not add. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+                  bool (*each)(void *ud, const struct rpl_archive_game *g),
+                  void *ud, struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Writes the stored log of game id whose seal hash is seal (hex, as in
+ * struct rpl_archive_game) to path, byte for byte, atomically; without
+ * force an existing file is RPL_E_EXISTS. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_export(struct rpl_archive *ar, const char *id, const char *seal,
+                   const char *path, bool force, struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3, 4);
+
+/* Statistics of the games the filter selects, as one JSON object (keys
+ * in camelog-archive(1)): games by progress, wins by side, end reasons,
+ * results by player count and by role set, the assassination hit rate,
+ * and per-player records.  Rates are decimals with four places.  Free
+ * with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_stats(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+                  char **json, struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* The type of a column value of rpl_archive_sql(). */
+enum rpl_sql_type {
+    RPL_SQL_NULL = 0,    /* value NULL */
+    RPL_SQL_INTEGER = 1, /* decimal */
+    RPL_SQL_REAL = 2,    /* as SQLite prints it */
+    RPL_SQL_TEXT = 3,    /* UTF-8 */
+    RPL_SQL_BLOB = 4     /* lowercase hex */
+};
+
+/* Runs one read-only SQL statement (a SELECT, or a PRAGMA that only
+ * reads) and calls each for every row until it returns false: names and
+ * values of the ncols columns, values as text (NULL for SQL NULL).  A
+ * statement that would write or attach is refused (RPL_E_ARG), as is
+ * more than one statement. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_sql(struct rpl_archive *ar, const char *sql,
+                bool (*each)(void *ud, size_t ncols, const char *const *names,
+                             const char *const *values,
+                             const enum rpl_sql_type *types),
+                void *ud, struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+
+/* Checks the archive: SQLite's integrity and foreign keys, then for every
+ * stored log, that it still verifies, is the game its row names, and that
+ * the index rebuilt from it equals the stored index.  Each problem goes to
+ * each (may be NULL; id is NULL for problems of the database as a whole).
+ * Returns RPL_OK when there is none, else the status of the first;
+ * *games (may be NULL) counts the logs checked. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_check(struct rpl_archive *ar,
+                  void (*each)(void *ud, const char *id,
+                               const struct rpl_error *problem),
+                  void *ud, size_t *games, struct rpl_error *err)
+    RPL_NONNULL(1);
 
 #ifdef __cplusplus
 }

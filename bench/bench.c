@@ -1,0 +1,464 @@
+/*
+ * bench.c - `make bench`: the figures of BENCHMARKS.md, measured on this
+ * machine, each printed with its method.  A benchmark, not a test: it
+ * asserts nothing about speed; it prints what it measured.
+ *
+ * usage: bench CAMELOG [SCALE]   (CAMELOG: the built tool; SCALE 1 is the
+ * full run, smaller for a quick look)
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+
+static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",
+                                    "Frank", "Grace", "Heidi", "Ivan", "Judy"};
+
+/* A spread of Avalon configurations, all 5-10 players. */
+static const char *const RULES[] = {
+    "players=5 roles=merlin,servant,servant,assassin,minion lady=off "
+    "targeting=off",
+    "players=6 roles=merlin,percival,servant,servant,assassin,morgana "
+    "lady=off targeting=on",
+    "players=7 roles=merlin,percival,servant,servant,assassin,morgana,mordred "
+    "lady=on targeting=off",
+    "players=8 roles=merlin,percival,servant,servant,servant,assassin,"
+    "morgana,oberon lady=on targeting=off",
+    "players=9 roles=merlin,percival,servant,servant,servant,servant,"
+    "assassin,morgana,mordred lady=on targeting=on",
+    "players=10 roles=merlin,percival,servant,servant,servant,servant,"
+    "assassin,morgana,mordred,oberon lady=on targeting=off",
+};
+static const size_t RULES_SEATS[] = {5, 6, 7, 8, 9, 10};
+#define NRULES (sizeof(RULES) / sizeof(RULES[0]))
+
+static double
+now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+die(const char *what, const struct rpl_error *err)
+{
+    fprintf(stderr, "bench: %s: %s (line %zu)\n", what, err ? err->msg : "",
+            err ? err->line : 0);
+    exit(2);
+}
+
+/* Records game g (config g mod NRULES) with the plausible bots; returns
+ * its log. */
+static struct rpl_log *
+record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, size_t g)
+{
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    uint8_t bot[32] = {0};
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = RULES[g % NRULES];
+    cfg.seats = RULES_SEATS[g % NRULES];
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    rpl__store_le64(bot, g);
+    if (rpl_rec_new(ctx, &rec, &cfg, &err) != RPL_OK ||
+        rpl_rec_start(rec, &err) != RPL_OK)
+        die("record", &err);
+    while (rpl_rec_turn(rec) != 0)
+        if (rpl_rec_bot(rec, RPL_BOT_PLAUSIBLE, bot, NULL, &err) != RPL_OK)
+            die("bot", &err);
+    if (rpl_rec_reveal(rec, &err) != RPL_OK ||
+        rpl_rec_log(rec, &log, &err) != RPL_OK)
+        die("reveal", &err);
+    rpl_rec_free(rec);
+    return log;
+}
+
+static void
+file_name(char *out, size_t cap, const char *dir, size_t g)
+{
+    snprintf(out, cap, "%s/game-%06zu.camelog", dir, g + 1);
+}
+
+/* Engine speed: the game lines of each text applied to a fresh public
+ * state, no crypto (commitments are only parsed). */
+static void
+bench_engine(struct rpl_ctx *ctx, char **texts, size_t n)
+{
+    const struct rpl__game *game = rpl__game_find("avalon", 6);
+    void *st = rpl__calloc(ctx, 1, game->state_size);
+    struct rpl__env env;
+    const char *names[RPL_MAX_SEATS + 1] = {0};
+    uint8_t id[16] = {0};
+    size_t applied = 0;
+    double t0, t;
+    unsigned rounds = 0;
+
+    memset(&env, 0, sizeof(env));
+    env.ctx = ctx;
+    env.id = id;
+    env.names = names;
+    t0 = now();
+    do {
+        for (size_t g = 0; g < n; g++) {
+            const char *p = texts[g];
+            bool body = false;
+            size_t no = 0;
+
+            memset(st, 0, game->state_size);
+            while (*p) {
+                const char *nl = strchr(p, '\n');
+                const size_t len = (size_t)(nl - p);
+                struct rpl__line ln;
+                struct rpl__applied out;
+                struct rpl_error err;
+                size_t seats = 0;
+
+                no++;
+                if (rpl__line_split(&ln, p, len, no, &err) != RPL_OK)
+                    die("split", &err);
+                if (rpl__tok_is(&ln.tok[0], "rules")) {
+                    if (game->rules(st, &ln, &env, &seats, &err) != RPL_OK)
+                        die("rules", &err);
+                    env.seats = seats;
+                } else if (rpl__tok_is(&ln.tok[0], "start")) {
+                    body = true;
+                }
+                if (body && !rpl__tok_is(&ln.tok[0], "seal") &&
+                    !rpl__tok_is(&ln.tok[0], "reveal") &&
+                    !rpl__tok_is(&ln.tok[0], "open")) {
+                    if (game->apply(st, &ln, &env, &out, &err) != RPL_OK)
+                        die("apply", &err);
+                    applied++;
+                }
+                p = nl + 1;
+            }
+        }
+        rounds++;
+        t = now() - t0;
+    } while (t < 1.0);
+    printf("engine (Avalon): %.0f entries applied per second "
+           "(%zu entries of %zu games x %u passes in %.2f s: tokenize + "
+           "apply to a public-mode state, no crypto)\n",
+           (double)applied / t, applied / rounds, n, rounds, t);
+    rpl__free(ctx, st);
+}
+
+/* The floor: read, inflate, chain every line, check the last seal. */
+static bool
+floor_check(struct rpl_ctx *ctx, const char *path,
+            const struct rpl_pubkey *dealer)
+{
+    uint8_t *raw = NULL;
+    size_t raw_len = 0;
+    char *text = NULL;
+    size_t len = 0;
+    uint8_t head[32] = {0};
+    uint8_t msg[15 + 32];
+    uint8_t sig[64];
+    const char *p, *last = NULL;
+    bool ok = false;
+    struct rpl__tok t;
+
+    if (rpl__file_read(ctx, path, RPL_MAX_COMPRESSED, &raw, &raw_len, NULL) !=
+            RPL_OK ||
+        rpl__gz_inflate(ctx, raw, raw_len, &text, &len, NULL) != RPL_OK)
+        goto out;
+    for (p = text; p < text + len;) {
+        const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+
+        if (nl + 1 == text + len) {
+            last = p;
+            break;
+        }
+        rpl__chain(head, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
+    if (!last || strncmp(last, "seal ", 5) != 0)
+        goto out;
+    t.p = last + 5;
+    t.n = (size_t)(text + len - 1 - t.p);
+    if (!rpl__tok_b64(&t, sig, sizeof(sig)))
+        goto out;
+    memcpy(msg, "camelog seal v1", 15);
+    memcpy(msg + 15, head, 32);
+    ok = rpl__verify(dealer, msg, sizeof(msg), sig);
+out:
+    rpl__free(ctx, raw);
+    rpl__free(ctx, text);
+    return ok;
+}
+
+static double
+verify_files(struct rpl_ctx *ctx, const char *dir, size_t from, size_t to,
+             size_t stride)
+{
+    char path[512];
+    const double t0 = now();
+
+    for (size_t g = from; g < to; g += stride) {
+        struct rpl_log *log = NULL;
+        struct rpl_report rep;
+        struct rpl_error err;
+
+        file_name(path, sizeof(path), dir, g);
+        if (rpl_log_read(ctx, &log, path, &err) != RPL_OK)
+            die(path, &err);
+        if (rpl_log_verify(log, NULL, &rep) != RPL_OK ||
+            rep.progress != RPL_PROGRESS_COMPLETE)
+            die(path, &rep.error);
+        rpl_log_free(log);
+    }
+    return now() - t0;
+}
+
+/* Runs argv, returns its max RSS in KiB and its wall time. */
+static long
+run_rss(char *const argv[], double *secs)
+{
+    struct rusage ru;
+    int status = 0;
+    const double t0 = now();
+    const pid_t pid = fork();
+
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) ||
+            !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "bench: %s exited with %d\n", argv[0],
+                WEXITSTATUS(status));
+        return -1;
+    }
+    *secs = now() - t0;
+    return ru.ru_maxrss;
+}
+
+/* camelog verify -q on the first n files: max RSS. */
+static long
+verify_rss(const char *camelog, const char *dir, size_t n, double *secs)
+{
+    char **argv = calloc(n + 4, sizeof(*argv));
+    long rss;
+
+    argv[0] = (char *)(uintptr_t)camelog;
+    argv[1] = strdup("verify");
+    argv[2] = strdup("-q");
+    for (size_t g = 0; g < n; g++) {
+        argv[3 + g] = malloc(512);
+        file_name(argv[3 + g], 512, dir, g);
+    }
+    rss = run_rss(argv, secs);
+    for (size_t g = 0; g < n; g++)
+        free(argv[3 + g]);
+    free(argv[1]);
+    free(argv[2]);
+    free(argv);
+    return rss;
+}
+
+static long
+archive_rss(const char *camelog, const char *dir, const char *db, size_t n,
+            double *secs)
+{
+    char **argv = calloc(n + 5, sizeof(*argv));
+    long rss;
+
+    argv[0] = (char *)(uintptr_t)camelog;
+    argv[1] = strdup("archive");
+    argv[2] = strdup("add");
+    argv[3] = (char *)(uintptr_t)db;
+    for (size_t g = 0; g < n; g++) {
+        argv[4 + g] = malloc(512);
+        file_name(argv[4 + g], 512, dir, g);
+    }
+    rss = run_rss(argv, secs);
+    for (size_t g = 0; g < n; g++)
+        free(argv[4 + g]);
+    free(argv[1]);
+    free(argv[2]);
+    free(argv);
+    return rss;
+}
+
+int
+main(int argc, char **argv)
+{
+    const char *camelog = argc > 1 ? argv[1] : "build/camelog";
+    const double scale = argc > 2 ? atof(argv[2]) : 1.0;
+    const size_t nsim = (size_t)(2000 * scale) + 6;
+    const size_t nbig = (size_t)(10000 * scale) + 6;
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_seckey *dealer = NULL;
+    struct rpl_pubkey pk;
+    uint8_t key_seed[32];
+    char dir[] = "/tmp/camelog-bench-XXXXXX";
+    char path[512];
+    char **texts;
+    double t, t_verify, t_floor;
+    size_t bytes = 0;
+
+    if (rpl_ctx_new(&ctx, NULL, NULL) != RPL_OK)
+        die("context", NULL);
+    memset(key_seed, 0xbe, sizeof(key_seed));
+    if (rpl_seckey_from_seed(ctx, &dealer, key_seed, NULL) != RPL_OK)
+        die("key", NULL);
+    rpl_seckey_pubkey(dealer, &pk);
+    if (!mkdtemp(dir))
+        die("mkdtemp", NULL);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("camelog benchmarks (libreplay %s), %zu-game runs; files in %s\n",
+           rpl_version(), nsim, dir);
+
+    /* simulate: record, seal, reveal, write. */
+    texts = calloc(nbig, sizeof(*texts));
+    t = now();
+    for (size_t g = 0; g < nsim; g++) {
+        struct rpl_log *log = record(ctx, dealer, g);
+        struct rpl_error err;
+        size_t len = 0;
+        const char *text = rpl_log_text(log, &len);
+
+        texts[g] = strdup(text);
+        file_name(path, sizeof(path), dir, g);
+        if (rpl_log_write(log, path, true, &err) != RPL_OK)
+            die(path, &err);
+        rpl_log_free(log);
+    }
+    t = now() - t;
+    printf("simulate (Avalon): %.0f signed games written per second "
+           "(%zu games, 5-10 players, plausible bots, seal after end, "
+           "reveal, final seal, gzip, atomic write; one core)\n",
+           (double)nsim / t, nsim);
+
+    bench_engine(ctx, texts, nsim);
+
+    /* verify against its floor, same files, same run. */
+    t_verify = verify_files(ctx, dir, 0, nsim, 1);
+    t = now();
+    for (size_t g = 0; g < nsim; g++) {
+        file_name(path, sizeof(path), dir, g);
+        if (!floor_check(ctx, path, &pk))
+            die("floor", NULL);
+    }
+    t_floor = now() - t;
+    printf("verify (Avalon): %.0f sealed games verified per second; floor "
+           "(read + inflate + chain + the last seal's Ed25519 check only): "
+           "%.0f per second; ratio %.2fx (%zu files, one core)\n",
+           (double)nsim / t_verify, (double)nsim / t_floor, t_verify / t_floor,
+           nsim);
+    {
+        struct stat sb;
+
+        for (size_t g = 0; g < nsim; g++) {
+            file_name(path, sizeof(path), dir, g);
+            if (stat(path, &sb) == 0)
+                bytes += (size_t)sb.st_size;
+        }
+        printf("file size (Avalon): %.0f bytes per game on average\n",
+               (double)bytes / (double)nsim);
+    }
+
+    /* scaling: 1 and 2 worker processes over the same files. */
+    {
+        const double t1 = verify_files(ctx, dir, 0, nsim, 1);
+        double t2;
+        pid_t pid;
+        int status;
+
+        t = now();
+        pid = fork();
+        if (pid == 0) {
+            verify_files(ctx, dir, 1, nsim, 2);
+            _exit(0);
+        }
+        verify_files(ctx, dir, 0, nsim, 2);
+        waitpid(pid, &status, 0);
+        t2 = now() - t;
+        printf("verify scaling: 1 process %.0f games/s, 2 processes %.0f "
+               "games/s (%.2fx; %ld cores online)\n",
+               (double)nsim / t1, (double)nsim / t2, t1 / t2,
+               sysconf(_SC_NPROCESSORS_ONLN));
+    }
+
+    /* 10,000 files: peak memory of one `camelog verify` call. */
+    for (size_t g = nsim; g < nbig; g++) {
+        struct rpl_log *log = record(ctx, dealer, g);
+        struct rpl_error err;
+
+        file_name(path, sizeof(path), dir, g);
+        if (rpl_log_write(log, path, true, &err) != RPL_OK)
+            die(path, &err);
+        rpl_log_free(log);
+    }
+    {
+        double s1 = 0, s2 = 0;
+        const size_t small = nbig / 10;
+        const long r1 = verify_rss(camelog, dir, small, &s1);
+        const long r2 = verify_rss(camelog, dir, nbig, &s2);
+
+        printf("verify memory: max RSS %ld KiB for %zu files, %ld KiB for "
+               "%zu files (one `camelog verify -q` call each; %.0f and %.0f "
+               "files/s)\n",
+               r1, small, r2, nbig, (double)small / s1, (double)nbig / s2);
+    }
+    {
+        char db1[600], db2[600];
+        double s1 = 0, s2 = 0;
+        const size_t small = nbig / 10;
+        struct stat sb;
+        long r1, r2;
+
+        snprintf(db1, sizeof(db1), "%s/small.db", dir);
+        snprintf(db2, sizeof(db2), "%s/big.db", dir);
+        r1 = archive_rss(camelog, dir, db1, small, &s1);
+        r2 = archive_rss(camelog, dir, db2, nbig, &s2);
+        if (r1 < 0 || r2 < 0) {
+            printf("archive add: not measured (camelog archive add failed)\n");
+        } else {
+            stat(db2, &sb);
+            printf("archive add: %.0f games per second (%zu games in one "
+                   "call), %.0f bytes per game in the database; max RSS %ld "
+                   "KiB for %zu games, %ld KiB for %zu\n",
+                   (double)nbig / s2, nbig, (double)sb.st_size / (double)nbig,
+                   r1, small, r2, nbig);
+        }
+    }
+
+    for (size_t g = 0; g < nbig; g++) {
+        file_name(path, sizeof(path), dir, g);
+        unlink(path);
+        free(texts[g]);
+    }
+    free(texts);
+    snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+    if (system(path) != 0)
+        fprintf(stderr, "bench: could not remove %s\n", dir);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+    return 0;
+}
