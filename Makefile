@@ -96,7 +96,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/soc/*.[ch] \
 
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
-CHECK_PARTS := symbols lint help-synopsis cli install-test
+CHECK_PARTS := symbols lint grammar help-synopsis cli install-test
 
 .PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run install uninstall format format-check clean need-check
@@ -221,6 +221,10 @@ symbols: $(LIB_SO)
 	    echo "symbols: $$so does not export rpl_version" >&2; exit 1; }; \
 	echo "symbols: $$(printf '%s\n' "$$syms" | wc -l) rpl_ symbols," \
 	    "soname $$soname"
+
+# The grammar displays of the man pages are copies of schema/camelog.abnf.
+grammar:
+	@bash tests/grammar_sync.sh
 
 lint:
 	@if [ -z "$(MAN_PAGES)" ]; then echo "lint: no man pages yet"; exit 0; fi

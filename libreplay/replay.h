@@ -277,9 +277,11 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
 RPL_API size_t rpl_log_tell(const struct rpl_log *log) RPL_NONNULL(1);
 
 /* What the viewer knows at the current position, as text for people: a
- * compact board followed by the viewer's private knowledge.  RPL_E_STATE
- * when the viewer may not look (RPL_VIEW_ALL or a seat's private view of a
- * log without its reveal). Free with rpl_free(). */
+ * compact board followed by the viewer's private knowledge.  A seat's
+ * private knowledge is known only from a complete log; before the reveal
+ * its view shows the public information and says so.  RPL_E_STATE for
+ * RPL_VIEW_ALL on a log that is not complete, RPL_E_ARG for a seat not in
+ * the game.  Free with rpl_free(). */
 RPL_API RPL_NODISCARD enum rpl_status rpl_log_view(struct rpl_log *log,
                                                    int viewer, char **text,
                                                    struct rpl_error *err)
