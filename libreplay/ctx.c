@@ -53,6 +53,7 @@ rpl_ctx_new(struct rpl_ctx **out, const struct rpl_allocator *alloc,
     ctx = alloc ? alloc->alloc(alloc->ud, sizeof(*ctx)) : malloc(sizeof(*ctx));
     if (!ctx)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    memset(ctx, 0, sizeof(*ctx));
     if (alloc) {
         ctx->a = *alloc;
     } else {

@@ -130,6 +130,11 @@ bool rpl__tok_hex(const struct rpl__tok *t, uint8_t *out, size_t n);
 bool rpl__tok_b64(const struct rpl__tok *t, uint8_t *out, size_t n);
 /* "YYYY-MM-DDTHH:MM:SSZ", a real UTC date and time (no leap second). */
 bool rpl__tok_time(const struct rpl__tok *t);
+/* The `import` header line's tokens: a source of [a-z0-9.-] (1..64
+ * bytes) and an original id of printable ASCII without space or quote
+ * (1..128 bytes). */
+bool rpl__import_source_ok(const struct rpl__tok *t);
+bool rpl__import_id_ok(const struct rpl__tok *t);
 /* "key=value": true and val set when t starts with key and '='. */
 bool rpl__tok_kv(const struct rpl__tok *t, const char *key,
                  struct rpl__tok *val);
@@ -243,6 +248,7 @@ struct rpl__env {
     size_t seats;             /* from the rules line */
     const char *const *names; /* names[1..seats], NUL-terminated */
     size_t *commitments;      /* count of commitments checked, or NULL */
+    bool imported;            /* the deal comes from another system's record */
     /* Warning sink: msg begins with the rule id ("O-2: ..."). */
     void (*warn)(void *w, size_t line, const char *msg);
     void *w;
@@ -288,6 +294,12 @@ struct rpl__game {
      * (recorder, and replay of a complete log): label as in `open`. */
     enum rpl_status (*learn)(void *st, const char *label, const char *value,
                              struct rpl_error *err);
+    /* Imported games: the deal as the record gives it (deal[0..seats),
+     * game-specific texts, e.g. Avalon roles) and the first player, in
+     * place of setup(). */
+    enum rpl_status (*import_deal)(void *st, const struct rpl__env *env,
+                                   const char *const *deal, size_t first,
+                                   struct rpl_error *err);
     /* The dealer's next line (needs setup): start, deal, derived lines.
      * False when a seat must act or the game is over. */
     bool (*pending)(const void *st, const struct rpl__env *env,

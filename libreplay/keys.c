@@ -351,6 +351,9 @@ rpl_seckey_save(const struct rpl_seckey *sk, const char *path, bool force,
     const size_t text_len = sizeof(head) - 1 + SK_B64_LEN + 1;
 
     rpl__err_clear(err);
+    /* These calls take no context: libsodium may not be set up yet. */
+    if (sodium_init() < 0)
+        return rpl__err(err, RPL_E_CRYPTO, 0, "sodium_init failed");
     raw = sodium_malloc(SK_BYTES);
     text = sodium_malloc(text_len + 1);
     if (!raw || !text) {
@@ -445,6 +448,9 @@ rpl_pubkey_parse(struct rpl_pubkey *pk, const char *b64, size_t len,
                  struct rpl_error *err)
 {
     rpl__err_clear(err);
+    /* These calls take no context: libsodium may not be set up yet. */
+    if (sodium_init() < 0)
+        return rpl__err(err, RPL_E_CRYPTO, 0, "sodium_init failed");
     return pubkey_parse(NULL, pk, b64, len, 0, err);
 }
 
@@ -477,6 +483,9 @@ rpl_pubkey_load(struct rpl_pubkey *pk, const char *path, struct rpl_error *err)
     const char *b64;
 
     rpl__err_clear(err);
+    /* These calls take no context: libsodium may not be set up yet. */
+    if (sodium_init() < 0)
+        return rpl__err(err, RPL_E_CRYPTO, 0, "sodium_init failed");
     /* The API lends no context here: a private one reads the file. */
     rc = rpl_ctx_new(&ctx, NULL, err);
     if (rc != RPL_OK)
@@ -504,6 +513,9 @@ rpl_pubkey_save(const struct rpl_pubkey *pk, const char *path, bool force,
     int n;
 
     rpl__err_clear(err);
+    /* These calls take no context: libsodium may not be set up yet. */
+    if (sodium_init() < 0)
+        return rpl__err(err, RPL_E_CRYPTO, 0, "sodium_init failed");
     n = snprintf(text, sizeof(text),
                  COMMENT_PREFIX "minisign public key %016" PRIX64 "\n",
                  id_number(pk->id));

@@ -123,13 +123,31 @@ log_adopt(struct rpl_ctx *ctx, struct rpl_log **out, char *text, size_t len,
 }
 
 enum rpl_status
+rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
+                 size_t gz_len, struct rpl_error *err)
+{
+    char *text = NULL;
+    size_t text_len = 0;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *out = NULL;
+    if (gz_len > RPL_MAX_COMPRESSED)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "file is over the %u-byte limit (RPL_MAX_COMPRESSED)",
+                        RPL_MAX_COMPRESSED);
+    rc = rpl__gz_inflate(ctx, gz, gz_len, &text, &text_len, err);
+    if (rc != RPL_OK)
+        return rc;
+    return log_adopt(ctx, out, text, text_len, err);
+}
+
+enum rpl_status
 rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
              struct rpl_error *err)
 {
     uint8_t *raw = NULL;
     size_t raw_len = 0;
-    char *text = NULL;
-    size_t text_len = 0;
     enum rpl_status rc;
 
     rpl__err_clear(err);
@@ -137,11 +155,9 @@ rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
     rc = rpl__file_read(ctx, path, RPL_MAX_COMPRESSED, &raw, &raw_len, err);
     if (rc != RPL_OK)
         return rc;
-    rc = rpl__gz_inflate(ctx, raw, raw_len, &text, &text_len, err);
+    rc = rpl_log_read_mem(ctx, out, raw, raw_len, err);
     rpl__free(ctx, raw);
-    if (rc != RPL_OK)
-        return rc;
-    return log_adopt(ctx, out, text, text_len, err);
+    return rc;
 }
 
 /* Whether a token of lenient text is hex to be lowercased: the id or a
@@ -296,6 +312,15 @@ rpl_log_seat_name(const struct rpl_log *log, size_t seat)
     return log->names[seat];
 }
 
+bool
+rpl_log_dealer(const struct rpl_log *log, struct rpl_pubkey *pk)
+{
+    if (!log->has_dealer)
+        return false;
+    *pk = log->dealer;
+    return true;
+}
+
 const char *
 rpl_log_warning(const struct rpl_log *log, size_t i, size_t *line)
 {
@@ -318,6 +343,7 @@ struct verify {
         H_GAME,
         H_ID,
         H_CREATED,
+        H_IMPORT,
         H_RULES,
         H_SEAT,
         H_DEALER,
@@ -388,13 +414,23 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     enum rpl_status rc;
 
     if (v->hdr == H_CREATED) {
+        v->hdr = H_IMPORT;
         if (rpl__tok_is(&tok[0], "created")) {
             if (ln->ntok != 2 || !rpl__tok_time(&tok[1]))
                 return expect_header(ln, "created YYYY-MM-DDTHH:MM:SSZ", err);
-            v->hdr = H_RULES;
             return RPL_OK;
         }
+    }
+    if (v->hdr == H_IMPORT) {
         v->hdr = H_RULES;
+        if (rpl__tok_is(&tok[0], "import")) {
+            if (ln->ntok != 3 || !rpl__import_source_ok(&tok[1]) ||
+                !rpl__import_id_ok(&tok[2]))
+                return expect_header(ln, "import <source> <original id>", err);
+            v->rep->is_imported = true;
+            v->env.imported = true;
+            return RPL_OK;
+        }
     }
     switch (v->hdr) {
     case H_CAMELOG:
@@ -438,6 +474,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         v->hdr = H_CREATED;
         return RPL_OK;
     case H_CREATED:
+    case H_IMPORT:
     case H_RULES:
         if (ln->ntok < 2 || !rpl__tok_is(&tok[0], "rules"))
             return expect_header(ln, "rules ...", err);
@@ -503,6 +540,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                                 "the dealer key is not the expected key");
             v->rep->is_key_pinned = true;
         }
+        log->has_dealer = true;
         v->hdr = H_COMMIT;
         return RPL_OK;
     }
@@ -520,7 +558,8 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 }
 
 static const char *const header_names[] = {
-    "camelog 1", "game", "id", "rules", "rules", "seat", "dealer", "commit", "",
+    "camelog 1", "game", "id",     "rules",  "rules",
+    "rules",     "seat", "dealer", "commit", "",
 };
 
 static enum rpl_status
@@ -758,6 +797,7 @@ env_init(struct rpl__env *env, struct rpl_log *log)
     env->names = (const char *const *)log->name_ptrs;
     env->warn = ignore_warning;
     env->w = log;
+    env->imported = log->rep.is_imported;
     for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
         log->name_ptrs[k] = log->names[k];
 }
@@ -777,6 +817,7 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
     log->has_seed = false;
     log->nentropy = 0;
     log->header_end = 0;
+    log->has_dealer = false;
     log->seats = 0;
     memset(log->has_seat_key, 0, sizeof(log->has_seat_key));
     memset(log->names, 0, sizeof(log->names));
@@ -885,7 +926,9 @@ replay_reset(struct rpl_log *log, struct rpl_error *err)
     if (rc != RPL_OK || !log->is_complete)
         goto out;
     env.seed = log->seed;
-    rc = log->game->setup(log->st, &env, err);
+    /* An imported game's deal is learned from its `open` lines. */
+    if (!env.imported)
+        rc = log->game->setup(log->st, &env, err);
     for (size_t no = log->header_end + 1; rc == RPL_OK && no <= log->nlines;
          no++) {
         char label[64];

@@ -35,6 +35,7 @@ struct rpl_log {
     struct rpl_pubkey seat_key[RPL_MAX_SEATS + 1];
     bool has_seat_key[RPL_MAX_SEATS + 1];
     struct rpl_pubkey dealer;
+    bool has_dealer; /* the dealer line verified */
     uint8_t commit[32];
     uint8_t entropy[RPL_MAX_SEATS][32];
     size_t nentropy;

@@ -47,6 +47,10 @@ struct rpl_recorder {
     size_t deliv_cap;
     uint64_t moves;
     bool last_is_seal;
+    /* An imported game: the record's deal, given to the module at start. */
+    char deal[RPL_MAX_SEATS][32];
+    const char *deal_ptrs[RPL_MAX_SEATS];
+    size_t first;
 };
 
 static void
@@ -157,6 +161,21 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
                             "UTC time");
         rc = appendf(rec, err, "created %s", cfg->created);
     }
+    if (rc == RPL_OK && cfg->import_source) {
+        const struct rpl__tok src = {cfg->import_source,
+                                     strlen(cfg->import_source)};
+        const struct rpl__tok id = {cfg->import_id ? cfg->import_id : "",
+                                    cfg->import_id ? strlen(cfg->import_id)
+                                                   : 0};
+
+        if (!rpl__import_source_ok(&src) || !rpl__import_id_ok(&id))
+            return rpl__err(err, RPL_E_ARG, 0,
+                            "import source: [a-z0-9.-], 1 to 64 bytes; "
+                            "original id: printable ASCII without space or "
+                            "quote, 1 to 128 bytes");
+        rc = appendf(rec, err, "import %s %s", cfg->import_source,
+                     cfg->import_id);
+    }
     if (rc != RPL_OK)
         return rc;
     n = snprintf(rules, sizeof(rules), "rules %s", cfg->rules);
@@ -173,6 +192,24 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
                         seats, cfg->seats);
     rec->seats = seats;
     rec->env.seats = seats;
+    if (cfg->import_source) {
+        if (!cfg->deal || cfg->first == 0 || cfg->first > seats)
+            return rpl__err(err, RPL_E_ARG, 0,
+                            "an imported game needs its deal and its first "
+                            "player");
+        for (size_t k = 0; k < seats; k++) {
+            if (!cfg->deal[k] || strlen(cfg->deal[k]) >= sizeof(rec->deal[k]))
+                return rpl__err(err, RPL_E_ARG, 0,
+                                "deal of p%zu missing or too long", k + 1);
+            memcpy(rec->deal[k], cfg->deal[k], strlen(cfg->deal[k]) + 1);
+            rec->deal_ptrs[k] = rec->deal[k];
+        }
+        rec->first = cfg->first;
+        rec->env.imported = true;
+    } else if (cfg->deal || cfg->import_id) {
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "a deal is given only for an imported game");
+    }
     rc = append(rec, rules, (size_t)n, err);
     for (size_t k = 1; rc == RPL_OK && k <= seats; k++) {
         const char *name = cfg->names[k - 1];
@@ -468,7 +505,11 @@ rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
     rpl__seed(rec->seed, rec->id, rec->secret,
               (const uint8_t(*)[32])rec->entropy, rec->nentropy);
     rec->env.seed = rec->seed;
-    rc = rec->game->setup(rec->st, &rec->env, err);
+    if (rec->env.imported)
+        rc = rec->game->import_deal(rec->st, &rec->env, rec->deal_ptrs,
+                                    rec->first, err);
+    else
+        rc = rec->game->setup(rec->st, &rec->env, err);
     if (rc != RPL_OK)
         return rc;
     rec->started = true;

@@ -196,6 +196,11 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
              struct rpl_error *err) RPL_NONNULL(1, 2, 3);
 
+/* The same from the bytes of a .camelog file in memory (copied). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
+                 size_t gz_len, struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+
 /* Takes canonical text (copied).  With lenient, hand-written text is
  * accepted and canonicalized first: CRLF, blank lines, '#' comments,
  * runs of blanks, trailing blanks, uppercase hex. */
@@ -248,6 +253,11 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
  * the log is freed or verified again; NULL when i is out of range. */
 RPL_API const char *rpl_log_warning(const struct rpl_log *log, size_t i,
                                     size_t *line) RPL_NONNULL(1);
+
+/* The dealer key of a log whose header verified (even when a later line
+ * failed): true and *pk set, or false when the header did not verify. */
+RPL_API bool rpl_log_dealer(const struct rpl_log *log, struct rpl_pubkey *pk)
+    RPL_NONNULL(1, 2);
 
 /* Number of lines, and line no (1-based, without LF; lent, not
  * NUL-terminated); NULL when out of range. */
@@ -353,6 +363,13 @@ struct rpl_rec_config {
     const uint8_t *id;     /* 16 bytes, or NULL for random */
     const uint8_t *secret; /* the dealer secret S (32), NULL: random */
     const char *created;   /* "YYYY-MM-DDTHH:MM:SSZ" or NULL */
+    /* A game recorded by another system (camelog(5), "Imported games"):
+     * the deal comes from that record, not from the seed, and is opened
+     * in the reveal.  All NULL/0 for a game dealt by camelog. */
+    const char *import_source; /* e.g. "avalongame.online": [a-z0-9.-] */
+    const char *import_id;     /* its id there: printable ASCII, no space */
+    const char *const *deal;   /* each seat's secret (Avalon: its role) */
+    size_t first;              /* the first leader, 1-based */
 };
 
 /* Starts a log: writes the header up to `commit`.  The config's pointers
@@ -481,11 +498,11 @@ RPL_API unsigned rpl_archive_version(const struct rpl_archive *ar)
  * commit, all together, or not at all (rollback, a crash, a kill).
  * Without a batch, each add is its own transaction.  begin takes the
  * write lock (waiting for another writer up to the busy timeout). */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_archive_begin(struct rpl_archive *ar, struct rpl_error *err)
+RPL_API RPL_NODISCARD enum rpl_status rpl_archive_begin(struct rpl_archive *ar,
+                                                        struct rpl_error *err)
     RPL_NONNULL(1);
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_archive_commit(struct rpl_archive *ar, struct rpl_error *err)
+RPL_API RPL_NODISCARD enum rpl_status rpl_archive_commit(struct rpl_archive *ar,
+                                                         struct rpl_error *err)
     RPL_NONNULL(1);
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_rollback(struct rpl_archive *ar, struct rpl_error *err)
@@ -610,12 +627,11 @@ enum rpl_sql_type {
  * values of the ncols columns, values as text (NULL for SQL NULL).  A
  * statement that would write or attach is refused (RPL_E_ARG), as is
  * more than one statement. */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_archive_sql(struct rpl_archive *ar, const char *sql,
-                bool (*each)(void *ud, size_t ncols, const char *const *names,
-                             const char *const *values,
-                             const enum rpl_sql_type *types),
-                void *ud, struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+RPL_API RPL_NODISCARD enum rpl_status rpl_archive_sql(
+    struct rpl_archive *ar, const char *sql,
+    bool (*each)(void *ud, size_t ncols, const char *const *names,
+                 const char *const *values, const enum rpl_sql_type *types),
+    void *ud, struct rpl_error *err) RPL_NONNULL(1, 2, 3);
 
 /* Checks the archive: SQLite's integrity and foreign keys, then for every
  * stored log, that it still verifies, is the game its row names, and that
@@ -623,12 +639,10 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
  * each (may be NULL; id is NULL for problems of the database as a whole).
  * Returns RPL_OK when there is none, else the status of the first;
  * *games (may be NULL) counts the logs checked. */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_archive_check(struct rpl_archive *ar,
-                  void (*each)(void *ud, const char *id,
-                               const struct rpl_error *problem),
-                  void *ud, size_t *games, struct rpl_error *err)
-    RPL_NONNULL(1);
+RPL_API RPL_NODISCARD enum rpl_status rpl_archive_check(
+    struct rpl_archive *ar,
+    void (*each)(void *ud, const char *id, const struct rpl_error *problem),
+    void *ud, size_t *games, struct rpl_error *err) RPL_NONNULL(1);
 
 #ifdef __cplusplus
 }

@@ -409,3 +409,29 @@ rpl__tok_show(char *out, size_t cap, const struct rpl__tok *t)
     else
         out[n] = '\0';
 }
+
+bool
+rpl__import_source_ok(const struct rpl__tok *t)
+{
+    if (t->n == 0 || t->n > 64)
+        return false;
+    for (size_t i = 0; i < t->n; i++) {
+        const char c = t->p[i];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+              c == '-'))
+            return false;
+    }
+    return true;
+}
+
+bool
+rpl__import_id_ok(const struct rpl__tok *t)
+{
+    if (t->n == 0 || t->n > 128)
+        return false;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->p[i] < 0x21 || t->p[i] > 0x7e || t->p[i] == '"')
+            return false;
+    return true;
+}
