@@ -1,0 +1,651 @@
+/*
+ * cli.c - shared helpers of the camelog commands: messages, exit codes,
+ * option errors, JSON Lines, progress and small parsers.  Everything the
+ * user reads goes through here, so the formats of camelog(1) hold in one
+ * place: results on stdout, messages on stderr as "camelog: FILE:LINE:
+ * what", JSON as one compact object per line.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROG "camelog"
+
+/* Refresh the progress line at most this often. */
+#define PROGRESS_REFRESH_NS 200000000L
+
+/* The progress line on the terminal, if one is drawn: messages clear it
+ * first so that they start at the left margin. */
+static struct cli_progress *progress_drawn;
+
+static void
+clear_progress(void)
+{
+    if (progress_drawn != NULL && progress_drawn->shown) {
+        fputs("\r\033[K", stderr);
+        progress_drawn->shown = false;
+    }
+}
+
+int
+cli_exit_status(enum rpl_status st)
+{
+    if (st == RPL_OK) {
+        return CLI_EXIT_OK;
+    }
+    return rpl_status_is_invalid_input(st) ? CLI_EXIT_INVALID : CLI_EXIT_USAGE;
+}
+
+int
+cli_worst(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+const char *
+cli_status_name(enum rpl_status st)
+{
+    switch (st) {
+    case RPL_OK:
+        return "ok";
+    case RPL_E_NOMEM:
+        return "nomem";
+    case RPL_E_ARG:
+        return "arg";
+    case RPL_E_IO:
+        return "io";
+    case RPL_E_LIMIT:
+        return "limit";
+    case RPL_E_GZIP:
+        return "gzip";
+    case RPL_E_SYNTAX:
+        return "syntax";
+    case RPL_E_SEAL:
+        return "seal";
+    case RPL_E_SIG:
+        return "sig";
+    case RPL_E_KEY:
+        return "key";
+    case RPL_E_RULES:
+        return "rules";
+    case RPL_E_FAIRNESS:
+        return "fairness";
+    case RPL_E_STATE:
+        return "state";
+    case RPL_E_PERM:
+        return "perm";
+    case RPL_E_CRYPTO:
+        return "crypto";
+    case RPL_E_EXISTS:
+        return "exists";
+    case RPL_E_INCOMPLETE:
+        return "incomplete";
+    case RPL_E_UNSUPPORTED:
+        return "unsupported";
+    }
+    return "unknown";
+}
+
+void
+cli_msg(const char *fmt, ...)
+{
+    va_list ap;
+
+    fflush(stdout);
+    clear_progress();
+    fputs(PROG ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void
+file_vmsg(const char *file, size_t line, const char *kind, const char *fmt,
+          va_list ap)
+{
+    fflush(stdout);
+    clear_progress();
+    fputs(PROG ": ", stderr);
+    if (file != NULL) {
+        if (line > 0) {
+            fprintf(stderr, "%s:%zu: ", file, line);
+        } else {
+            fprintf(stderr, "%s: ", file);
+        }
+    }
+    if (kind != NULL) {
+        fprintf(stderr, "%s: ", kind);
+    }
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void
+cli_file_msg(const char *file, size_t line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    file_vmsg(file, line, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void
+cli_file_warn(const char *file, size_t line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    file_vmsg(file, line, "warning", fmt, ap);
+    va_end(ap);
+}
+
+const char *
+cli_error_text(enum rpl_status st, const struct rpl_error *err)
+{
+    if (err != NULL && err->code != RPL_OK && err->msg[0] != '\0') {
+        return err->msg;
+    }
+    return rpl_strerror(st);
+}
+
+int
+cli_file_error(const char *file, enum rpl_status st,
+               const struct rpl_error *err)
+{
+    const size_t line = err != NULL && err->code != RPL_OK ? err->line : 0;
+
+    /* Every command that writes files has --force. */
+    cli_file_msg(file, line, "%s%s", cli_error_text(st, err),
+                 st == RPL_E_EXISTS ? "; --force overwrites it" : "");
+    return cli_exit_status(st);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fflush(stdout);
+    clear_progress();
+    fputs(PROG ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    if (cmd != NULL) {
+        fprintf(stderr, PROG ": try '" PROG " %s --help'\n", cmd);
+    } else {
+        fputs(PROG ": try '" PROG " --help'\n", stderr);
+    }
+    return CLI_EXIT_USAGE;
+}
+
+int
+cli_option_error(const char *cmd, int c, char **argv)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    const bool is_long = arg != NULL && strncmp(arg, "--", 2) == 0;
+    size_t n = 0;
+
+    if (arg == NULL) {
+        arg = "";
+    }
+    if (is_long) {
+        n = strcspn(arg, "=");
+        if (c == ':') {
+            return cli_usage_error(cmd, "option '%.*s' needs a value", (int)n,
+                                   arg);
+        }
+        if (optopt != 0 && arg[n] == '=') {
+            return cli_usage_error(cmd, "option '%.*s' takes no value", (int)n,
+                                   arg);
+        }
+        return cli_usage_error(cmd, "unknown option '%.*s'", (int)n, arg);
+    }
+    if (c == ':') {
+        return cli_usage_error(cmd, "option '-%c' needs a value", optopt);
+    }
+    if (optopt > 32 && optopt < 127) {
+        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    }
+    return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int
+cli_help(const char *usage, const char *options)
+{
+    fputs(usage, stdout);
+    if (options != NULL && options[0] != '\0') {
+        fputc('\n', stdout);
+        fputs(options, stdout);
+    }
+    return cli_finish(CLI_EXIT_OK);
+}
+
+int
+cli_finish(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        const int e = errno;
+
+        fprintf(stderr, PROG ": standard output: %s\n",
+                e != 0 ? strerror(e) : "write error");
+        return CLI_EXIT_USAGE;
+    }
+    return status;
+}
+
+bool
+cli_parse_size(const char *s, size_t *out)
+{
+    size_t v = 0;
+
+    if (s == NULL || *s == '\0') {
+        return false;
+    }
+    for (; *s != '\0'; s++) {
+        const unsigned d = (unsigned)(unsigned char)*s - '0';
+
+        if (d > 9) {
+            return false;
+        }
+        if (v > (SIZE_MAX - d) / 10) {
+            return false;
+        }
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+bool
+cli_parse_seat(const char *s, size_t *seat)
+{
+    size_t k;
+
+    if (s == NULL || s[0] != 'p' || s[1] == '0') {
+        return false;
+    }
+    if (!cli_parse_size(s + 1, &k) || k == 0 || k > 1000) {
+        return false;
+    }
+    *seat = k;
+    return true;
+}
+
+static int
+hexval(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+bool
+cli_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len)
+{
+    const size_t n = strlen(s);
+    size_t i;
+
+    if (n == 0 || n % 2 != 0 || n / 2 > cap) {
+        return false;
+    }
+    for (i = 0; i < n / 2; i++) {
+        const int hi = hexval(s[2 * i]);
+        const int lo = hexval(s[2 * i + 1]);
+
+        if (hi < 0 || lo < 0) {
+            return false;
+        }
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    *len = n / 2;
+    return true;
+}
+
+void
+cli_hex(const uint8_t *in, size_t len, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+int
+cli_read_file(const char *path, size_t max, char **out, size_t *len)
+{
+    FILE *f = NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    int rc = CLI_EXIT_USAGE;
+    const bool is_stdin = strcmp(path, "-") == 0;
+
+    if (is_stdin) {
+        f = stdin;
+    } else {
+        f = fopen(path, "rb");
+        if (f == NULL) {
+            return CLI_EXIT_USAGE;
+        }
+    }
+    for (;;) {
+        size_t got;
+
+        if (n == cap) {
+            const size_t ncap = cap == 0 ? 65536 : cap * 2;
+            char *p;
+
+            if (cap > max) {
+                rc = CLI_EXIT_INVALID;
+                goto out;
+            }
+            p = realloc(buf, ncap + 1);
+            if (p == NULL) {
+                errno = ENOMEM;
+                goto out;
+            }
+            buf = p;
+            cap = ncap;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n > max) {
+            rc = CLI_EXIT_INVALID;
+            goto out;
+        }
+        if (got == 0) {
+            if (ferror(f)) {
+                if (errno == 0) {
+                    errno = EIO;
+                }
+                goto out;
+            }
+            break;
+        }
+    }
+    if (buf == NULL) {
+        buf = malloc(1);
+        if (buf == NULL) {
+            errno = ENOMEM;
+            goto out;
+        }
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    buf = NULL;
+    rc = CLI_EXIT_OK;
+out:
+    free(buf);
+    if (!is_stdin) {
+        fclose(f);
+    }
+    return rc;
+}
+
+int
+cli_load_pubkey(const char *arg, struct rpl_pubkey *pk)
+{
+    struct rpl_error err;
+    enum rpl_status st;
+
+    if (strlen(arg) == RPL_PUBKEY_B64_LEN && access(arg, F_OK) != 0) {
+        st = rpl_pubkey_parse(pk, arg, RPL_PUBKEY_B64_LEN, &err);
+        if (st != RPL_OK) {
+            cli_msg("--pubkey: %s", cli_error_text(st, &err));
+            return CLI_EXIT_USAGE;
+        }
+        return CLI_EXIT_OK;
+    }
+    st = rpl_pubkey_load(pk, arg, &err);
+    if (st != RPL_OK) {
+        cli_file_msg(arg, err.line, "%s", cli_error_text(st, &err));
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+int
+cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
+             struct rpl_report *rep)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    enum rpl_status st;
+
+    memset(rep, 0, sizeof *rep);
+    st = rpl_log_read(ctx, &log, file, &err);
+    if (st != RPL_OK) {
+        return cli_file_error(file, st, &err);
+    }
+    st = rpl_log_verify(log, NULL, rep);
+    if (st != RPL_OK) {
+        rpl_log_free(log);
+        return cli_file_error(file, st, &rep->error);
+    }
+    *out = log;
+    return CLI_EXIT_OK;
+}
+
+const char *
+cli_progress_text(enum rpl_progress p)
+{
+    switch (p) {
+    case RPL_PROGRESS_IN_PROGRESS:
+        return "in progress";
+    case RPL_PROGRESS_FINISHED:
+        return "finished, not revealed";
+    case RPL_PROGRESS_COMPLETE:
+        return "complete";
+    }
+    return "in progress";
+}
+
+int
+cli_ctx_new(struct rpl_ctx **ctx)
+{
+    struct rpl_error err;
+    const enum rpl_status st = rpl_ctx_new(ctx, NULL, &err);
+
+    if (st != RPL_OK) {
+        cli_msg("%s", cli_error_text(st, &err));
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n, i;
+    unsigned cp;
+
+    if (c < 0x80) {
+        return 1;
+    }
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) {
+            return 0;
+        }
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
+        return 0;
+    }
+    return n;
+}
+
+json_t *
+cli_json_str(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    json_t *j = json_string(s);
+    char *buf, *q;
+
+    if (j != NULL) {
+        return j;
+    }
+    /* Not UTF-8: each bad byte becomes U+FFFD (3 bytes). */
+    buf = malloc(strlen(s) * 3 + 1);
+    if (buf == NULL) {
+        return NULL;
+    }
+    q = buf;
+    while (*p != '\0') {
+        const size_t n = utf8_len(p);
+
+        if (n == 0) {
+            memcpy(q, "\xef\xbf\xbd", 3);
+            q += 3;
+            p++;
+        } else {
+            memcpy(q, p, n);
+            q += n;
+            p += n;
+        }
+    }
+    *q = '\0';
+    j = json_string(buf);
+    free(buf);
+    return j;
+}
+
+json_t *
+cli_json_size(size_t n)
+{
+    const size_t max = (size_t)1 << 53;
+
+    return json_integer((json_int_t)(n > max ? max : n));
+}
+
+json_t *
+cli_json_parse(const char *text)
+{
+    json_error_t jerr;
+
+    return json_loads(text, JSON_DECODE_ANY, &jerr);
+}
+
+int
+cli_json_print(const json_t *obj)
+{
+    char *s = json_dumps(obj, JSON_COMPACT | JSON_ENCODE_ANY);
+
+    if (s == NULL) {
+        cli_msg("cannot encode JSON output");
+        return CLI_EXIT_USAGE;
+    }
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+    return CLI_EXIT_OK;
+}
+
+bool
+cli_json_set(json_t *obj, const char *key, json_t *val)
+{
+    if (obj == NULL || val == NULL) {
+        json_decref(val);
+        return false;
+    }
+    return json_object_set_new(obj, key, val) == 0;
+}
+
+/* ------------------------------------------------------------ progress */
+
+static long long
+elapsed_ns(const struct timespec *from, const struct timespec *to)
+{
+    return (long long)(to->tv_sec - from->tv_sec) * 1000000000LL +
+           (to->tv_nsec - from->tv_nsec);
+}
+
+void
+cli_progress_start(struct cli_progress *p, const char *what, size_t total,
+                   bool quiet)
+{
+    memset(p, 0, sizeof *p);
+    p->what = what;
+    p->total = total;
+    p->enabled = !quiet && isatty(STDERR_FILENO) == 1;
+    if (p->enabled) {
+        clock_gettime(CLOCK_MONOTONIC, &p->start);
+        p->last = p->start;
+    }
+}
+
+void
+cli_progress_update(struct cli_progress *p, size_t done)
+{
+    struct timespec now;
+
+    if (!p->enabled) {
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (elapsed_ns(&p->start, &now) < 1000000000LL) {
+        return;
+    }
+    if (p->shown && elapsed_ns(&p->last, &now) < PROGRESS_REFRESH_NS) {
+        return;
+    }
+    p->last = now;
+    p->shown = true;
+    progress_drawn = p;
+    if (p->total > 0) {
+        fprintf(stderr, "\r" PROG ": %zu/%zu %s", done, p->total, p->what);
+    } else {
+        fprintf(stderr, "\r" PROG ": %zu %s", done, p->what);
+    }
+    fflush(stderr);
+}
+
+void
+cli_progress_end(struct cli_progress *p)
+{
+    if (p->enabled && p->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    p->shown = false;
+    if (progress_drawn == p) {
+        progress_drawn = NULL;
+    }
+}

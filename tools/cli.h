@@ -1,0 +1,173 @@
+/*
+ * cli.h - what the commands of camelog share: messages on stderr, the
+ * mapping of library statuses to exit codes, option errors, the JSON
+ * Lines writer, progress on a terminal, and small parsers.
+ *
+ * Exit codes (camelog(1)): 0 all good, 1 an input is invalid, 2 usage or
+ * environment.  A command given many inputs carries on past a bad one and
+ * returns the worst status.
+ */
+#ifndef CAMELOG_CLI_H
+#define CAMELOG_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "replay.h"
+
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+enum {
+    CLI_EXIT_OK = 0,      /* all good */
+    CLI_EXIT_INVALID = 1, /* an input is invalid */
+    CLI_EXIT_USAGE = 2    /* usage or environment */
+};
+
+/* One entry of the command table of camelog.c. */
+struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;
+};
+
+/* The commands, one file each (tools/cmd_<name>.c). */
+int cmd_keygen(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_step(int argc, char **argv);
+int cmd_reveal(int argc, char **argv);
+int cmd_cat(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
+
+/* ------------------------------------------------------------ status */
+
+/* 0, 1 or 2 for a library status (rpl_status_is_invalid_input()). */
+int cli_exit_status(enum rpl_status st);
+
+/* The worse of two exit statuses. */
+int cli_worst(int a, int b);
+
+/* A stable lowercase name for a status ("seal", "rules"), used in JSON. */
+const char *cli_status_name(enum rpl_status st);
+
+/* ---------------------------------------------------------- messages */
+
+/* "camelog: msg" on stderr. */
+void cli_msg(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/* "camelog: FILE:LINE: msg" on stderr; "camelog: FILE: msg" when line
+ * is 0. */
+void cli_file_msg(const char *file, size_t line, const char *fmt, ...)
+    CLI_PRINTF(3, 4);
+
+/* "camelog: FILE:LINE: warning: msg" on stderr. */
+void cli_file_warn(const char *file, size_t line, const char *fmt, ...)
+    CLI_PRINTF(3, 4);
+
+/* Reports a failed library call on file (NULL: none) with the message of
+ * err (or the status text when it has none) and returns its exit status.
+ * RPL_E_EXISTS adds that --force overwrites the file. */
+int cli_file_error(const char *file, enum rpl_status st,
+                   const struct rpl_error *err);
+
+/* The text of err, or the status text when err carries no message. */
+const char *cli_error_text(enum rpl_status st, const struct rpl_error *err);
+
+/* A usage error: "camelog: msg" then "camelog: try 'camelog CMD
+ * --help'"; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) CLI_PRINTF(2, 3);
+
+/* Reports what getopt_long() returned for a bad option (c is '?' or ':',
+ * with opterr 0 and an optstring starting with ':'); returns 2. */
+int cli_option_error(const char *cmd, int c, char **argv);
+
+/* Prints usage (which ends with a newline), an empty line and options to
+ * stdout; returns the status of cli_finish(0). */
+int cli_help(const char *usage, const char *options);
+
+/* Flushes stdout; a failed write turns status into 2 with a message. */
+int cli_finish(int status);
+
+/* ----------------------------------------------------------- parsing */
+
+/* A seat such as "p3" (from p1; the caller checks it against the game). */
+bool cli_parse_seat(const char *s, size_t *seat);
+
+/* A decimal number without sign, blanks or overflow. */
+bool cli_parse_size(const char *s, size_t *out);
+
+/* Hex digits (even count) into out[0..cap); sets *len. */
+bool cli_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len);
+
+/* Lowercase hex of in[0..len) into out (2 * len + 1 bytes). */
+void cli_hex(const uint8_t *in, size_t len, char *out);
+
+/* Reads a whole file ("-" is stdin) of at most max bytes into a new
+ * NUL-terminated buffer (free()).  Returns 0, 1 when the file is larger
+ * than max, 2 when it cannot be read (errno set); reports nothing. */
+int cli_read_file(const char *path, size_t max, char **out, size_t *len);
+
+/* A pinned public key from --pubkey: the 56-character base64 form or a
+ * minisign public key file.  Reports the failure and returns 2. */
+int cli_load_pubkey(const char *arg, struct rpl_pubkey *pk);
+
+/* Reads and verifies file.  On success sets *out (free with
+ * rpl_log_free()) and fills rep; otherwise reports the first failure as
+ * "camelog: FILE:LINE: msg" and returns its exit status. */
+int cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
+                 struct rpl_report *rep);
+
+/* "in progress", "finished" or "complete". */
+const char *cli_progress_text(enum rpl_progress p);
+
+/* A new context; reports the failure and returns 2. */
+int cli_ctx_new(struct rpl_ctx **ctx);
+
+/* -------------------------------------------------------------- JSON */
+
+/* A JSON string of s, with bytes that are not UTF-8 replaced by U+FFFD
+ * (file names need not be UTF-8).  NULL when out of memory. */
+json_t *cli_json_str(const char *s);
+
+/* A JSON integer of a size (clamped to the largest JSON integer). */
+json_t *cli_json_size(size_t n);
+
+/* Parses JSON the library returned; NULL when it is not JSON. */
+json_t *cli_json_parse(const char *text);
+
+/* Writes obj as one compact line to stdout (JSON Lines).  Returns 0, or 2
+ * with a message when it cannot be encoded. */
+int cli_json_print(const json_t *obj);
+
+/* Sets key of obj to val, taking val (NULL val marks failure: returns
+ * false).  For building objects without checking every step. */
+bool cli_json_set(json_t *obj, const char *key, json_t *val);
+
+/* ---------------------------------------------------------- progress */
+
+/* Progress on stderr: shown only when stderr is a terminal, the work has
+ * lasted more than a second, and -q was not given. */
+struct cli_progress {
+    const char *what; /* "files", "games" */
+    size_t total;
+    bool enabled;
+    bool shown;
+    struct timespec start;
+    struct timespec last;
+};
+
+void cli_progress_start(struct cli_progress *p, const char *what, size_t total,
+                        bool quiet);
+void cli_progress_update(struct cli_progress *p, size_t done);
+/* Clears the progress line if one was shown. */
+void cli_progress_end(struct cli_progress *p);
+
+#endif /* CAMELOG_CLI_H */

@@ -1,0 +1,220 @@
+/*
+ * cmd_replay.c - camelog replay: a verified game told as a narrative,
+ * one event per line (rpl_log_describe()), as the public, one seat or
+ * the omniscient viewer knows it, optionally cut after line N.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "replay.h"
+
+static const char usage[] =
+    "usage: camelog replay [--as seat | --omniscient] [--to n] [--json]\n"
+    "                      file ...\n";
+
+static const char options[] =
+    "options:\n"
+    "  -a, --as seat      as seat pK knew it (needs a complete log)\n"
+    "  --omniscient       with every secret (needs a complete log)\n"
+    "  -t, --to n         stop after line n\n"
+    "  --json             one JSON object per event (keys in "
+    "camelog-replay(1))\n"
+    "  -h, --help         this help\n";
+
+struct replay_opts {
+    int viewer; /* RPL_VIEW_PUBLIC, RPL_VIEW_ALL or a seat */
+    bool has_to;
+    size_t to;
+    bool is_json;
+    bool is_many; /* several files: name each in text output */
+};
+
+/* "public", "omniscient" or "pK" into buf. */
+static const char *
+viewer_name(int viewer, char *buf, size_t n)
+{
+    if (viewer == RPL_VIEW_PUBLIC) {
+        return "public";
+    }
+    if (viewer == RPL_VIEW_ALL) {
+        return "omniscient";
+    }
+    snprintf(buf, n, "p%d", viewer);
+    return buf;
+}
+
+/* Prints text with every line after the first indented under it. */
+static void
+print_indented(size_t no, const char *text)
+{
+    const char *p = text;
+    bool first = true;
+
+    while (*p != '\0') {
+        const size_t len = strcspn(p, "\n");
+
+        if (first) {
+            printf("%4zu  %.*s\n", no, (int)len, p);
+        } else {
+            printf("      %.*s\n", (int)len, p);
+        }
+        first = false;
+        p += len;
+        if (*p == '\n') {
+            p++;
+        }
+    }
+}
+
+/* *printed says whether an earlier file was told (text output: an empty
+ * line separates the files). */
+static int
+replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
+           bool *printed)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    enum rpl_status st;
+    char vbuf[16];
+    const char *vname = viewer_name(o->viewer, vbuf, sizeof vbuf);
+    size_t no, last;
+    int rc;
+
+    rc = cli_open_log(ctx, file, &log, &rep);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    if (o->viewer > 0 && (size_t)o->viewer > rpl_log_seats(log)) {
+        cli_file_msg(file, 0, "no seat p%d: the game has %zu seats", o->viewer,
+                     rpl_log_seats(log));
+        rc = CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (o->viewer != RPL_VIEW_PUBLIC && rep.progress != RPL_PROGRESS_COMPLETE) {
+        cli_file_msg(file, 0,
+                     "%s%s view needs a complete log (with its reveal); "
+                     "this one is %s",
+                     o->viewer == RPL_VIEW_ALL ? "the omniscient" : vname,
+                     o->viewer == RPL_VIEW_ALL ? "" : "'s",
+                     cli_progress_text(rep.progress));
+        rc = CLI_EXIT_INVALID;
+        goto out;
+    }
+    last = rpl_log_lines(log);
+    if (o->has_to && o->to < last) {
+        last = o->to;
+    }
+    if (!o->is_json && o->is_many) {
+        printf("%s%s:\n", *printed ? "\n" : "", file);
+        *printed = true;
+    }
+    for (no = 1; no <= last; no++) {
+        char *text = NULL;
+
+        st = rpl_log_describe(log, no, o->viewer, &text, &err);
+        if (st != RPL_OK) {
+            rc = cli_file_error(file, st, &err);
+            goto out;
+        }
+        if (text == NULL) {
+            continue;
+        }
+        if (o->is_json) {
+            json_t *obj = json_object();
+            bool ok = true;
+
+            ok &= cli_json_set(obj, "file", cli_json_str(file));
+            ok &= cli_json_set(obj, "line", cli_json_size(no));
+            ok &= cli_json_set(obj, "viewer", json_string(vname));
+            ok &= cli_json_set(obj, "text", cli_json_str(text));
+            rc = ok ? cli_json_print(obj) : CLI_EXIT_USAGE;
+            if (!ok) {
+                cli_msg("out of memory");
+            }
+            json_decref(obj);
+        } else {
+            print_indented(no, text);
+        }
+        rpl_free(ctx, text);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
+    }
+out:
+    rpl_log_free(log);
+    return rc;
+}
+
+int
+cmd_replay(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"as", required_argument, NULL, 'a'},
+        {"omniscient", no_argument, NULL, 'O'},
+        {"to", required_argument, NULL, 't'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct replay_opts o;
+    struct rpl_ctx *ctx = NULL;
+    bool has_as = false, has_omniscient = false, printed = false;
+    size_t seat;
+    int c, i, rc;
+
+    memset(&o, 0, sizeof o);
+    o.viewer = RPL_VIEW_PUBLIC;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":a:t:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'a':
+            if (!cli_parse_seat(optarg, &seat) || seat > 99) {
+                return cli_usage_error("replay",
+                                       "--as needs a seat like p3, "
+                                       "not '%s'",
+                                       optarg);
+            }
+            o.viewer = (int)seat;
+            has_as = true;
+            break;
+        case 'O':
+            o.viewer = RPL_VIEW_ALL;
+            has_omniscient = true;
+            break;
+        case 't':
+            if (!cli_parse_size(optarg, &o.to)) {
+                return cli_usage_error(
+                    "replay", "--to needs a line number, not '%s'", optarg);
+            }
+            o.has_to = true;
+            break;
+        case 'j':
+            o.is_json = true;
+            break;
+        case 'h':
+            return cli_help(usage, options);
+        default:
+            return cli_option_error("replay", c, argv);
+        }
+    }
+    if (has_as && has_omniscient) {
+        return cli_usage_error("replay",
+                               "--as and --omniscient exclude each other");
+    }
+    if (optind >= argc) {
+        return cli_usage_error("replay", "no file to replay");
+    }
+    o.is_many = argc - optind > 1;
+    rc = cli_ctx_new(&ctx);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    for (i = optind; i < argc; i++) {
+        rc = cli_worst(rc, replay_one(&o, ctx, argv[i], &printed));
+    }
+    rpl_ctx_free(ctx);
+    return cli_finish(rc);
+}

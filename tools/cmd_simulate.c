@@ -1,0 +1,828 @@
+/*
+ * cmd_simulate.c - camelog simulate: seeded bots play whole games and the
+ * dealer records them as a host would (rpl_rec_*): header and commitment,
+ * optional seat entropy and seat signatures, every move, the seal after
+ * `end`, the reveal and the final seal.  Everything comes from the seed,
+ * so the same arguments write byte-identical files.
+ *
+ * Derivation (camelog-simulate(1)): root = BLAKE2b-256("camelog simulate
+ * seed" || seed); for game g, value(label) = BLAKE2b(key = root,
+ * "camelog simulate " || label || " " || g), 16 bytes for the id and 32
+ * for the rest ("secret", "bots", "entropy pK", "seat key pK").
+ *
+ * --count N writes DIR/game-000001.camelog ... with two worker processes
+ * (game g goes to worker (g - 1) mod 2) and DIR/MANIFEST.tsv, whose rows
+ * the parent reads from the workers' pipes in game order.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "cli.h"
+#include "replay.h"
+
+static const char usage[] =
+    "usage: camelog simulate --game avalon|soc --players n [--roles list]\n"
+    "                        [--rules line] [--lady] [--targeting]\n"
+    "                        [--seed hex] [--count n]\n"
+    "                        [--bot random|plausible] [--entropy] [--sigs]\n"
+    "                        [--created time] [--force] [-q]\n"
+    "                        --key dealer.key -o file|dir\n";
+
+static const char options[] =
+    "options:\n"
+    "  --game avalon|soc      the game\n"
+    "  --players n            number of seats\n"
+    "  --roles list           Avalon roles, comma-separated (default: the\n"
+    "                         basic game, Merlin and the Assassin)\n"
+    "  --rules line           the whole rules line (overrides --roles,\n"
+    "                         --lady and --targeting)\n"
+    "  --lady                 play with the Lady of the Lake\n"
+    "  --targeting            play with the Targeting variant\n"
+    "  --seed hex             seed of the run (default: random, printed)\n"
+    "  --count n              write n games into the directory given by -o\n"
+    "  --bot random|plausible how the seats choose (default: plausible)\n"
+    "  --entropy              every seat contributes entropy\n"
+    "  --sigs                 every seat has a key and signs its lines\n"
+    "  --created time         the created line, YYYY-MM-DDTHH:MM:SSZ\n"
+    "  -f, --force            overwrite existing files\n"
+    "  -q, --quiet            no progress and no seed note\n"
+    "  -k, --key file         the dealer's secret key\n"
+    "  -o, --output file|dir  the log (- for standard output), or the\n"
+    "                         directory with --count\n"
+    "  -h, --help             this help\n";
+
+/* Seat names, in seat order. */
+static const char *const seat_names[] = {
+    "Alice", "Bob",   "Carol", "Dave", "Erin",
+    "Frank", "Grace", "Heidi", "Ivan", "Judy",
+};
+#define MAX_PLAYERS (sizeof seat_names / sizeof seat_names[0])
+
+/* Avalon roles in the order of the rules line (camelog-avalon(7)). */
+static const char *const role_order[] = {
+    "merlin",  "percival", "servant", "assassin",
+    "morgana", "mordred",  "oberon",  "minion",
+};
+#define NROLES (sizeof role_order / sizeof role_order[0])
+
+/* Good and Evil seats by player count, 5..10 (rules T1). */
+static const unsigned good_seats[] = {3, 4, 4, 5, 6, 6};
+static const unsigned evil_seats[] = {2, 2, 3, 3, 3, 4};
+
+/* The bots move at most this many times in one game; a game that does
+ * not end by then is a bug, reported rather than looped on. */
+#define MAX_MOVES 100000u
+
+#define ROW_MAX   1024
+
+struct sim {
+    const char *game;
+    char *rules;
+    size_t players;
+    uint8_t root[32];
+    enum rpl_bot bot;
+    bool has_entropy;
+    bool has_sigs;
+    bool force;
+    bool quiet;
+    const char *created;
+    const struct rpl_seckey *dealer;
+    struct rpl_pubkey dealer_pub;
+};
+
+/* value(label) of game g; out_len is 16 or 32. */
+static void
+derive(const struct sim *sim, const char *label, size_t game, uint8_t *out,
+       size_t out_len)
+{
+    char msg[128];
+    const int n =
+        snprintf(msg, sizeof msg, "camelog simulate %s %zu", label, game);
+
+    crypto_generichash(out, out_len, (const unsigned char *)msg, (size_t)n,
+                       sim->root, sizeof sim->root);
+}
+
+static int
+role_rank(const char *role, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < NROLES; i++) {
+        if (strlen(role_order[i]) == len &&
+            memcmp(role_order[i], role, len) == 0) {
+            return (int)i;
+        }
+    }
+    return (int)NROLES; /* unknown: last, the game module names it */
+}
+
+struct role_tok {
+    const char *s;
+    size_t len;
+    int rank;
+};
+
+static int
+cmp_role(const void *a, const void *b)
+{
+    const struct role_tok *x = a, *y = b;
+
+    return x->rank - y->rank;
+}
+
+/* The roles given on the command line in the order of the rules line.
+ * Returns a new string, or NULL (with errno) on a bad list. */
+static char *
+canonical_roles(const char *list)
+{
+    struct role_tok toks[64];
+    size_t n = 0, i, total = 0;
+    const char *p = list;
+    char *out, *q;
+
+    for (;;) {
+        const size_t len = strcspn(p, ",");
+
+        if (len == 0 || n == sizeof toks / sizeof toks[0]) {
+            errno = EINVAL;
+            return NULL;
+        }
+        toks[n].s = p;
+        toks[n].len = len;
+        toks[n].rank = role_rank(p, len);
+        total += len + 1;
+        n++;
+        if (p[len] == '\0') {
+            break;
+        }
+        p += len + 1;
+    }
+    /* qsort is not stable: equal ranks are the same word except for
+     * unknown roles, whose order the game module reports anyway. */
+    qsort(toks, n, sizeof toks[0], cmp_role);
+    out = malloc(total);
+    if (out == NULL) {
+        return NULL;
+    }
+    q = out;
+    for (i = 0; i < n; i++) {
+        memcpy(q, toks[i].s, toks[i].len);
+        q += toks[i].len;
+        *q++ = i + 1 < n ? ',' : '\0';
+    }
+    return out;
+}
+
+/* The basic game: Merlin and servants, the Assassin and minions. */
+static char *
+default_roles(size_t players)
+{
+    char buf[256] = "merlin";
+    size_t i;
+
+    if (players < 5 || players > 10) {
+        return NULL;
+    }
+    for (i = 1; i < good_seats[players - 5]; i++) {
+        strcat(buf, ",servant");
+    }
+    strcat(buf, ",assassin");
+    for (i = 1; i < evil_seats[players - 5]; i++) {
+        strcat(buf, ",minion");
+    }
+    return strdup(buf);
+}
+
+static bool
+is_created_shape(const char *s)
+{
+    static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+    size_t i;
+
+    if (strlen(s) != sizeof shape - 1) {
+        return false;
+    }
+    for (i = 0; shape[i] != '\0'; i++) {
+        if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* What one game produced, for the manifest. */
+struct outcome {
+    char winner[16];
+    char reason[16];
+    char digest[65];
+};
+
+static void
+print_warnings(const char *file, struct rpl_log *log,
+               const struct rpl_report *rep)
+{
+    size_t i;
+
+    for (i = 0; i < rep->warnings; i++) {
+        size_t line = 0;
+        const char *w = rpl_log_warning(log, i, &line);
+
+        if (w == NULL) {
+            break;
+        }
+        cli_file_warn(file, line, "%s", w);
+    }
+}
+
+/* Records game number `game` into path.  Returns an exit status after
+ * reporting any failure. */
+static int
+play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
+          const char *path, bool show_warnings, struct outcome *res)
+{
+    struct rpl_seckey *seat_sk[MAX_PLAYERS] = {NULL};
+    struct rpl_pubkey seat_pk[MAX_PLAYERS];
+    const struct rpl_pubkey *seat_keys[MAX_PLAYERS] = {NULL};
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_verify_opts vopts;
+    struct rpl_error err;
+    enum rpl_status st = RPL_OK;
+    uint8_t id[16], secret[32], bots[32], buf[32], digest[32];
+    char label[32];
+    size_t k, moves = 0, turn;
+    int rc = CLI_EXIT_USAGE;
+
+    derive(sim, "id", game, id, sizeof id);
+    derive(sim, "secret", game, secret, sizeof secret);
+    derive(sim, "bots", game, bots, sizeof bots);
+    if (sim->has_sigs) {
+        for (k = 1; k <= sim->players; k++) {
+            snprintf(label, sizeof label, "seat key p%zu", k);
+            derive(sim, label, game, buf, sizeof buf);
+            st = rpl_seckey_from_seed(ctx, &seat_sk[k - 1], buf, &err);
+            if (st != RPL_OK) {
+                goto fail;
+            }
+            rpl_seckey_pubkey(seat_sk[k - 1], &seat_pk[k - 1]);
+            seat_keys[k - 1] = &seat_pk[k - 1];
+        }
+    }
+    memset(&cfg, 0, sizeof cfg);
+    cfg.game = sim->game;
+    cfg.rules = sim->rules;
+    cfg.seats = sim->players;
+    cfg.names = seat_names;
+    cfg.seat_keys = sim->has_sigs ? seat_keys : NULL;
+    cfg.dealer = sim->dealer;
+    cfg.id = id;
+    cfg.secret = secret;
+    cfg.created = sim->created;
+    st = rpl_rec_new(ctx, &rec, &cfg, &err);
+    if (st != RPL_OK) {
+        goto fail;
+    }
+    if (sim->has_entropy) {
+        for (k = 1; k <= sim->players; k++) {
+            snprintf(label, sizeof label, "entropy p%zu", k);
+            derive(sim, label, game, buf, sizeof buf);
+            st = rpl_rec_entropy(rec, k, buf, seat_sk[k - 1], &err);
+            if (st != RPL_OK) {
+                goto fail;
+            }
+        }
+    }
+    st = rpl_rec_start(rec, &err);
+    if (st != RPL_OK) {
+        goto fail;
+    }
+    while ((turn = rpl_rec_turn(rec)) != 0) {
+        if (++moves > MAX_MOVES || turn > sim->players) {
+            cli_file_msg(path, 0, "the bots did not finish the game");
+            goto out;
+        }
+        st = rpl_rec_bot(rec, sim->bot, bots, seat_sk[turn - 1], &err);
+        if (st != RPL_OK) {
+            goto fail;
+        }
+    }
+    st = rpl_rec_reveal(rec, &err);
+    if (st != RPL_OK) {
+        goto fail;
+    }
+    st = rpl_rec_log(rec, &log, &err);
+    if (st != RPL_OK) {
+        goto fail;
+    }
+    memset(&vopts, 0, sizeof vopts);
+    vopts.pubkey = &sim->dealer_pub;
+    memset(&rep, 0, sizeof rep);
+    st = rpl_log_verify(log, &vopts, &rep);
+    if (show_warnings) {
+        print_warnings(path, log, &rep);
+    }
+    if (st != RPL_OK) {
+        err = rep.error;
+        goto fail;
+    }
+    st = rpl_log_write(log, path, sim->force, &err);
+    if (st != RPL_OK) {
+        goto fail;
+    }
+    st = rpl_log_seek(log, rpl_log_lines(log), &err);
+    if (st == RPL_OK) {
+        st = rpl_log_digest(log, digest, &err);
+    }
+    if (st != RPL_OK) {
+        goto fail;
+    }
+    snprintf(res->winner, sizeof res->winner, "%s", rep.winner);
+    snprintf(res->reason, sizeof res->reason, "%s", rep.reason);
+    cli_hex(digest, sizeof digest, res->digest);
+    rc = CLI_EXIT_OK;
+    goto out;
+fail:
+    rc = cli_file_error(path, st, &err);
+out:
+    rpl_log_free(log);
+    rpl_rec_free(rec);
+    for (k = 0; k < MAX_PLAYERS; k++) {
+        rpl_seckey_free(seat_sk[k]);
+    }
+    sodium_memzero(secret, sizeof secret);
+    sodium_memzero(buf, sizeof buf);
+    return rc;
+}
+
+static const char *
+dash_if_empty(const char *s)
+{
+    return s[0] != '\0' ? s : "-";
+}
+
+/* --count: the work of one worker process; rows go to fd in game
+ * order.  Returns the exit status of the process. */
+static int
+worker(const struct sim *sim, const char *dir, size_t count, size_t first,
+       size_t step, int fd)
+{
+    struct rpl_ctx *ctx = NULL;
+    FILE *out = fdopen(fd, "w");
+    char *path = NULL;
+    size_t g;
+    int rc;
+
+    if (out == NULL) {
+        cli_msg("pipe: %s", strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    rc = cli_ctx_new(&ctx);
+    path = malloc(strlen(dir) + 32);
+    if (path == NULL) {
+        cli_msg("out of memory");
+        rc = CLI_EXIT_USAGE;
+    }
+    for (g = first; rc == CLI_EXIT_OK && g <= count; g += step) {
+        struct outcome res;
+
+        sprintf(path, "%s/game-%06zu.camelog", dir, g);
+        rc = play_game(sim, ctx, g, path, g == 1, &res);
+        if (rc != CLI_EXIT_OK) {
+            break;
+        }
+        if (fprintf(out, "game-%06zu.camelog\t%s\t%s\t%s\t%s\n", g, sim->rules,
+                    dash_if_empty(res.winner), dash_if_empty(res.reason),
+                    res.digest) < 0 ||
+            fflush(out) != 0) {
+            rc = CLI_EXIT_USAGE; /* the parent is gone or stopped */
+        }
+    }
+    fclose(out);
+    free(path);
+    rpl_ctx_free(ctx);
+    return rc;
+}
+
+static int
+make_dir(const char *dir)
+{
+    struct stat sb;
+
+    if (mkdir(dir, 0777) == 0) {
+        return CLI_EXIT_OK;
+    }
+    if (errno == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        return CLI_EXIT_OK;
+    }
+    cli_file_msg(dir, 0, "%s",
+                 errno == EEXIST ? "not a directory" : strerror(errno));
+    return CLI_EXIT_USAGE;
+}
+
+#define NWORKERS 2
+
+static int
+run_count(const struct sim *sim, const char *dir, size_t count)
+{
+    pid_t pids[NWORKERS] = {0};
+    FILE *rows[NWORKERS] = {NULL};
+    const size_t nworkers = count < NWORKERS ? count : NWORKERS;
+    char *manifest = NULL, *tmp = NULL, *line = NULL;
+    size_t cap = 0, g, w;
+    FILE *mf = NULL;
+    struct cli_progress prog;
+    bool is_short = false;
+    int rc, worst_worker = CLI_EXIT_OK;
+
+    rc = make_dir(dir);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    rc = CLI_EXIT_USAGE;
+    manifest = malloc(strlen(dir) + 32);
+    tmp = malloc(strlen(dir) + 32);
+    if (manifest == NULL || tmp == NULL) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    sprintf(manifest, "%s/MANIFEST.tsv", dir);
+    sprintf(tmp, "%s/.MANIFEST.tsv.tmp", dir);
+    if (!sim->force && access(manifest, F_OK) == 0) {
+        cli_file_msg(manifest, 0, "file exists; --force overwrites it");
+        goto out;
+    }
+    mf = fopen(tmp, "w");
+    if (mf == NULL) {
+        cli_file_msg(tmp, 0, "%s", strerror(errno));
+        goto out;
+    }
+    fprintf(mf, "file\trules\twinner\treason\tdigest\n");
+    /* Nothing buffered may be copied into the workers. */
+    fflush(mf);
+    fflush(stdout);
+    fflush(stderr);
+    for (w = 0; w < nworkers; w++) {
+        int fds[2];
+
+        if (pipe(fds) != 0) {
+            cli_msg("pipe: %s", strerror(errno));
+            goto out;
+        }
+        pids[w] = fork();
+        if (pids[w] < 0) {
+            cli_msg("fork: %s", strerror(errno));
+            close(fds[0]);
+            close(fds[1]);
+            pids[w] = 0;
+            goto out;
+        }
+        if (pids[w] == 0) {
+            size_t v;
+
+            close(fds[0]);
+            for (v = 0; v < w; v++) {
+                fclose(rows[v]);
+            }
+            fclose(mf);
+            free(manifest);
+            free(tmp);
+            _exit(worker(sim, dir, count, w + 1, nworkers, fds[1]));
+        }
+        close(fds[1]);
+        rows[w] = fdopen(fds[0], "r");
+        if (rows[w] == NULL) {
+            close(fds[0]);
+            cli_msg("pipe: %s", strerror(errno));
+            goto out;
+        }
+    }
+    cli_progress_start(&prog, "games", count, sim->quiet);
+    for (g = 1; g <= count; g++) {
+        if (getline(&line, &cap, rows[(g - 1) % nworkers]) <= 0) {
+            break; /* the worker reports its own failure */
+        }
+        fputs(line, mf);
+        cli_progress_update(&prog, g);
+    }
+    cli_progress_end(&prog);
+    is_short = g <= count;
+    rc = CLI_EXIT_OK;
+out:
+    for (w = 0; w < NWORKERS; w++) {
+        int status = 0;
+
+        if (rows[w] != NULL) {
+            fclose(rows[w]);
+        }
+        if (pids[w] <= 0) {
+            continue;
+        }
+        /* With its pipe closed, a worker still running dies of SIGPIPE
+         * at its next row, between two games. */
+        while (waitpid(pids[w], &status, 0) < 0 && errno == EINTR) {
+        }
+        if (WIFEXITED(status)) {
+            worst_worker = cli_worst(worst_worker, WEXITSTATUS(status));
+        } else if (!is_short && rc == CLI_EXIT_OK) {
+            cli_msg("a worker process was killed by signal %d",
+                    WTERMSIG(status));
+            worst_worker = CLI_EXIT_USAGE;
+        }
+    }
+    if (is_short && worst_worker == CLI_EXIT_OK) {
+        cli_msg("a worker process stopped early");
+        worst_worker = CLI_EXIT_USAGE;
+    }
+    rc = cli_worst(rc, worst_worker);
+    if (mf != NULL) {
+        if (fclose(mf) != 0 && rc == CLI_EXIT_OK) {
+            cli_file_msg(tmp, 0, "%s", strerror(errno));
+            rc = CLI_EXIT_USAGE;
+        }
+        if (rc == CLI_EXIT_OK && rename(tmp, manifest) != 0) {
+            cli_file_msg(manifest, 0, "%s", strerror(errno));
+            rc = CLI_EXIT_USAGE;
+        }
+        if (rc != CLI_EXIT_OK) {
+            unlink(tmp);
+        }
+    }
+    if (rc == CLI_EXIT_OK) {
+        printf("%s: %zu %s\n", manifest, count, count == 1 ? "game" : "games");
+    }
+    free(line);
+    free(manifest);
+    free(tmp);
+    return rc;
+}
+
+static char *
+avalon_rules(size_t players, const char *roles, bool lady, bool targeting)
+{
+    char *list =
+        roles != NULL ? canonical_roles(roles) : default_roles(players);
+    char *line;
+    size_t n;
+
+    if (list == NULL) {
+        return NULL;
+    }
+    n = strlen(list) + 96;
+    line = malloc(n);
+    if (line != NULL) {
+        snprintf(line, n, "players=%zu roles=%s lady=%s targeting=%s", players,
+                 list, lady ? "on" : "off", targeting ? "on" : "off");
+    }
+    free(list);
+    return line;
+}
+
+enum {
+    OPT_GAME = 256,
+    OPT_PLAYERS,
+    OPT_ROLES,
+    OPT_RULES,
+    OPT_LADY,
+    OPT_TARGETING,
+    OPT_SEED,
+    OPT_COUNT,
+    OPT_BOT,
+    OPT_ENTROPY,
+    OPT_SIGS,
+    OPT_CREATED
+};
+
+int
+cmd_simulate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"game", required_argument, NULL, OPT_GAME},
+        {"players", required_argument, NULL, OPT_PLAYERS},
+        {"roles", required_argument, NULL, OPT_ROLES},
+        {"rules", required_argument, NULL, OPT_RULES},
+        {"lady", no_argument, NULL, OPT_LADY},
+        {"targeting", no_argument, NULL, OPT_TARGETING},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"count", required_argument, NULL, OPT_COUNT},
+        {"bot", required_argument, NULL, OPT_BOT},
+        {"entropy", no_argument, NULL, OPT_ENTROPY},
+        {"sigs", no_argument, NULL, OPT_SIGS},
+        {"created", required_argument, NULL, OPT_CREATED},
+        {"force", no_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"key", required_argument, NULL, 'k'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct sim sim;
+    const char *players = NULL, *roles = NULL, *rules = NULL, *seed = NULL;
+    const char *count_arg = NULL, *keyfile = NULL, *output = NULL;
+    bool lady = false, targeting = false;
+    uint8_t seed_bytes[64];
+    size_t seed_len = 0, count = 0;
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_seckey *dealer = NULL;
+    struct rpl_error err;
+    enum rpl_status st;
+    int c, rc;
+
+    memset(&sim, 0, sizeof sim);
+    sim.bot = RPL_BOT_PLAUSIBLE;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":fqk:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_GAME:
+            sim.game = optarg;
+            break;
+        case OPT_PLAYERS:
+            players = optarg;
+            break;
+        case OPT_ROLES:
+            roles = optarg;
+            break;
+        case OPT_RULES:
+            rules = optarg;
+            break;
+        case OPT_LADY:
+            lady = true;
+            break;
+        case OPT_TARGETING:
+            targeting = true;
+            break;
+        case OPT_SEED:
+            seed = optarg;
+            break;
+        case OPT_COUNT:
+            count_arg = optarg;
+            break;
+        case OPT_BOT:
+            if (strcmp(optarg, "random") == 0) {
+                sim.bot = RPL_BOT_RANDOM;
+            } else if (strcmp(optarg, "plausible") == 0) {
+                sim.bot = RPL_BOT_PLAUSIBLE;
+            } else {
+                return cli_usage_error("simulate",
+                                       "--bot is random or plausible, not "
+                                       "'%s'",
+                                       optarg);
+            }
+            break;
+        case OPT_ENTROPY:
+            sim.has_entropy = true;
+            break;
+        case OPT_SIGS:
+            sim.has_sigs = true;
+            break;
+        case OPT_CREATED:
+            sim.created = optarg;
+            break;
+        case 'f':
+            sim.force = true;
+            break;
+        case 'q':
+            sim.quiet = true;
+            break;
+        case 'k':
+            keyfile = optarg;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            return cli_help(usage, options);
+        default:
+            return cli_option_error("simulate", c, argv);
+        }
+    }
+    if (optind < argc) {
+        return cli_usage_error("simulate", "unexpected argument '%s'",
+                               argv[optind]);
+    }
+    if (sim.game == NULL) {
+        return cli_usage_error("simulate", "no game (--game avalon|soc)");
+    }
+    if (strcmp(sim.game, "avalon") != 0 && strcmp(sim.game, "soc") != 0) {
+        return cli_usage_error("simulate", "--game is avalon or soc, not '%s'",
+                               sim.game);
+    }
+    if (players == NULL) {
+        return cli_usage_error("simulate", "no number of players (--players)");
+    }
+    if (!cli_parse_size(players, &sim.players) || sim.players == 0 ||
+        sim.players > MAX_PLAYERS) {
+        return cli_usage_error("simulate",
+                               "--players needs a number from 1 to %zu",
+                               (size_t)MAX_PLAYERS);
+    }
+    if (keyfile == NULL) {
+        return cli_usage_error("simulate", "no dealer key (--key)");
+    }
+    if (output == NULL) {
+        return cli_usage_error("simulate", "no output (-o)");
+    }
+    if (count_arg != NULL &&
+        (!cli_parse_size(count_arg, &count) || count == 0)) {
+        return cli_usage_error("simulate", "--count needs a positive number");
+    }
+    if (count_arg != NULL && strcmp(output, "-") == 0) {
+        return cli_usage_error("simulate", "--count writes into a directory, "
+                                           "not standard output");
+    }
+    if (sim.created != NULL && !is_created_shape(sim.created)) {
+        return cli_usage_error("simulate",
+                               "--created needs YYYY-MM-DDTHH:MM:SSZ, not "
+                               "'%s'",
+                               sim.created);
+    }
+    if (seed != NULL &&
+        !cli_parse_hex(seed, seed_bytes, sizeof seed_bytes, &seed_len)) {
+        return cli_usage_error("simulate",
+                               "--seed needs 2 to 128 hex digits (an even "
+                               "number)");
+    }
+    if (rules != NULL) {
+        sim.rules = strdup(rules);
+    } else if (strcmp(sim.game, "avalon") == 0) {
+        if (roles == NULL && (sim.players < 5 || sim.players > 10)) {
+            return cli_usage_error("simulate", "Avalon needs 5 to 10 players");
+        }
+        errno = 0;
+        sim.rules = avalon_rules(sim.players, roles, lady, targeting);
+        if (sim.rules == NULL && errno == EINVAL) {
+            return cli_usage_error("simulate", "bad role list '%s'", roles);
+        }
+    } else {
+        char buf[32];
+
+        snprintf(buf, sizeof buf, "players=%zu", sim.players);
+        sim.rules = strdup(buf);
+    }
+    if (sim.rules == NULL) {
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    rc = cli_ctx_new(&ctx);
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    if (seed == NULL) {
+        char hex[65];
+
+        seed_len = 32;
+        randombytes_buf(seed_bytes, seed_len);
+        cli_hex(seed_bytes, seed_len, hex);
+        if (!sim.quiet) {
+            cli_msg("seed %s (--seed %s repeats this run)", hex, hex);
+        }
+    }
+    {
+        static const char tag[] = "camelog simulate seed";
+        crypto_generichash_state h;
+
+        crypto_generichash_init(&h, NULL, 0, sizeof sim.root);
+        crypto_generichash_update(&h, (const unsigned char *)tag,
+                                  sizeof tag - 1);
+        crypto_generichash_update(&h, seed_bytes, seed_len);
+        crypto_generichash_final(&h, sim.root, sizeof sim.root);
+        sodium_memzero(&h, sizeof h);
+    }
+    st = rpl_seckey_load(ctx, &dealer, keyfile, &err);
+    if (st != RPL_OK) {
+        rc = cli_worst(CLI_EXIT_USAGE, cli_file_error(keyfile, st, &err));
+        goto out;
+    }
+    sim.dealer = dealer;
+    rpl_seckey_pubkey(dealer, &sim.dealer_pub);
+    if (count_arg != NULL) {
+        rc = run_count(&sim, output, count);
+    } else {
+        struct outcome res;
+
+        rc = play_game(&sim, ctx, 1, output, true, &res);
+        if (rc == CLI_EXIT_OK && strcmp(output, "-") != 0) {
+            printf("%s: %s%s%s\n", output, res.winner,
+                   res.reason[0] != '\0' ? " " : "", res.reason);
+        }
+    }
+    rc = cli_finish(rc);
+out:
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+    free(sim.rules);
+    sodium_memzero(seed_bytes, sizeof seed_bytes);
+    sodium_memzero(sim.root, sizeof sim.root);
+    return rc;
+}

@@ -1,0 +1,336 @@
+/*
+ * cmd_verify.c - camelog verify: reads each file, checks its integrity
+ * (chain, seals, seat signatures), legality, fairness and completeness
+ * with rpl_log_verify(), and prints one line (or one JSON object) per
+ * file.  Each log is freed before the next is read, so memory stays flat
+ * however many files are given.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "replay.h"
+
+static const char usage[] =
+    "usage: camelog verify [-q] [--json] [--pubkey key|file] file ...\n";
+
+static const char options[] =
+    "options:\n"
+    "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
+    "  --json             one JSON object per file (keys in "
+    "camelog-verify(1))\n"
+    "  -q, --quiet        no progress and no note on trusted keys\n"
+    "  -h, --help         this help\n";
+
+/* Dealer keys already noted as trusted: each is named once per run.
+ * Beyond this many distinct keys, one last note covers the rest. */
+#define NOTED_MAX 16
+
+struct verify_run {
+    const struct rpl_pubkey *pin;
+    bool is_json;
+    bool is_quiet;
+    char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
+    size_t nnoted;
+    bool is_overflow_noted;
+};
+
+static const char *
+progress_json(enum rpl_progress p)
+{
+    switch (p) {
+    case RPL_PROGRESS_IN_PROGRESS:
+        return "in_progress";
+    case RPL_PROGRESS_FINISHED:
+        return "finished";
+    case RPL_PROGRESS_COMPLETE:
+        return "complete";
+    }
+    return "in_progress";
+}
+
+/* The key named by the log's `dealer` line, base64; "" when none. */
+static void
+dealer_key(const struct rpl_log *log, char out[RPL_PUBKEY_B64_LEN + 1])
+{
+    const size_t n = rpl_log_lines(log);
+    size_t i;
+
+    out[0] = '\0';
+    /* The header has at most a dozen lines besides the seats. */
+    for (i = 1; i <= n && i <= 64; i++) {
+        size_t len;
+        const char *s = rpl_log_line(log, i, &len);
+
+        if (s != NULL && len == 7 + RPL_PUBKEY_B64_LEN &&
+            memcmp(s, "dealer ", 7) == 0) {
+            memcpy(out, s + 7, RPL_PUBKEY_B64_LEN);
+            out[RPL_PUBKEY_B64_LEN] = '\0';
+            return;
+        }
+    }
+}
+
+static void
+note_trusted(struct verify_run *run, const char *file,
+             const struct rpl_log *log)
+{
+    char key[RPL_PUBKEY_B64_LEN + 1];
+    size_t i;
+
+    if (run->pin != NULL || run->is_quiet) {
+        return;
+    }
+    dealer_key(log, key);
+    if (key[0] == '\0') {
+        return;
+    }
+    for (i = 0; i < run->nnoted; i++) {
+        if (strcmp(run->noted[i], key) == 0) {
+            return;
+        }
+    }
+    if (run->nnoted == NOTED_MAX) {
+        if (!run->is_overflow_noted) {
+            run->is_overflow_noted = true;
+            cli_msg("more dealer keys were trusted as named in their "
+                    "files; pin them with --pubkey");
+        }
+        return;
+    }
+    memcpy(run->noted[run->nnoted++], key, sizeof key);
+    cli_file_msg(file, 0,
+                 "trusted the dealer key named in the file, %s; "
+                 "pin it with --pubkey",
+                 key);
+}
+
+static void
+print_warnings(const char *file, struct rpl_log *log,
+               const struct rpl_report *rep, json_t *arr)
+{
+    size_t i, shown = 0;
+
+    for (i = 0; i < rep->warnings; i++) {
+        size_t line = 0;
+        const char *w = rpl_log_warning(log, i, &line);
+        json_t *o;
+
+        if (w == NULL) {
+            break;
+        }
+        shown++;
+        cli_file_warn(file, line, "%s", w);
+        if (arr == NULL) {
+            continue;
+        }
+        o = json_object();
+        cli_json_set(o, "line", cli_json_size(line));
+        cli_json_set(o, "text", cli_json_str(w));
+        json_array_append_new(arr, o);
+    }
+    if (shown < rep->warnings) {
+        cli_file_warn(file, 0, "%zu more warnings not shown",
+                      rep->warnings - shown);
+    }
+}
+
+static const char *
+plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static void
+print_text(const char *file, const struct rpl_report *rep)
+{
+    if (rep->error.code != RPL_OK) {
+        printf("%s: FAILED line %zu\n", file, rep->error.line);
+        return;
+    }
+    switch (rep->progress) {
+    case RPL_PROGRESS_IN_PROGRESS:
+        printf("%s: ok (in progress%s)\n", file,
+               rep->is_imported ? ", imported" : "");
+        break;
+    case RPL_PROGRESS_FINISHED:
+        printf("%s: ok (finished, not revealed%s)\n", file,
+               rep->is_imported ? ", imported" : "");
+        break;
+    case RPL_PROGRESS_COMPLETE:
+        printf("%s: ok (complete%s, %zu %s, %zu %s)\n", file,
+               rep->is_imported ? ", imported" : "", rep->seals,
+               plural(rep->seals, "seal", "seals"), rep->sigs,
+               plural(rep->sigs, "sig", "sigs"));
+        break;
+    }
+}
+
+static json_t *
+str_or_null(const char *s)
+{
+    return s[0] != '\0' ? cli_json_str(s) : json_null();
+}
+
+static json_t *
+report_json(const char *file, const struct rpl_report *rep, enum rpl_status st,
+            const struct rpl_error *err, json_t *warnings)
+{
+    json_t *o = json_object();
+    const bool valid = st == RPL_OK;
+    bool ok = true;
+
+    ok &= cli_json_set(o, "file", cli_json_str(file));
+    ok &= cli_json_set(o, "valid", json_boolean(valid));
+    ok &= cli_json_set(o, "progress",
+                       valid ? json_string(progress_json(rep->progress))
+                             : json_null());
+    ok &=
+        cli_json_set(o, "line", valid ? json_null() : cli_json_size(err->line));
+    ok &= cli_json_set(o, "error",
+                       valid ? json_null()
+                             : cli_json_str(cli_error_text(st, err)));
+    ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+    ok &= cli_json_set(o, "warnings",
+                       warnings != NULL ? json_incref(warnings) : json_array());
+    ok &= cli_json_set(o, "seals", cli_json_size(rep->seals));
+    ok &= cli_json_set(o, "sigs", cli_json_size(rep->sigs));
+    ok &= cli_json_set(o, "commitments", cli_json_size(rep->commitments));
+    ok &= cli_json_set(o, "lines", cli_json_size(rep->lines));
+    ok &= cli_json_set(o, "game", str_or_null(rep->game));
+    ok &= cli_json_set(o, "id", str_or_null(rep->id));
+    ok &= cli_json_set(o, "winner", str_or_null(rep->winner));
+    ok &= cli_json_set(o, "reason", str_or_null(rep->reason));
+    ok &= cli_json_set(o, "key_pinned", json_boolean(rep->is_key_pinned));
+    ok &= cli_json_set(o, "imported", json_boolean(rep->is_imported));
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int
+verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    struct rpl_report rep;
+    struct rpl_verify_opts opts;
+    json_t *warnings = NULL, *obj;
+    enum rpl_status st;
+    int rc;
+
+    memset(&rep, 0, sizeof rep);
+    memset(&opts, 0, sizeof opts);
+    opts.pubkey = run->pin;
+    st = rpl_log_read(ctx, &log, file, &err);
+    if (st != RPL_OK) {
+        rc = cli_file_error(file, st, &err);
+        rep.error = err;
+        if (run->is_json) {
+            obj = report_json(file, &rep, st, &err, NULL);
+            if (obj == NULL) {
+                rc = cli_worst(rc, CLI_EXIT_USAGE);
+            } else {
+                rc = cli_worst(rc, cli_json_print(obj));
+            }
+            json_decref(obj);
+        } else if (rc == CLI_EXIT_INVALID) {
+            printf("%s: FAILED line %zu\n", file, err.line);
+        } else {
+            printf("%s: ERROR\n", file);
+        }
+        return rc;
+    }
+    st = rpl_log_verify(log, &opts, &rep);
+    if (run->is_json) {
+        warnings = json_array();
+    }
+    print_warnings(file, log, &rep, warnings);
+    if (st != RPL_OK) {
+        rc = cli_file_error(file, st, &rep.error);
+    } else {
+        rc = CLI_EXIT_OK;
+        note_trusted(run, file, log);
+    }
+    if (run->is_json) {
+        obj = report_json(file, &rep, st, &rep.error, warnings);
+        if (obj == NULL) {
+            cli_msg("out of memory");
+            rc = cli_worst(rc, CLI_EXIT_USAGE);
+        } else {
+            rc = cli_worst(rc, cli_json_print(obj));
+        }
+        json_decref(obj);
+    } else {
+        print_text(file, &rep);
+    }
+    json_decref(warnings);
+    rpl_log_free(log);
+    return rc;
+}
+
+int
+cmd_verify(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"pubkey", required_argument, NULL, 'k'},
+        {"json", no_argument, NULL, 'j'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct verify_run run;
+    struct rpl_pubkey pin;
+    struct rpl_ctx *ctx = NULL;
+    struct cli_progress prog;
+    const char *pubkey = NULL;
+    int c, i, rc = CLI_EXIT_OK;
+
+    memset(&run, 0, sizeof run);
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k':
+            pubkey = optarg;
+            break;
+        case 'j':
+            run.is_json = true;
+            break;
+        case 'q':
+            run.is_quiet = true;
+            break;
+        case 'h':
+            return cli_help(usage, options);
+        default:
+            return cli_option_error("verify", c, argv);
+        }
+    }
+    if (optind >= argc) {
+        return cli_usage_error("verify", "no file to verify");
+    }
+    /* The context first: it initializes libsodium, which the key
+     * parser needs. */
+    rc = cli_ctx_new(&ctx);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    if (pubkey != NULL) {
+        rc = cli_load_pubkey(pubkey, &pin);
+        if (rc != CLI_EXIT_OK) {
+            rpl_ctx_free(ctx);
+            return rc;
+        }
+        run.pin = &pin;
+    }
+    cli_progress_start(&prog, "files", (size_t)(argc - optind), run.is_quiet);
+    for (i = optind; i < argc; i++) {
+        rc = cli_worst(rc, verify_one(&run, ctx, argv[i]));
+        cli_progress_update(&prog, (size_t)(i - optind + 1));
+    }
+    cli_progress_end(&prog);
+    rpl_ctx_free(ctx);
+    return cli_finish(rc);
+}
