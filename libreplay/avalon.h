@@ -1,0 +1,228 @@
+/*
+ * avalon.h - the Avalon module's state and the helpers its two files
+ * share: avalon.c (the rules: rules line, setup, apply, reveal, views)
+ * and bot.c (the seeded players).  Nothing here is public API.
+ *
+ * The state is plain data: no pointers, zeroed by the log layer, copied
+ * with memcpy.  Seats are 1-based; a team or a set of seats is a mask
+ * with bit k for seat pK.  Rounds are counted in time order (1..5);
+ * slots are the quest spaces of the board (equal to the round without
+ * Targeting).
+ */
+#ifndef LIBREPLAY_AVALON_H
+#define LIBREPLAY_AVALON_H
+
+#include "internal.h"
+
+/* Roles, in the canonical order of the rules line. */
+enum av_role {
+    AV_MERLIN = 0,
+    AV_PERCIVAL = 1,
+    AV_SERVANT = 2,
+    AV_ASSASSIN = 3,
+    AV_MORGANA = 4,
+    AV_MORDRED = 5,
+    AV_OBERON = 6,
+    AV_MINION = 7
+};
+#define AV_NROLES 8
+
+/* What the state waits for.  0 is the zeroed state (no rules line). */
+enum av_phase {
+    AV_PH_RULES = 0,
+    AV_PH_START = 1,    /* `start` */
+    AV_PH_DEAL = 2,     /* `deal pK`, seat order */
+    AV_PH_PROPOSE = 3,  /* the leader's `propose` */
+    AV_PH_VOTE = 4,     /* `vote pK`, seat order */
+    AV_PH_TALLY = 5,    /* `team approved|rejected Y-N` */
+    AV_PH_CARDS = 6,    /* `card pK`, team members ascending */
+    AV_PH_QUEST = 7,    /* `quest S result fails=F` */
+    AV_PH_LADY = 8,     /* the holder's `lady` */
+    AV_PH_ASSASSIN = 9, /* `assassinate` */
+    AV_PH_END = 10,     /* the decided `end` */
+    AV_PH_OVER = 11     /* after `end` */
+};
+
+/* End reasons; the winner follows from the reason. */
+enum av_reason {
+    AV_R_NONE = 0,
+    AV_R_QUESTS = 1,        /* good */
+    AV_R_FAILURES = 2,      /* evil */
+    AV_R_REJECTIONS = 3,    /* evil */
+    AV_R_ASSASSINATION = 4, /* evil */
+    AV_R_MISSED = 5,        /* good */
+    AV_R_ABORTED = 6,       /* no winner */
+    AV_R_EITHER = 7 /* expected only: assassination or missed (public) */
+};
+
+/* Card values and Lady results: 0 while unknown. */
+#define AV_SUCCESS   1
+#define AV_FAIL      2
+#define AV_GOOD      1
+#define AV_EVIL      2
+
+#define AV_MAX_SEATS 10
+#define AV_MAX_PROPS 25 /* 5 rounds of at most 5 proposals */
+#define AV_MAX_CARDS 25 /* 5 quests of at most 5 members */
+#define AV_MAX_LADY  3  /* after rounds 2, 3 and 4 */
+
+_Static_assert(AV_MAX_SEATS == RPL_MAX_SEATS, "Avalon has 10 seats at most");
+
+struct av_prop {
+    uint32_t line;       /* the propose line */
+    uint32_t tally_line; /* the team line; 0 before it */
+    uint8_t leader;
+    uint8_t round;
+    uint8_t slot;
+    uint8_t nvotes;
+    uint8_t result; /* 0 open, 1 approved, 2 rejected */
+    uint16_t team;  /* mask */
+    uint16_t yes;   /* mask of the yes votes so far */
+};
+
+struct av_quest {
+    uint32_t line; /* the quest line; 0 before it */
+    uint8_t slot;
+    uint8_t size;
+    uint8_t first_card; /* index into card[] */
+    uint8_t fails;      /* from the quest line */
+    uint8_t result;     /* 0 before the quest line, AV_SUCCESS, AV_FAIL */
+    uint16_t team;
+};
+
+struct av_card {
+    uint32_t line;
+    uint8_t round;
+    uint8_t seat;
+    uint8_t value; /* 0 unknown, AV_SUCCESS, AV_FAIL */
+    uint8_t is_opened;
+    uint8_t commit[32];
+};
+
+struct av_lady {
+    uint32_t line;
+    uint8_t round;
+    uint8_t holder;
+    uint8_t target;
+    uint8_t side; /* 0 unknown, AV_GOOD, AV_EVIL */
+    uint8_t commit[32];
+};
+
+struct av_state {
+    /* The rules line. */
+    uint8_t n;
+    uint8_t is_lady;
+    uint8_t is_targeting;
+    uint8_t count[AV_NROLES];     /* how many of each role */
+    uint8_t roster[AV_MAX_SEATS]; /* the roles list, canonical order */
+
+    /* The deal, once known (setup, rpl__avalon_deal or reveal). */
+    uint8_t knows;
+    uint8_t is_revealed;
+    uint8_t leader0;                /* the derived first leader */
+    uint8_t role[AV_MAX_SEATS + 1]; /* role[k] of seat pK */
+
+    /* Progress. */
+    uint8_t phase;
+    uint8_t leader1; /* the first leader named by `start` */
+    uint32_t start_line;
+    uint8_t ndeals;
+    uint32_t deal_line[AV_MAX_SEATS + 1];
+    uint8_t deal_commit[AV_MAX_SEATS + 1][32];
+    uint8_t round;      /* 1..5 once started */
+    uint8_t rejections; /* in this round */
+    uint8_t nprops;
+    uint8_t successes;
+    uint8_t failures;
+    uint8_t slots_done; /* bit s: slot s played */
+    struct av_prop prop[AV_MAX_PROPS];
+    struct av_quest quest[6]; /* by round, 1..5 */
+    uint8_t ncards;
+    uint8_t nopened;
+    struct av_card card[AV_MAX_CARDS];
+    uint8_t learned[6][AV_MAX_SEATS + 1]; /* by round and seat */
+    uint8_t lady_holder;
+    uint16_t lady_held; /* mask: every holder so far */
+    uint8_t nladies;
+    struct av_lady lady[AV_MAX_LADY];
+    uint8_t assassin; /* actor of `assassinate`, 0 before it */
+    uint8_t target;
+    uint32_t assassinate_line;
+    uint8_t exp_reason; /* AV_PH_END: the decided end */
+    uint8_t reason;     /* of the end line */
+    uint32_t end_line;
+};
+
+/* Rules tables (rules/avalon.md §2), index n - 5 and slot - 1. */
+extern const unsigned char rpl__av_team[6][5];
+
+static inline unsigned
+av_team_size(const struct av_state *s, unsigned slot)
+{
+    return rpl__av_team[s->n - 5][slot - 1];
+}
+
+static inline unsigned
+av_fails_needed(unsigned n, unsigned slot)
+{
+    return (slot == 4 && n >= 7) ? 2 : 1;
+}
+
+static inline bool
+av_is_evil(unsigned role)
+{
+    return role >= AV_ASSASSIN;
+}
+
+/* Whether a viewer with role `viewer` sees a seat with role `seen` at
+ * night (rules/avalon.md §3.2; the viewer's own seat excluded). */
+bool rpl__av_sees(unsigned viewer, unsigned seen);
+
+/* The leader of the next proposal (leader invariant, §5.5); 0 before
+ * `start`. */
+static inline unsigned
+av_leader(const struct av_state *s)
+{
+    if (!s->leader1)
+        return 0;
+    return (unsigned)(s->leader1 - 1u + s->nprops) % s->n + 1u;
+}
+
+/* Whether a Targeting proposal may name slot (§10, A-29). */
+static inline bool
+av_slot_open(const struct av_state *s, unsigned slot)
+{
+    if (slot < 1 || slot > 5 || (s->slots_done & (1u << slot)))
+        return false;
+    return slot != 5 || s->successes >= 2;
+}
+
+/* The seat that must act next (the Assassin too when the deal is known);
+ * 0 when the dealer writes next or the game is over. */
+size_t rpl__av_turn(const struct av_state *s);
+
+/* The team member whose card is due; 0 when none. */
+unsigned rpl__av_next_card(const struct av_state *s);
+
+/* The seats pK sees at night as a mask (needs the deal). */
+uint16_t rpl__av_seen(const struct av_state *s, unsigned seat);
+
+/* The seeded players (bot.c): the action of the seat whose turn it is, in
+ * its private form ("vote p3 yes"), written to out. */
+enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
+                            struct rpl__stream *rng, char *out, size_t cap,
+                            struct rpl_error *err);
+
+/* The role token ("merlin") of seat when the state knows the deal, else
+ * NULL (tests, import). */
+const char *rpl__avalon_role(const void *st, size_t seat);
+
+/* Sets a deal made outside camelog (roles[k - 1] is the role token of pK,
+ * leader the first leader) instead of setup(): for imported games, whose
+ * roles no seed derives, and tests.  The roles must be a permutation of
+ * the rules line's list. */
+enum rpl_status rpl__avalon_deal(void *st, const char *const *roles,
+                                 size_t nroles, size_t leader,
+                                 struct rpl_error *err);
+
+#endif /* LIBREPLAY_AVALON_H */
