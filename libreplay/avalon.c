@@ -372,6 +372,7 @@ av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         return rpl__err(err, RPL_E_RULES, ln->no, "H-5: percival needs merlin");
 
     memset(s, 0, sizeof(*s));
+    s->is_imported = env->imported;
     s->n = (uint8_t)n;
     s->is_lady = lady;
     s->is_targeting = targeting;
@@ -830,7 +831,7 @@ apply_start(struct av_state *s, const struct rpl__line *ln,
                             "right of leader p%zu, got p%zu",
                             right, p->a, p->b);
     }
-    if (s->knows && p->a != s->leader0)
+    if (s->knows && s->leader0 && p->a != s->leader0)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "the seed gives the first leader p%u, got p%zu",
                         s->leader0, p->a);
@@ -1283,6 +1284,17 @@ av_learn(void *st, const char *label, const char *value, struct rpl_error *err)
     if (rpl__tok_is(&ln.tok[0], "deal") && ln.ntok == 2 &&
         rpl__tok_seat(&ln.tok[1], s->n, &k))
         return RPL_OK;
+    /* An imported game's deal, learned role by role (replay of a complete
+     * log); the state knows it once every seat's role is in. */
+    if (rpl__tok_is(&ln.tok[0], "role") && ln.ntok == 2 && s->is_imported &&
+        rpl__tok_seat(&ln.tok[1], s->n, &k) &&
+        role_index(value, strlen(value)) >= 0) {
+        s->opened_role[k] = (uint8_t)role_index(value, strlen(value));
+        s->learned_roles |= (uint16_t)bit((unsigned)k);
+        if (popcount16(s->learned_roles) == s->n)
+            know_deal(s, s->opened_role, 0);
+        return RPL_OK;
+    }
 bad:
     return rpl__err(err, RPL_E_SYNTAX, 0,
                     "expected a label \"card R pK\" with success|fail, got "
@@ -1460,27 +1472,20 @@ av_outcome(const void *st, const char **winner, const char **reason)
 
 /* -------------------------------------------------------- reveal, open */
 
+/* The reveal's checks in the order of camelog(5), given the deal: the
+ * leader in `start` (unless leader is 0: imported), the deal lines in
+ * seat order, the Lady lines, the assassination and the end it decides.
+ * Each error names the line whose claim is false. */
 static enum rpl_status
-av_reveal(void *st, const struct rpl__env *env, size_t reveal_line,
-          struct rpl_error *err)
+check_deal(const struct av_state *s, const struct rpl__env *env,
+           const uint8_t role[AV_MAX_SEATS + 1], uint8_t leader,
+           struct rpl_error *err)
 {
-    struct av_state *s = st;
-    uint8_t role[AV_MAX_SEATS + 1];
-    uint8_t leader;
     char view[96];
     enum rpl_status rc = RPL_OK;
 
-    if (!env->seed)
-        return rpl__err(err, RPL_E_STATE, reveal_line,
-                        "the reveal needs the seed");
-    if (s->phase == AV_PH_RULES || s->is_revealed)
-        return rpl__err(err, RPL_E_STATE, reveal_line,
-                        s->is_revealed ? "second reveal"
-                                       : "reveal before the rules line");
-    derive(s, env->seed, role, &leader);
-
     /* The leader in `start`. */
-    if (s->start_line && s->leader1 != leader) {
+    if (leader && s->start_line && s->leader1 != leader) {
         rc = rpl__err(err, RPL_E_RULES, s->start_line,
                       "the seed gives the first leader p%u, got p%u", leader,
                       s->leader1);
@@ -1547,12 +1552,86 @@ av_reveal(void *st, const struct rpl__env *env, size_t reveal_line,
         }
     }
 
-    know_deal(s, role, leader);
-    s->is_revealed = 1;
 out:
     sodium_memzero(view, sizeof(view));
+    return rc;
+}
+
+static enum rpl_status
+av_reveal(void *st, const struct rpl__env *env, size_t reveal_line,
+          struct rpl_error *err)
+{
+    struct av_state *s = st;
+    uint8_t role[AV_MAX_SEATS + 1];
+    uint8_t leader;
+    enum rpl_status rc;
+
+    if (!env->seed)
+        return rpl__err(err, RPL_E_STATE, reveal_line,
+                        "the reveal needs the seed");
+    if (s->phase == AV_PH_RULES || s->is_revealed)
+        return rpl__err(err, RPL_E_STATE, reveal_line,
+                        s->is_revealed ? "second reveal"
+                                       : "reveal before the rules line");
+    if (s->is_imported) {
+        /* The deal comes with the `open role` lines that follow. */
+        s->roles_due = 1;
+        s->nroles_opened = 0;
+        return RPL_OK;
+    }
+    derive(s, env->seed, role, &leader);
+    rc = check_deal(s, env, role, leader, err);
+    if (rc == RPL_OK) {
+        know_deal(s, role, leader);
+        s->is_revealed = 1;
+    }
     sodium_memzero(role, sizeof(role));
     return rc;
+}
+
+/* `open role pK <role>` of an imported game, in seat order; after the
+ * last one, the deal they make is checked like a derived one (without the
+ * first leader, which the record gives). */
+static enum rpl_status
+open_role(struct av_state *s, const struct rpl__line *ln,
+          const struct rpl__env *env, struct rpl_error *err)
+{
+    const unsigned k = (unsigned)s->nroles_opened + 1;
+    uint8_t count[AV_NROLES] = {0};
+    size_t seat = 0;
+    char want[48];
+    int r = -1;
+    enum rpl_status rc;
+
+    snprintf(want, sizeof(want), "open role p%u <role>", k);
+    if (ln->ntok != 4 || !rpl__tok_is(&ln->tok[0], "open") ||
+        !rpl__tok_is(&ln->tok[1], "role") ||
+        !rpl__tok_seat(&ln->tok[2], s->n, &seat))
+        return fail_expected(err, RPL_E_SYNTAX, ln, want);
+    if (seat != k)
+        return fail_expected(err, RPL_E_RULES, ln, want);
+    r = role_index(ln->tok[3].p, ln->tok[3].n);
+    if (r < 0)
+        return fail_expected(err, RPL_E_SYNTAX, ln, want);
+    s->opened_role[k] = (uint8_t)r;
+    if (k < s->n) {
+        s->nroles_opened = (uint8_t)k;
+        return RPL_OK;
+    }
+    for (unsigned i = 1; i <= s->n; i++)
+        count[s->opened_role[i]]++;
+    if (memcmp(count, s->count, sizeof(count)) != 0)
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "the opened roles are not the roles of the rules "
+                        "line");
+    rc = check_deal(s, env, s->opened_role, 0, err);
+    if (rc != RPL_OK)
+        return rc;
+    know_deal(s, s->opened_role, s->leader1);
+    s->nroles_opened = (uint8_t)k;
+    s->roles_due = 0;
+    s->is_revealed = 1;
+    return RPL_OK;
 }
 
 static enum rpl_status
@@ -1569,6 +1648,8 @@ av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     char label[32];
     uint8_t commit[32];
 
+    if (s->roles_due)
+        return open_role(s, ln, env, err);
     if (!s->knows || !env->seed)
         return rpl__err(err, RPL_E_STATE, ln->no, "open before the reveal");
     if (s->nopened >= s->ncards) {
@@ -1628,7 +1709,8 @@ av_opens_left(const void *st)
 {
     const struct av_state *s = st;
 
-    return (size_t)s->ncards - s->nopened;
+    return (s->roles_due ? (size_t)s->n - s->nroles_opened : 0) +
+           (size_t)s->ncards - s->nopened;
 }
 
 static bool
@@ -1637,6 +1719,18 @@ av_open_line(const void *st, size_t i, struct rpl__emit *e)
     const struct av_state *s = st;
     const struct av_card *c;
 
+    if (s->is_imported) {
+        /* The roles first, in seat order. */
+        if (i < s->n) {
+            if (!s->knows)
+                return false;
+            memset(e, 0, sizeof(*e));
+            snprintf(e->line, sizeof(e->line), "open role p%u %s",
+                     (unsigned)i + 1, role_name[s->role[i + 1]]);
+            return true;
+        }
+        i -= s->n;
+    }
     if (i >= s->ncards)
         return false;
     c = &s->card[i];
@@ -1698,6 +1792,11 @@ av_serialize(const void *st, uint8_t *buf, size_t cap)
     put8(&w, s->is_targeting);
     putn(&w, s->count, sizeof(s->count));
     putn(&w, s->roster, sizeof(s->roster));
+    put8(&w, s->is_imported);
+    put8(&w, s->roles_due);
+    put8(&w, s->nroles_opened);
+    putn(&w, s->opened_role, sizeof(s->opened_role));
+    put16(&w, s->learned_roles);
     put8(&w, s->knows);
     put8(&w, s->is_revealed);
     put8(&w, s->leader0);
@@ -2541,11 +2640,20 @@ av_reveal_json(const void *st, const struct rpl__env *env, struct rpl__buf *out)
     jdump(&j, o, out);
 }
 
+static enum rpl_status
+av_import_deal(void *st, const struct rpl__env *env, const char *const *deal,
+               size_t first, struct rpl_error *err)
+{
+    (void)env;
+    return rpl__avalon_deal(st, deal, ((struct av_state *)st)->n, first, err);
+}
+
 const struct rpl__game rpl__avalon = {
     .name = "avalon",
     .state_size = sizeof(struct av_state),
     .rules = av_rules,
     .setup = av_setup,
+    .import_deal = av_import_deal,
     .apply = av_apply,
     .learn = av_learn,
     .pending = av_pending,

@@ -116,6 +116,14 @@ struct av_state {
     uint8_t count[AV_NROLES];     /* how many of each role */
     uint8_t roster[AV_MAX_SEATS]; /* the roles list, canonical order */
 
+    /* An imported game (camelog(5)): the reveal opens the roles
+     * (`open role pK <role>`, seat order) before the cards. */
+    uint8_t is_imported;
+    uint8_t roles_due;     /* reveal applied, roles not all opened */
+    uint8_t nroles_opened; /* `open role` lines so far */
+    uint8_t opened_role[AV_MAX_SEATS + 1];
+    uint16_t learned_roles; /* mask: roles learned (replay) */
+
     /* The deal, once known (setup, rpl__avalon_deal or reveal). */
     uint8_t knows;
     uint8_t is_revealed;

@@ -205,7 +205,6 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
             rec->deal_ptrs[k] = rec->deal[k];
         }
         rec->first = cfg->first;
-        rec->env.imported = true;
     } else if (cfg->deal || cfg->import_id) {
         return rpl__err(err, RPL_E_ARG, 0,
                         "a deal is given only for an imported game");
@@ -298,6 +297,7 @@ rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
     rec->env.id = rec->id;
     rec->env.names = rec->name_ptrs;
     rec->env.warn = no_warning;
+    rec->env.imported = cfg->import_source != NULL;
     rc = header(rec, cfg, err);
 out:
     if (rc != RPL_OK) {

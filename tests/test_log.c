@@ -941,6 +941,111 @@ START_TEST(seek_digest)
 }
 END_TEST
 
+/* An imported game: the deal comes from the record and is opened in the
+ * reveal; everything else is checked as for any game. */
+static char *
+record_imported(struct rpl_ctx *ctx, size_t *len)
+{
+    static const char *const deal[] = {"servant", "assassin", "merlin",
+                                       "minion", "servant"};
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    uint8_t bot[32] = {7};
+    const char *text;
+    char *copy;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = "players=5 roles=merlin,servant,servant,assassin,minion "
+                "lady=off targeting=off";
+    cfg.seats = 5;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    cfg.import_source = "example.org";
+    cfg.import_id = "game-42";
+    cfg.deal = deal;
+    cfg.first = 4;
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s",
+                  err.msg);
+    ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
+    while (rpl_rec_turn(rec) != 0)
+        ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err) ==
+                          RPL_OK,
+                      "%s", err.msg);
+    ck_assert_msg(rpl_rec_reveal(rec, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    text = rpl_log_text(log, len);
+    copy = strdup(text);
+    rpl_log_free(log);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    return copy;
+}
+
+START_TEST(imported_game)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record_imported(ctx, &len);
+    char *view = NULL;
+
+    ck_assert(strstr(text, "\nimport example.org game-42\n") != NULL);
+    ck_assert(strstr(text, "\nstart leader=p4\n") != NULL);
+    ck_assert(strstr(text, "\nopen role p3 merlin\n") != NULL);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL),
+                     RPL_OK);
+    ck_assert_msg(rpl_log_verify(log, NULL, &rep) == RPL_OK, "line %zu: %s",
+                  rep.error.line, rep.error.msg);
+    ck_assert(rep.is_imported);
+    ck_assert_int_eq(rep.progress, RPL_PROGRESS_COMPLETE);
+    ck_assert_int_eq(rpl_log_seek(log, rpl_log_lines(log), NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_view(log, RPL_VIEW_ALL, &view, NULL), RPL_OK);
+    ck_assert(strstr(view, "merlin") != NULL);
+    rpl_free(ctx, view);
+    rpl_log_free(log);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* An opened role that disagrees with its deal commitment is named at
+ * the deal line; roles that are not the rules' roles at the last open. */
+START_TEST(imported_wrong_role)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record_imported(ctx, &len);
+    const size_t o1 = find_line(text, "open role p1 ");
+    const size_t o3 = find_line(text, "open role p3 ");
+    char *bad, *sealed, *swapped;
+
+    /* Swap two servants' roles with Merlin's: same multiset. */
+    bad = replace_line(text, o1, "open role p1 merlin", &len);
+    swapped = replace_line(bad, o3, "open role p3 servant", &len);
+    sealed = reseal(ctx, swapped, &len);
+    ck_assert_int_eq(verify_text(ctx, sealed, len, NULL, &rep),
+                     RPL_E_FAIRNESS);
+    ck_assert_uint_eq(rep.error.line, find_line(text, "deal p1 "));
+    free(bad);
+    free(swapped);
+    free(sealed);
+    bad = replace_line(text, o1, "open role p1 oberon", &len);
+    sealed = reseal(ctx, bad, &len);
+    ck_assert_int_eq(verify_text(ctx, sealed, len, NULL, &rep), RPL_E_RULES);
+    ck_assert_uint_eq(rep.error.line, find_line(text, "open role p5 "));
+    free(bad);
+    free(sealed);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 Suite *
 log_suite(void)
 {
@@ -969,6 +1074,8 @@ log_suite(void)
     tcase_add_test(tc, tamper_compressed);
     tcase_add_test(tc, allocation_failures);
     tcase_add_test(tc, seek_digest);
+    tcase_add_test(tc, imported_game);
+    tcase_add_test(tc, imported_wrong_role);
     suite_add_tcase(s, tc);
     return s;
 }
