@@ -149,18 +149,22 @@ print_text(const char *file, const struct rpl_report *rep)
         printf("%s: FAILED line %zu\n", file, rep->error.line);
         return;
     }
+    /* An imported game was dealt elsewhere: its rules are checked, its
+     * fairness cannot be (camelog(5), "Imported games"). */
+    const char *imp = rep->is_imported
+                          ? "imported: rules checked; fairness cannot be "
+                            "proven; "
+                          : "";
+
     switch (rep->progress) {
     case RPL_PROGRESS_IN_PROGRESS:
-        printf("%s: ok (in progress%s)\n", file,
-               rep->is_imported ? ", imported" : "");
+        printf("%s: ok (%sin progress)\n", file, imp);
         break;
     case RPL_PROGRESS_FINISHED:
-        printf("%s: ok (finished, not revealed%s)\n", file,
-               rep->is_imported ? ", imported" : "");
+        printf("%s: ok (%sfinished, not revealed)\n", file, imp);
         break;
     case RPL_PROGRESS_COMPLETE:
-        printf("%s: ok (complete%s, %zu %s, %zu %s)\n", file,
-               rep->is_imported ? ", imported" : "", rep->seals,
+        printf("%s: ok (%scomplete, %zu %s, %zu %s)\n", file, imp, rep->seals,
                plural(rep->seals, "seal", "seals"), rep->sigs,
                plural(rep->sigs, "sig", "sigs"));
         break;
