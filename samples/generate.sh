@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# generate.sh - remakes every file of samples/ from fixed seeds with the
+# built tool: the demo dealer key, the Avalon games, each game's export
+# and MANIFEST.tsv.  Run from the top of the tree after `make`:
+#     bash samples/generate.sh
+# The same code gives the same files; a change of the engine or of the
+# seeded players shows up as a diff of the samples (make check compares).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+camelog=$(realpath "${CAMELOG:-build/camelog}")
+out=samples
+created=2026-11-29T12:00:00Z
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The demo dealer key: derived from a published seed, so it is NOT secret.
+"$camelog" keygen --force --seed \
+    d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3 \
+    -o "$out/dealer" >/dev/null
+chmod 600 "$out/dealer.key"
+key=$out/dealer.key
+
+printf 'file\trules\twinner\treason\tprogress\tshows\n' >"$tmp/manifest"
+
+# sample NAME SHOWS SIMULATE-OPTIONS...: one game from its seed.
+sample() {
+    local name=$1 shows=$2
+    shift 2
+    "$camelog" simulate --game avalon "$@" --created "$created" \
+        --key "$key" --force -q -o "$out/$name.camelog" >/dev/null
+    record "$name" "$shows"
+}
+
+# pick NAME SHOWS REASON SIMULATE-OPTIONS...: the first game of a seeded
+# run of 60 that ends for REASON.
+pick() {
+    local name=$1 shows=$2 reason=$3 file
+    shift 3
+    rm -rf "$tmp/run"
+    "$camelog" simulate --game avalon "$@" --count 60 --created "$created" \
+        --key "$key" -q -o "$tmp/run" >/dev/null 2>&1
+    file=$(awk -F'\t' -v r="$reason" 'NR > 1 && $4 == r { print $1; exit }' \
+        "$tmp/run/MANIFEST.tsv")
+    if [ -z "$file" ]; then
+        echo "generate: no game ends by $reason for $name" >&2
+        exit 1
+    fi
+    cp "$tmp/run/$file" "$out/$name.camelog"
+    record "$name" "$shows"
+}
+
+# record NAME SHOWS: the manifest row and the export of a sample.
+record() {
+    local name=$1 shows=$2 f=$out/$1.camelog json
+    json=$("$camelog" verify --json --pubkey "$out/dealer.pub" "$f")
+    printf '%s.camelog\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+        "$(zcat "$f" | sed -n 's/^rules //p')" \
+        "$(jq_field winner "$json")" "$(jq_field reason "$json")" \
+        "$(jq_field progress "$json")" "$shows" >>"$tmp/manifest"
+    (cd "$out" && "$camelog" export --json "$name.camelog") >"$out/$name.jsonl"
+}
+
+# The value of a string key of a one-line JSON object ("" for null).
+jq_field() {
+    printf '%s\n' "$2" |
+        sed -n "s/.*\"$1\":\\(\"\\([^\"]*\\)\"\\|null\\).*/\\2/p"
+}
+
+sample avalon-5 "5 players, the basic game" \
+    --players 5 --seed 05
+sample avalon-6 "6 players, Percival and Morgana, Targeting" \
+    --players 6 --roles merlin,percival,servant,servant,assassin,morgana \
+    --targeting --seed 06
+sample avalon-7 "7 players, Percival, Morgana, Mordred, Lady of the Lake" \
+    --players 7 \
+    --roles merlin,percival,servant,servant,assassin,morgana,mordred \
+    --lady --seed 07
+sample avalon-8 "8 players, Oberon, Lady of the Lake" \
+    --players 8 \
+    --roles merlin,percival,servant,servant,servant,assassin,morgana,oberon \
+    --lady --seed 08
+sample avalon-9 "9 players, Lady of the Lake and Targeting" \
+    --players 9 \
+    --roles merlin,percival,servant,servant,servant,servant,assassin,morgana,mordred \
+    --lady --targeting --seed 09
+sample avalon-10 "10 players, every special role, Lady of the Lake" \
+    --players 10 \
+    --roles merlin,percival,servant,servant,servant,servant,assassin,morgana,mordred,oberon \
+    --lady --seed 10
+sample avalon-signed "every seat adds entropy and signs its lines" \
+    --players 7 \
+    --roles merlin,percival,servant,servant,assassin,morgana,mordred \
+    --lady --entropy --sigs --seed 11
+
+pick avalon-quests "good wins on quests (no Merlin)" quests \
+    --players 6 --roles servant,servant,servant,servant,minion,minion \
+    --seed 20
+pick avalon-failures "evil wins on three failed quests" failures \
+    --players 7 --lady --seed 21
+pick avalon-rejections "evil wins on five rejected teams" rejections \
+    --players 5 --bot random --seed 22
+pick avalon-assassination "the Assassin names Merlin" assassination \
+    --players 8 --lady --seed 23
+pick avalon-missed "the Assassin misses Merlin" missed \
+    --players 5 --bot random --seed 24
+
+# A game in progress: the first half of a game, sealed where it stops.
+"$camelog" cat "$out/avalon-7.camelog" |
+    awk '/^propose/ { n++ } n == 4 { exit } { print }' >"$tmp/progress.txt"
+echo seal >>"$tmp/progress.txt"
+"$camelog" pack --force --key "$key" "$tmp/progress.txt" \
+    -o "$out/avalon-in-progress.camelog"
+record avalon-in-progress "a game in progress: three quests played, sealed"
+
+mv "$tmp/manifest" "$out/MANIFEST.tsv"
+echo "generate: $(($(wc -l <"$out/MANIFEST.tsv") - 1)) samples in $out/"
