@@ -99,7 +99,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/soc/*.[ch] \
 CHECK_PARTS := symbols lint grammar help-synopsis cli install-test
 
 .PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
-        demo demo-run bench bench-run install uninstall format format-check clean need-check
+        demo demo-run bench bench-run fuzz fuzz-run install uninstall format format-check clean need-check
 .DEFAULT_GOAL := all
 
 all: $(LIB_A) $(LIB_SO) $(B)/libreplay.so $(CAMELOG)
@@ -382,3 +382,35 @@ $(B)/archive_sql.h: schema/archive.sql
 	  echo '};'; } >$@.tmp && mv $@.tmp $@
 
 $(B)/libreplay/archive.o: $(B)/archive_sql.h
+
+# ---------------------------------------------------------------- fuzz
+
+# libFuzzer on every reader of a log (tests/fuzz/fuzz_log.c), seeded with
+# the samples as files and as text.  Needs clang with its runtime
+# (Debian: clang libclang-rt-14-dev).  A crash it finds goes to
+# tests/data/ with a test.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ         := $(B)/fuzz/fuzz_log
+
+$(FUZZ): tests/fuzz/fuzz_log.c $(LIB_SRC) $(B)/archive_sql.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
+	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) \
+	    $(DEP_CFLAGS) tests/fuzz/fuzz_log.c $(LIB_SRC) $(DEP_LIBS) -o $@
+
+fuzz: deps
+	@command -v $(FUZZ_CC) >/dev/null || { \
+	    echo "fuzz: $(FUZZ_CC) not found; as root, run:" \
+	        "apt-get install -y --no-install-recommends clang" \
+	        "libclang-rt-14-dev" >&2; exit 1; }
+	@$(MAKE) --no-print-directory fuzz-run
+
+fuzz-run: $(FUZZ)
+	@mkdir -p $(B)/fuzz/corpus
+	@for f in samples/*.camelog; do \
+	    cp "$$f" $(B)/fuzz/corpus/; \
+	    zcat "$$f" >$(B)/fuzz/corpus/$$(basename "$$f" .camelog).txt; \
+	done
+	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=10 \
+	    -artifact_prefix=$(B)/fuzz/ $(B)/fuzz/corpus

@@ -245,6 +245,7 @@ rpl_log_parse(struct rpl_ctx *ctx, struct rpl_log **out, const char *text,
 {
     struct rpl__buf b;
     char *copy = NULL;
+    size_t len;
     enum rpl_status rc;
 
     rpl__err_clear(err);
@@ -264,19 +265,11 @@ rpl_log_parse(struct rpl_ctx *ctx, struct rpl_log **out, const char *text,
                         "text is over the %u-byte limit (RPL_MAX_TEXT)",
                         RPL_MAX_TEXT);
     }
-    if (b.len == 0 && !b.failed) {
-        copy = rpl__strndup(ctx, "", 0);
-        if (!copy)
-            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    } else {
-        const size_t len = b.len;
-
-        rc = rpl__buf_take(&b, &copy, err);
-        if (rc != RPL_OK)
-            return rc;
-        return log_adopt(ctx, out, copy, len, err);
-    }
-    return log_adopt(ctx, out, copy, 0, err);
+    len = b.len;
+    rc = rpl__buf_take(&b, &copy, err); /* NUL-terminated, even when empty */
+    if (rc != RPL_OK)
+        return rc;
+    return log_adopt(ctx, out, copy, len, err);
 }
 
 size_t

@@ -123,8 +123,7 @@ record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
 static const struct game_opts VECTOR_GAME = {RULES7, 7, true, true, true, 1};
 /* Without seat signatures: a dealer who rewrites history is caught by the
  * commitments alone (with them, the seats' sigs fail first). */
-static const struct game_opts UNSIGNED_GAME = {RULES7, 7, true, false, true,
-                                               1};
+static const struct game_opts UNSIGNED_GAME = {RULES7, 7, true, false, true, 1};
 
 static enum rpl_status
 verify_text(struct rpl_ctx *ctx, const char *text, size_t len,
@@ -682,6 +681,20 @@ START_TEST(limits)
 }
 END_TEST
 
+/* Empty text (found by the fuzzer: it leaked) is a file that ends
+ * before its first line. */
+START_TEST(empty_text)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+
+    ck_assert_int_eq(verify_text(ctx, "", 0, NULL, &rep), RPL_E_SYNTAX);
+    ck_assert_uint_eq(rep.error.line, 1);
+    ck_assert(strstr(rep.error.msg, "camelog 1") != NULL);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* Lenient text becomes the canonical text. */
 START_TEST(lenient)
 {
@@ -968,8 +981,7 @@ record_imported(struct rpl_ctx *ctx, size_t *len)
     cfg.import_id = "game-42";
     cfg.deal = deal;
     cfg.first = 4;
-    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s",
-                  err.msg);
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
     while (rpl_rec_turn(rec) != 0)
         ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err) ==
@@ -997,8 +1009,7 @@ START_TEST(imported_game)
     ck_assert(strstr(text, "\nimport example.org game-42\n") != NULL);
     ck_assert(strstr(text, "\nstart leader=p4\n") != NULL);
     ck_assert(strstr(text, "\nopen role p3 merlin\n") != NULL);
-    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL),
-                     RPL_OK);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL), RPL_OK);
     ck_assert_msg(rpl_log_verify(log, NULL, &rep) == RPL_OK, "line %zu: %s",
                   rep.error.line, rep.error.msg);
     ck_assert(rep.is_imported);
@@ -1029,8 +1040,7 @@ START_TEST(imported_wrong_role)
     bad = replace_line(text, o1, "open role p1 merlin", &len);
     swapped = replace_line(bad, o3, "open role p3 servant", &len);
     sealed = reseal(ctx, swapped, &len);
-    ck_assert_int_eq(verify_text(ctx, sealed, len, NULL, &rep),
-                     RPL_E_FAIRNESS);
+    ck_assert_int_eq(verify_text(ctx, sealed, len, NULL, &rep), RPL_E_FAIRNESS);
     ck_assert_uint_eq(rep.error.line, find_line(text, "deal p1 "));
     free(bad);
     free(swapped);
@@ -1069,6 +1079,7 @@ log_suite(void)
     tcase_add_test(tc, entropy_order);
     tcase_add_test(tc, header_order);
     tcase_add_test(tc, limits);
+    tcase_add_test(tc, empty_text);
     tcase_add_test(tc, lenient);
     tcase_add_test(tc, write_read);
     tcase_add_test(tc, tamper_compressed);
