@@ -3,7 +3,9 @@
  * canonicalized: CRLF, blank lines, '#' comments, runs of blanks,
  * uppercase hex) or a .camelog file, re-sealed with the dealer's key when
  * --key is given, verified, and written as a .camelog file.  A log that
- * does not verify is not written.
+ * does not verify is not written, unless --unchecked asks for it (bad
+ * logs made on purpose, to test verifiers); the failure is still
+ * reported and the exit status is still 1.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,12 +17,14 @@
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog pack [--key dealer.key] [--force] text -o file\n";
+    "usage: camelog pack [--key dealer.key] [--force] [--unchecked] text\n"
+    "                    -o file\n";
 
 static const char options[] =
     "options:\n"
     "  -k, --key file     re-sign every seal with the dealer's secret key\n"
     "  -f, --force        overwrite the output file\n"
+    "  --unchecked        write the log even when it does not verify\n"
     "  -o, --output file  the .camelog file to write (- for standard "
     "output)\n"
     "  -h, --help         this help\n";
@@ -86,12 +90,13 @@ cmd_pack(int argc, char **argv)
     static const struct option longopts[] = {
         {"key", required_argument, NULL, 'k'},
         {"force", no_argument, NULL, 'f'},
+        {"unchecked", no_argument, NULL, 'U'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *keyfile = NULL, *output = NULL, *input;
-    bool force = false;
+    bool force = false, unchecked = false;
     struct rpl_ctx *ctx = NULL;
     struct rpl_seckey *sk = NULL;
     struct rpl_log *log = NULL;
@@ -108,6 +113,9 @@ cmd_pack(int argc, char **argv)
             break;
         case 'f':
             force = true;
+            break;
+        case 'U':
+            unchecked = true;
             break;
         case 'o':
             output = optarg;
@@ -149,16 +157,12 @@ cmd_pack(int argc, char **argv)
     }
     memset(&rep, 0, sizeof rep);
     st = rpl_log_verify(log, NULL, &rep);
-    if (st != RPL_OK) {
-        rc = cli_file_error(input, st, &rep.error);
+    rc = st == RPL_OK ? CLI_EXIT_OK : cli_file_error(input, st, &rep.error);
+    if (rc != CLI_EXIT_OK && !unchecked)
         goto out;
-    }
     st = rpl_log_write(log, output, force, &err);
-    if (st != RPL_OK) {
-        rc = cli_file_error(output, st, &err);
-        goto out;
-    }
-    rc = CLI_EXIT_OK;
+    if (st != RPL_OK)
+        rc = cli_worst(rc, cli_file_error(output, st, &err));
 out:
     rpl_log_free(log);
     rpl_seckey_free(sk);
