@@ -525,7 +525,8 @@ enum rpl_archive_added {
  * a seal (RPL_E_INCOMPLETE otherwise): the game id and a hash of that
  * seal line identify it, so adding it again changes nothing.  A failed
  * add changes nothing either, also inside a batch.  *what (may be NULL)
- * says what happened.  The log's replay position moves. */
+ * says what happened.  The log's replay position moves.  RPL_E_STATE for
+ * a log that has not verified, or an archive opened read-only. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
                 enum rpl_archive_added *what, struct rpl_error *err)
@@ -578,6 +579,8 @@ struct rpl_archive_game {
     const char *reason;  /* NULL before `end` */
     enum rpl_progress progress;
     bool is_imported;
+    const char *source;    /* imported: where from ("avalongame.online"), */
+    const char *source_id; /* and the game's id there; else NULL */
     size_t players;
     size_t proposals;
     size_t lines;
@@ -637,8 +640,9 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_archive_sql(
  * stored log, that it still verifies, is the game its row names, and that
  * the index rebuilt from it equals the stored index.  Each problem goes to
  * each (may be NULL; id is NULL for problems of the database as a whole).
- * Returns RPL_OK when there is none, else the status of the first;
- * *games (may be NULL) counts the logs checked. */
+ * Returns RPL_OK when there is none, else the status of the first (an
+ * index that differs from its log is RPL_E_STATE); *games (may be NULL)
+ * counts the logs checked.  Not inside a batch (RPL_E_STATE). */
 RPL_API RPL_NODISCARD enum rpl_status rpl_archive_check(
     struct rpl_archive *ar,
     void (*each)(void *ud, const char *id, const struct rpl_error *problem),

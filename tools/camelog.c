@@ -22,6 +22,7 @@ static const struct cli_command commands[] = {
     {"export", cmd_export, "write every step of a game as JSON Lines"},
     {"diff", cmd_diff, "find where two logs of a game diverge"},
     {"archive", cmd_archive, "keep many games in SQLite: add, query, stats"},
+    {"import", cmd_import, "turn games recorded elsewhere into logs"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,162 @@
+-- archive.sql - the schema of a camelog archive (camelog-archive(1)).
+--
+-- An archive is one SQLite database holding many games: each log itself
+-- (the gzip file, so the archive alone reproduces every file) and an
+-- index of what the log says, for queries and statistics.  The index is
+-- derived from the logs alone: `camelog archive check` rebuilds it from
+-- the stored logs and compares.
+--
+-- This file is the only copy of the schema; the build embeds it.  It is
+-- a sequence of steps, each opened by a line "-- version N" (N = 1, 2,
+-- ...).  PRAGMA user_version holds the version of an archive: a new
+-- archive runs every step; an older one runs the steps after its
+-- version, all in one transaction that also sets user_version, so an
+-- archive is always at one version or the next, never in between.  A
+-- step, once released, is never edited: a change is a new step.
+--
+-- Conventions:
+-- - gid is the row id of a game in this archive (not stable across
+--   archives); every other table refers to game(gid) and goes with it.
+-- - Seats are numbers 1..N (p1..pN); a set of seats is written as in
+--   the log, "p1,p3,p5", strictly ascending.
+-- - What is secret until the reveal (roles, sides, quest cards, Lady
+--   results) is NULL while the archive holds a log without its reveal.
+-- - Texts are the log's own tokens: games "avalon", "soc"; winners
+--   "good", "evil" (Avalon), "knights", "evil" (Shadows over Camelot),
+--   "aborted"; reasons as on the `end` line.
+--
+-- Useful joins for `camelog archive sql`:
+--   every game where Alice was Merlin:
+--     SELECT g.id, g.created, g.winner FROM game g JOIN seat s USING (gid)
+--      WHERE s.name = 'Alice' AND s.role = 'merlin';
+--   who failed which quest:
+--     SELECT g.id, c.round, s.name FROM card c JOIN game g USING (gid)
+--       JOIN seat s ON s.gid = c.gid AND s.seat = c.seat
+--      WHERE c.card = 'fail';
+
+-- version 1
+
+-- One row per stored log.  (id, seal) identifies a log: the game id and
+-- BLAKE2b-256 of its last line, the seal that signs all the lines before
+-- it.  A later log of the same game (the same lines and more, e.g. the
+-- reveal after `end`) replaces the earlier one.
+CREATE TABLE game (
+    gid INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,          -- the `game` line: "avalon", "soc"
+    id TEXT NOT NULL             -- the `id` line: 32 lowercase hex digits
+        CHECK (length(id) = 32),
+    seal BLOB NOT NULL           -- BLAKE2b-256 of the final seal line
+        CHECK (length(seal) = 32),
+    created TEXT,                -- the `created` line, NULL when absent
+    rules TEXT NOT NULL,         -- the `rules` line after "rules "
+    players INTEGER NOT NULL,    -- number of seats
+    dealer TEXT NOT NULL,        -- the dealer's public key (base64)
+    progress TEXT NOT NULL       -- how far the log goes
+        CHECK (progress IN ('in_progress', 'finished', 'complete')),
+    imported INTEGER NOT NULL    -- 1: roles dealt outside camelog
+        CHECK (imported IN (0, 1)),
+    source TEXT,                 -- imported: the system it comes from and
+    source_id TEXT,              -- its id there (the `import` line)
+    winner TEXT,                 -- the `end` line's winner; NULL before it
+    reason TEXT,                 -- the `end` line's reason; NULL before it
+    leader INTEGER,              -- the first leader (`start`); NULL before
+    rounds INTEGER NOT NULL,     -- quests played
+    proposals INTEGER NOT NULL,  -- teams proposed
+    lines INTEGER NOT NULL,      -- lines of the log
+    seals INTEGER NOT NULL,      -- seals verified
+    sigs INTEGER NOT NULL,       -- seat signatures verified
+    UNIQUE (id, seal)
+);
+CREATE INDEX game_created ON game (created);
+CREATE INDEX game_players ON game (players, winner);
+
+-- The log itself: one gzip member as camelog writes it (MTIME 0, no
+-- name), whose text is the canonical text of the log.  Kept apart from
+-- game so that scans of the index never read it.
+CREATE TABLE log (
+    gid INTEGER PRIMARY KEY REFERENCES game (gid) ON DELETE CASCADE,
+    text_len INTEGER NOT NULL,   -- bytes of canonical text
+    gz BLOB NOT NULL             -- the .camelog file, byte for byte
+);
+
+-- The rules line as key=value pairs (Avalon: players, roles, lady,
+-- targeting), for grouping by options.
+CREATE TABLE rule (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (gid, key)
+) WITHOUT ROWID;
+
+-- One row per seat.  role and side are known once the log is revealed.
+-- side is "good" or "evil" in every game: Avalon's sides; in Shadows over
+-- Camelot a loyal knight is good and the traitor evil, and role is the
+-- knight ("arthur").
+CREATE TABLE seat (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,       -- 1..players
+    name TEXT NOT NULL,          -- display name, unescaped UTF-8
+    key TEXT,                    -- the seat's public key, NULL if none
+    role TEXT,                   -- NULL until revealed
+    side TEXT,                   -- NULL until revealed
+    PRIMARY KEY (gid, seat)
+) WITHOUT ROWID;
+CREATE INDEX seat_name ON seat (name, role, side);
+
+-- One row per quest played, in time order (Avalon).
+CREATE TABLE quest (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    round INTEGER NOT NULL,      -- 1..5 in time order
+    slot INTEGER NOT NULL,       -- the board's quest space (= round
+                                 -- without Targeting)
+    leader INTEGER NOT NULL,     -- who proposed the team that went
+    team TEXT NOT NULL,          -- "p1,p3,p5"
+    result TEXT NOT NULL         -- "success" or "fail"
+        CHECK (result IN ('success', 'fail')),
+    fails INTEGER NOT NULL,      -- Fail cards played (public)
+    PRIMARY KEY (gid, round)
+) WITHOUT ROWID;
+
+-- One row per quest card (Avalon), known once opened: who failed which
+-- quest.
+CREATE TABLE card (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    card TEXT NOT NULL           -- "success" or "fail"
+        CHECK (card IN ('success', 'fail')),
+    PRIMARY KEY (gid, round, seat)
+) WITHOUT ROWID;
+
+-- One row per use of the Lady of the Lake (Avalon).
+CREATE TABLE lady (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    round INTEGER NOT NULL,      -- the round whose quest had just ended
+    holder INTEGER NOT NULL,
+    target INTEGER NOT NULL,
+    result TEXT                  -- "good" or "evil"; NULL until revealed
+        CHECK (result IN ('good', 'evil')),
+    PRIMARY KEY (gid, round)
+) WITHOUT ROWID;
+
+-- The assassination (Avalon), when the game came to it.
+CREATE TABLE assassination (
+    gid INTEGER PRIMARY KEY REFERENCES game (gid) ON DELETE CASCADE,
+    assassin INTEGER NOT NULL,
+    target INTEGER NOT NULL,
+    hit INTEGER                  -- 1: the target was Merlin; NULL until
+        CHECK (hit IN (0, 1))    -- the `end` line says
+);
+
+-- Each seat with its game's outcome: won is 1 or 0 once the seat's side
+-- and the winner are known, NULL otherwise (and for an abandoned game).
+-- The winner "knights" (Shadows over Camelot) is the good side.
+CREATE VIEW seat_result AS
+SELECT s.gid, s.seat, s.name, s.role, s.side, g.game, g.players,
+       g.winner, g.reason,
+       CASE WHEN s.side IS NULL OR g.winner IS NULL
+                 OR g.winner NOT IN ('good', 'knights', 'evil') THEN NULL
+            WHEN s.side = (CASE g.winner WHEN 'evil' THEN 'evil'
+                           ELSE 'good' END) THEN 1
+            ELSE 0 END AS won
+  FROM seat s JOIN game g USING (gid);

@@ -1,0 +1,1760 @@
+/*
+ * test_archive.c - the SQLite archive: the schema and its version, adding
+ * (idempotence, replacing an earlier log of a game, batches, refusals),
+ * every query filter and the statistics against what the logs themselves
+ * say, read-only SQL, export byte for byte, check against a tampered
+ * archive, a process killed in the middle of a batch, two processes
+ * adding at once, and allocation failures.
+ *
+ * The games are recorded here with the recorder and Avalon's seeded
+ * players; what each log says (names, roles, sides, outcome, who failed
+ * which quest) is read from the log through the public API, not from the
+ * archive, and the archive's answers are compared with it.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <check.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "internal.h"
+#include "suites.h"
+
+static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",
+                                    "Frank", "Grace", "Heidi", "Ivan", "Judy"};
+
+/* One configuration per player count (rules/avalon.md, no warnings). */
+static const char *const RULES[] = {
+    "players=5 roles=merlin,percival,servant,assassin,morgana lady=off "
+    "targeting=off",
+    "players=6 roles=merlin,percival,servant,servant,assassin,morgana "
+    "lady=off targeting=on",
+    "players=7 roles=merlin,percival,servant,servant,assassin,morgana,mordred "
+    "lady=on targeting=off",
+    "players=8 roles=merlin,percival,servant,servant,servant,assassin,"
+    "morgana,minion lady=on targeting=off",
+    "players=9 roles=merlin,percival,servant,servant,servant,servant,"
+    "assassin,morgana,mordred lady=on targeting=on",
+    "players=10 roles=merlin,percival,servant,servant,servant,servant,"
+    "assassin,morgana,mordred,oberon lady=on targeting=off",
+};
+
+/* A recorded game and what its log says. */
+struct game {
+    char *text;
+    size_t len;
+    size_t players;
+    char id[33];
+    char created[21];
+    char winner[16];
+    char reason[16];
+    enum rpl_progress progress;
+    char names[RPL_MAX_SEATS + 1][RPL_MAX_NAME + 1];
+    char roles[RPL_MAX_SEATS + 1][16];
+    char sides[RPL_MAX_SEATS + 1][16];
+    char failed[6][48]; /* by round: "p2,p5" */
+    size_t rounds;
+};
+
+static struct rpl_ctx *
+new_ctx(void)
+{
+    struct rpl_ctx *ctx = NULL;
+
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    return ctx;
+}
+
+/* The dealer's key (the same for every game). */
+static struct rpl_seckey *
+dealer_key(struct rpl_ctx *ctx)
+{
+    uint8_t seed[32];
+    struct rpl_seckey *sk = NULL;
+
+    memset(seed, 0xd0, sizeof(seed));
+    ck_assert_int_eq(rpl_seckey_from_seed(ctx, &sk, seed, NULL), RPL_OK);
+    return sk;
+}
+
+static struct rpl_log *
+parse_verified(struct rpl_ctx *ctx, const char *text, size_t len)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+
+    ck_assert_msg(rpl_log_parse(ctx, &log, text, len, false, &err) == RPL_OK,
+                  "%s", err.msg);
+    ck_assert_msg(rpl_log_verify(log, NULL, &rep) == RPL_OK, "line %zu: %s",
+                  rep.error.line, rep.error.msg);
+    return log;
+}
+
+static char *
+copy_text(const struct rpl_log *log, size_t *len)
+{
+    const char *t = rpl_log_text(log, len);
+    char *copy = malloc(*len + 1);
+
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, t, *len + 1);
+    return copy;
+}
+
+/* What the log says, read through the public API: names, outcome, and
+ * once revealed the roles (reveal JSON) and the Fail cards (open lines). */
+static void
+describe(struct rpl_ctx *ctx, struct game *g)
+{
+    struct rpl_log *log = parse_verified(ctx, g->text, g->len);
+    struct rpl_report rep;
+
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    g->players = rpl_log_seats(log);
+    snprintf(g->id, sizeof(g->id), "%s", rep.id);
+    snprintf(g->winner, sizeof(g->winner), "%s", rep.winner);
+    snprintf(g->reason, sizeof(g->reason), "%s", rep.reason);
+    g->progress = rep.progress;
+    for (size_t k = 1; k <= g->players; k++)
+        snprintf(g->names[k], sizeof(g->names[k]), "%s",
+                 rpl_log_seat_name(log, k));
+    memset(g->roles, 0, sizeof(g->roles));
+    memset(g->sides, 0, sizeof(g->sides));
+    memset(g->failed, 0, sizeof(g->failed));
+    g->rounds = 0;
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t n = 0;
+        const char *line = rpl_log_line(log, no, &n);
+        unsigned r, k;
+        char value[8];
+        char buf[128];
+
+        snprintf(buf, sizeof(buf), "%.*s", (int)n, line);
+        if (strncmp(buf, "quest ", 6) == 0)
+            g->rounds++;
+        if (sscanf(buf, "open card %u p%u %7s", &r, &k, value) == 3 &&
+            strcmp(value, "fail") == 0 && r <= 5) {
+            char seat[8];
+
+            snprintf(seat, sizeof(seat), "p%u", k);
+            if (g->failed[r][0])
+                strcat(g->failed[r], ",");
+            strcat(g->failed[r], seat);
+        }
+    }
+    if (rep.progress == RPL_PROGRESS_COMPLETE) {
+        char *json = NULL;
+        json_t *root, *seats, *e;
+        size_t i;
+
+        ck_assert_int_eq(rpl_log_reveal_json(log, &json, NULL), RPL_OK);
+        root = json_loads(json, 0, NULL);
+        ck_assert_ptr_nonnull(root);
+        seats = json_object_get(root, "seats");
+        json_array_foreach(seats, i, e)
+        {
+            const json_int_t k = json_integer_value(json_object_get(e, "seat"));
+
+            ck_assert(k >= 1 && (size_t)k <= g->players);
+            snprintf(g->roles[k], sizeof(g->roles[k]), "%s",
+                     json_string_value(json_object_get(e, "role")));
+            snprintf(g->sides[k], sizeof(g->sides[k]), "%s",
+                     json_string_value(json_object_get(e, "side")));
+        }
+        json_decref(root);
+        rpl_free(ctx, json);
+    }
+    rpl_log_free(log);
+}
+
+struct rec_opts {
+    size_t config;     /* index into RULES */
+    size_t name_shift; /* seat k is NAMES[(k - 1 + shift) % 10] */
+    uint8_t seed;      /* the bots' seed, the id and S */
+    bool is_plausible;
+    bool reveal;
+    const char *created;
+};
+
+/* Records a whole game; with finished, also the log as it was sealed
+ * after `end`, before the reveal (a prefix of the complete log). */
+static void
+record(struct rpl_ctx *ctx, const struct rec_opts *o, struct game *g,
+       struct game *finished)
+{
+    struct rpl_seckey *dealer = dealer_key(ctx);
+    const char *names[RPL_MAX_SEATS];
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    uint8_t id[16], s[32], bot[32];
+    const size_t seats = o->config + 5;
+
+    memset(g, 0, sizeof(*g));
+    for (size_t k = 0; k < seats; k++)
+        names[k] = NAMES[(k + o->name_shift) % 10];
+    memset(id, o->seed, sizeof(id));
+    id[0] = 0xa7;
+    id[1] = (uint8_t)o->config;
+    memset(s, o->seed ^ 0x5a, sizeof(s));
+    memset(bot, o->seed, sizeof(bot));
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = RULES[o->config];
+    cfg.seats = seats;
+    cfg.names = names;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = s;
+    cfg.created = o->created;
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
+    while (rpl_rec_turn(rec) != 0)
+        ck_assert_msg(
+            rpl_rec_bot(rec,
+                        o->is_plausible ? RPL_BOT_PLAUSIBLE : RPL_BOT_RANDOM,
+                        bot, NULL, &err) == RPL_OK,
+            "line %zu: %s", err.line, err.msg);
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    if (finished) {
+        ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+        memset(finished, 0, sizeof(*finished));
+        finished->text = copy_text(log, &finished->len);
+        rpl_log_free(log);
+        log = NULL;
+        if (o->created)
+            snprintf(finished->created, sizeof(finished->created), "%s",
+                     o->created);
+        describe(ctx, finished);
+    }
+    if (o->reveal)
+        ck_assert_msg(rpl_rec_reveal(rec, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    g->text = copy_text(log, &g->len);
+    if (o->created)
+        snprintf(g->created, sizeof(g->created), "%s", o->created);
+    rpl_log_free(log);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    describe(ctx, g);
+}
+
+/* A corpus: every player count, both kinds of bots, shifted names, some
+ * games not revealed, dates over a week. */
+#define NGAMES 36
+
+static void
+make_corpus(struct rpl_ctx *ctx, struct game *games, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char created[21];
+        struct rec_opts o;
+
+        snprintf(created, sizeof(created), "2026-11-%02zuT%02zu:00:00Z",
+                 20 + i % 7, i % 24);
+        memset(&o, 0, sizeof(o));
+        o.config = i % 6;
+        o.name_shift = i % 10;
+        o.seed = (uint8_t)(i + 1);
+        o.is_plausible = i % 2 == 0;
+        o.reveal = i % 5 != 4;
+        o.created = i % 9 == 8 ? NULL : created;
+        record(ctx, &o, &games[i], NULL);
+    }
+}
+
+static void
+free_corpus(struct game *games, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(games[i].text);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+struct tmp {
+    char dir[64];
+    char db[96];
+};
+
+static void
+tmp_make(struct tmp *t)
+{
+    snprintf(t->dir, sizeof(t->dir), "/tmp/camelog-archive-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(t->dir));
+    snprintf(t->db, sizeof(t->db), "%s/games.db", t->dir);
+}
+
+static void
+tmp_remove(struct tmp *t)
+{
+    char cmd[128];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Removes the archive and its WAL files. */
+static void
+rm_db(const struct tmp *t)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm"};
+    char path[128];
+
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s%s", t->db, suffix[i]);
+        unlink(path);
+    }
+}
+
+static struct rpl_archive *
+open_archive(struct rpl_ctx *ctx, const char *path, enum rpl_archive_mode m)
+{
+    struct rpl_archive *ar = NULL;
+    struct rpl_error err;
+
+    ck_assert_msg(rpl_archive_open(ctx, &ar, path, m, &err) == RPL_OK, "%s",
+                  err.msg);
+    return ar;
+}
+
+static enum rpl_archive_added
+add_game(struct rpl_ctx *ctx, struct rpl_archive *ar, const struct game *g)
+{
+    struct rpl_log *log = parse_verified(ctx, g->text, g->len);
+    enum rpl_archive_added what = RPL_ARCHIVE_PRESENT;
+    struct rpl_error err;
+
+    ck_assert_msg(rpl_archive_add(ar, log, &what, &err) == RPL_OK,
+                  "line %zu: %s", err.line, err.msg);
+    rpl_log_free(log);
+    return what;
+}
+
+static void
+add_all(struct rpl_ctx *ctx, struct rpl_archive *ar, const struct game *g,
+        size_t n)
+{
+    ck_assert_int_eq(rpl_archive_begin(ar, NULL), RPL_OK);
+    for (size_t i = 0; i < n; i++)
+        add_game(ctx, ar, &g[i]);
+    ck_assert_int_eq(rpl_archive_commit(ar, NULL), RPL_OK);
+}
+
+/* The first column of the first row of a read-only query, as a number. */
+static bool
+first_cell(void *ud, size_t ncols, const char *const *names,
+           const char *const *values, const enum rpl_sql_type *types)
+{
+    long long *v = ud;
+
+    (void)names;
+    (void)types;
+    ck_assert_uint_ge(ncols, 1);
+    *v = values[0] ? atoll(values[0]) : -1;
+    return false;
+}
+
+static long long
+sql_count(struct rpl_archive *ar, const char *sql)
+{
+    long long v = -1;
+    struct rpl_error err;
+
+    ck_assert_msg(rpl_archive_sql(ar, sql, first_cell, &v, &err) == RPL_OK,
+                  "%s: %s", sql, err.msg);
+    return v;
+}
+
+/* The same through SQLite itself, bypassing the library. */
+static long long
+raw_count(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long long v = -1;
+
+    ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    sqlite3_busy_timeout(db, 10000);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+static void
+raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    char *msg = NULL;
+
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK, "%s",
+                  msg ? msg : "");
+    sqlite3_close(db);
+}
+
+/* Collects the ids of a query. */
+struct ids {
+    char id[NGAMES * 4][33];
+    size_t n;
+    struct game *games; /* when set, each result is compared with it */
+    size_t ngames;
+};
+
+static const struct game *
+find_game(const struct ids *ids, const char *id)
+{
+    for (size_t i = 0; i < ids->ngames; i++)
+        if (strcmp(ids->games[i].id, id) == 0)
+            return &ids->games[i];
+    return NULL;
+}
+
+static bool
+str_eq_or_null(const char *a, const char *b)
+{
+    /* b "" stands for NULL */
+    if (!b[0])
+        return a == NULL;
+    return a && strcmp(a, b) == 0;
+}
+
+static bool
+collect(void *ud, const struct rpl_archive_game *g)
+{
+    struct ids *ids = ud;
+    const struct game *want;
+
+    ck_assert_uint_lt(ids->n, sizeof(ids->id) / sizeof(ids->id[0]));
+    snprintf(ids->id[ids->n++], 33, "%s", g->id);
+    want = find_game(ids, g->id);
+    if (!want)
+        return true;
+    /* Every field the query gives is what the log says. */
+    ck_assert_str_eq(g->game, "avalon");
+    ck_assert(g->is_imported == (g->source != NULL));
+    ck_assert_uint_eq(g->players, want->players);
+    ck_assert(str_eq_or_null(g->winner, want->winner));
+    ck_assert(str_eq_or_null(g->reason, want->reason));
+    ck_assert(str_eq_or_null(g->created, want->created));
+    ck_assert_int_eq(g->progress, want->progress);
+    ck_assert_uint_eq(strlen(g->seal), 64);
+    for (size_t k = 1; k <= want->players; k++) {
+        ck_assert_str_eq(g->seats[k - 1].name, want->names[k]);
+        ck_assert(str_eq_or_null(g->seats[k - 1].role, want->roles[k]));
+        ck_assert(str_eq_or_null(g->seats[k - 1].side, want->sides[k]));
+    }
+    ck_assert_uint_eq(g->nquests, want->rounds);
+    for (size_t i = 0; i < g->nquests; i++) {
+        const struct rpl_archive_quest *q = &g->quests[i];
+
+        ck_assert_uint_eq(q->round, i + 1);
+        if (want->progress == RPL_PROGRESS_COMPLETE)
+            ck_assert_str_eq(q->failed, want->failed[i + 1]);
+        else
+            ck_assert_ptr_null(q->failed);
+        /* The fail count on the quest line is the number of Fails. */
+        if (q->failed)
+            ck_assert_uint_eq(q->fails,
+                              q->failed[0] ? (strlen(q->failed) + 1) / 3 : 0u);
+    }
+    return true;
+}
+
+static bool
+has_id(const struct ids *ids, const char *id)
+{
+    for (size_t i = 0; i < ids->n; i++)
+        if (strcmp(ids->id[i], id) == 0)
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------- schema */
+
+START_TEST(schema_created_and_versioned)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_archive *ar = NULL;
+    struct rpl_error err;
+    struct tmp t;
+    unsigned version;
+
+    tmp_make(&t);
+    /* Nothing there: READ and WRITE refuse, CREATE makes it. */
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, t.db, RPL_ARCHIVE_READ, &err),
+                     RPL_E_IO);
+    ck_assert_ptr_null(ar);
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, t.db, RPL_ARCHIVE_WRITE, &err),
+                     RPL_E_IO);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    version = rpl_archive_version(ar);
+    ck_assert_uint_ge(version, 1);
+    ck_assert_int_eq(sql_count(ar, "PRAGMA user_version"), version);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM sqlite_schema "
+                                   "WHERE type = 'table' AND name IN "
+                                   "('game', 'log', 'rule', 'seat', 'quest', "
+                                   "'card', 'lady', 'assassination')"),
+                     8);
+    rpl_archive_close(ar);
+    ck_assert_int_eq(raw_count(t.db, "PRAGMA user_version"), version);
+    /* WAL, so readers and a writer can work at once. */
+    {
+        sqlite3 *db = NULL;
+        sqlite3_stmt *st = NULL;
+
+        ck_assert_int_eq(sqlite3_open(t.db, &db), SQLITE_OK);
+        ck_assert_int_eq(
+            sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL),
+            SQLITE_OK);
+        ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+        ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "wal");
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+    /* Reopening changes nothing. */
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_WRITE);
+    ck_assert_uint_eq(rpl_archive_version(ar), version);
+    rpl_archive_close(ar);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    ck_assert_uint_eq(rpl_archive_version(ar), version);
+    /* Read-only: no add, no batch. */
+    ck_assert_int_eq(rpl_archive_begin(ar, &err), RPL_E_STATE);
+    rpl_archive_close(ar);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* seat_result: a seat won when its side is the winner's; Shadows over
+ * Camelot's knights are the good side; no result without a side or for
+ * an abandoned game. */
+START_TEST(schema_seat_result)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_archive *ar;
+    struct tmp t;
+    const char *const rows[] = {
+        /* winner, side, won (-1: NULL) */
+        "good", "good", "1",       "good", "evil",    "0",    "evil", "evil",
+        "1",    "evil", "good",    "0",    "knights", "good", "1",    "knights",
+        "evil", "0",    "aborted", "good", "-1",      "evil", NULL,   "-1",
+    };
+
+    tmp_make(&t);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    rpl_archive_close(ar);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i += 3) {
+        char sql[512];
+        long long won;
+
+        snprintf(sql, sizeof(sql),
+                 "INSERT INTO game (gid, game, id, seal, rules, players, "
+                 "dealer, progress, imported, winner, rounds, proposals, "
+                 "lines, seals, sigs) VALUES (%zu, 'x', printf('%%032d', "
+                 "%zu), zeroblob(32), 'r', 1, 'd', 'complete', 0, '%s', 0, "
+                 "0, 0, 0, 0); INSERT INTO seat VALUES (%zu, 1, 'A', NULL, "
+                 "NULL, %s%s%s)",
+                 i + 1, i, rows[i], i + 1, rows[i + 1] ? "'" : "",
+                 rows[i + 1] ? rows[i + 1] : "NULL", rows[i + 1] ? "'" : "");
+        raw_exec(t.db, sql);
+        snprintf(sql, sizeof(sql),
+                 "SELECT coalesce(won, -1) FROM seat_result WHERE gid = %zu",
+                 i + 1);
+        won = raw_count(t.db, sql);
+        ck_assert_msg(won == atoll(rows[i + 2]), "winner %s, side %s: %lld",
+                      rows[i], rows[i + 1] ? rows[i + 1] : "NULL", won);
+    }
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Databases that are not archives of this library are refused. */
+START_TEST(schema_refuses_others)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_archive *ar = NULL;
+    struct rpl_error err;
+    struct tmp t;
+    char path[128];
+    FILE *f;
+
+    tmp_make(&t);
+    /* Another application's database. */
+    raw_exec(t.db, "CREATE TABLE notes (x TEXT)");
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, t.db, RPL_ARCHIVE_WRITE, &err),
+                     RPL_E_UNSUPPORTED);
+    ck_assert_ptr_null(ar);
+    ck_assert_ptr_nonnull(strstr(err.msg, "not a camelog archive"));
+    ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM sqlite_schema"), 1);
+    /* A newer archive. */
+    snprintf(path, sizeof(path), "%s/newer.db", t.dir);
+    ar = open_archive(ctx, path, RPL_ARCHIVE_CREATE);
+    rpl_archive_close(ar);
+    raw_exec(path, "PRAGMA user_version = 999");
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, path, RPL_ARCHIVE_READ, &err),
+                     RPL_E_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err.msg, "newer"));
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, path, RPL_ARCHIVE_WRITE, &err),
+                     RPL_E_UNSUPPORTED);
+    /* Not a database at all. */
+    snprintf(path, sizeof(path), "%s/text.db", t.dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 200; i++)
+        fputs("this is not a database\n", f);
+    fclose(f);
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, path, RPL_ARCHIVE_WRITE, &err),
+                     RPL_E_UNSUPPORTED);
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, path, RPL_ARCHIVE_READ, &err),
+                     RPL_E_UNSUPPORTED);
+    /* An empty database read-only is not an archive yet; opened for
+     * writing, it becomes one (version 0 to the current). */
+    snprintf(path, sizeof(path), "%s/empty.db", t.dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    ck_assert_int_eq(rpl_archive_open(ctx, &ar, path, RPL_ARCHIVE_READ, &err),
+                     RPL_E_UNSUPPORTED);
+    ar = open_archive(ctx, path, RPL_ARCHIVE_WRITE);
+    ck_assert_uint_ge(rpl_archive_version(ar), 1);
+    rpl_archive_close(ar);
+    ck_assert_int_eq(
+        rpl_archive_open(ctx, &ar, path, (enum rpl_archive_mode)7, &err),
+        RPL_E_ARG);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- add */
+
+START_TEST(add_is_idempotent)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[3];
+    struct rpl_archive *ar;
+    struct ids ids;
+    struct tmp t;
+    long long changes;
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 3);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_int_eq(add_game(ctx, ar, &g[i]), RPL_ARCHIVE_ADDED);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 3);
+    changes = sql_count(ar, "SELECT total_changes()");
+    ck_assert_int_gt(changes, 0);
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_int_eq(add_game(ctx, ar, &g[i]), RPL_ARCHIVE_PRESENT);
+    /* Re-adding wrote no row. */
+    ck_assert_int_eq(sql_count(ar, "SELECT total_changes()"), changes);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 3);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM seat"),
+                     (long long)(g[0].players + g[1].players + g[2].players));
+    memset(&ids, 0, sizeof(ids));
+    ids.games = g;
+    ids.ngames = 3;
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, collect, &ids, NULL), RPL_OK);
+    ck_assert_uint_eq(ids.n, 3);
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_str_eq(ids.id[i], g[i].id);
+    rpl_archive_close(ar);
+    free_corpus(g, 3);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* The log sealed after `end`, then the same game revealed: the complete
+ * log replaces the finished one; the finished one after it changes
+ * nothing. */
+START_TEST(add_replaces_earlier_log)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game complete, finished;
+    struct rec_opts o = {2, 3, 7, true, true, "2026-11-29T11:32:18Z"};
+    struct rpl_archive *ar;
+    struct ids ids;
+    struct tmp t;
+
+    tmp_make(&t);
+    record(ctx, &o, &complete, &finished);
+    ck_assert_int_eq(finished.progress, RPL_PROGRESS_FINISHED);
+    ck_assert_int_eq(complete.progress, RPL_PROGRESS_COMPLETE);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    ck_assert_int_eq(add_game(ctx, ar, &finished), RPL_ARCHIVE_ADDED);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM seat WHERE role "
+                                   "IS NOT NULL"),
+                     0);
+    memset(&ids, 0, sizeof(ids));
+    ids.games = &finished;
+    ids.ngames = 1;
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, collect, &ids, NULL), RPL_OK);
+    ck_assert_uint_eq(ids.n, 1);
+
+    ck_assert_int_eq(add_game(ctx, ar, &complete), RPL_ARCHIVE_REPLACED);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 1);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM seat WHERE role "
+                                   "IS NOT NULL"),
+                     (long long)complete.players);
+    memset(&ids, 0, sizeof(ids));
+    ids.games = &complete;
+    ids.ngames = 1;
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, collect, &ids, NULL), RPL_OK);
+    ck_assert_uint_eq(ids.n, 1);
+
+    ck_assert_int_eq(add_game(ctx, ar, &finished), RPL_ARCHIVE_SUPERSEDED);
+    ck_assert_int_eq(add_game(ctx, ar, &complete), RPL_ARCHIVE_PRESENT);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 1);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM log"), 1);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM seat"),
+                     (long long)complete.players);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+    rpl_archive_close(ar);
+    free(complete.text);
+    free(finished.text);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A game recorded elsewhere and imported: flagged, its source kept, its
+ * roles those of the record. */
+START_TEST(add_imported_game)
+{
+    static const char *const deal[] = {"servant",  "merlin",  "assassin",
+                                       "percival", "mordred", "servant",
+                                       "morgana"};
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = dealer_key(ctx);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_archive *ar;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    struct game g;
+    struct ids ids;
+    uint8_t bot[32];
+    struct tmp t;
+
+    tmp_make(&t);
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = RULES[2];
+    cfg.seats = 7;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    cfg.created = "2020-03-23T00:13:48Z";
+    cfg.import_source = "example.org";
+    cfg.import_id = "game-42";
+    cfg.deal = deal;
+    cfg.first = 3;
+    memset(bot, 9, sizeof(bot));
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
+    while (rpl_rec_turn(rec) != 0)
+        ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err) ==
+                          RPL_OK,
+                      "%s", err.msg);
+    ck_assert_msg(rpl_rec_reveal(rec, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert(rep.is_imported);
+    memset(&g, 0, sizeof(g));
+    g.text = copy_text(log, &g.len);
+    snprintf(g.created, sizeof(g.created), "%s", cfg.created);
+    describe(ctx, &g);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    ck_assert_int_eq(rpl_archive_add(ar, log, NULL, &err), RPL_OK);
+    memset(&ids, 0, sizeof(ids));
+    ids.games = &g;
+    ids.ngames = 1;
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, collect, &ids, NULL), RPL_OK);
+    ck_assert_uint_eq(ids.n, 1);
+    for (size_t k = 1; k <= 7; k++)
+        ck_assert_str_eq(g.roles[k], deal[k - 1]);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game WHERE imported "
+                                   "= 1 AND source = 'example.org' AND "
+                                   "source_id = 'game-42' AND leader = 3"),
+                     1);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, &err), RPL_OK);
+    rpl_archive_close(ar);
+    rpl_log_free(log);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    free(g.text);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Logs the archive refuses: not verified, not sealed at the end. */
+START_TEST(add_refusals)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = dealer_key(ctx);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_archive *ar;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    struct game g;
+    enum rpl_archive_added what = RPL_ARCHIVE_ADDED;
+    uint8_t bot[32];
+    struct tmp t;
+
+    tmp_make(&t);
+    make_corpus(ctx, &g, 1);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    /* Parsed, not verified. */
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, g.text, g.len, false, NULL),
+                     RPL_OK);
+    ck_assert_int_eq(rpl_archive_add(ar, log, &what, &err), RPL_E_STATE);
+    rpl_log_free(log);
+    /* A game in progress whose last lines are not sealed (verify accepts
+     * it with a warning), then the same sealed. */
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = RULES[0];
+    cfg.seats = 5;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    memset(bot, 3, sizeof(bot));
+    ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_rec_start(rec, NULL), RPL_OK);
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, NULL),
+                         RPL_OK);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert_int_eq(rpl_archive_add(ar, log, &what, &err), RPL_E_INCOMPLETE);
+    ck_assert_uint_gt(err.line, 0);
+    rpl_log_free(log);
+    ck_assert_int_eq(rpl_rec_seal(rec, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert_int_eq(rpl_archive_add(ar, log, &what, &err), RPL_OK);
+    ck_assert_int_eq(what, RPL_ARCHIVE_ADDED);
+    rpl_log_free(log);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game WHERE progress "
+                                   "= 'in_progress' AND winner IS NULL"),
+                     1);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 1);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+    /* Batches: commit or rollback without one, two at once. */
+    ck_assert_int_eq(rpl_archive_commit(ar, &err), RPL_E_STATE);
+    ck_assert_int_eq(rpl_archive_rollback(ar, &err), RPL_E_STATE);
+    ck_assert_int_eq(rpl_archive_begin(ar, &err), RPL_OK);
+    ck_assert_int_eq(rpl_archive_begin(ar, &err), RPL_E_STATE);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, &err),
+                     RPL_E_STATE);
+    ck_assert_int_eq(rpl_archive_rollback(ar, &err), RPL_OK);
+    rpl_rec_free(rec);
+    rpl_archive_close(ar);
+    free_corpus(&g, 1);
+    rpl_seckey_free(dealer);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A batch lands whole at commit, or not at all; a failed add inside it
+ * leaves the others. */
+START_TEST(batches)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[4];
+    struct rpl_archive *ar;
+    struct rpl_log *bad = NULL;
+    struct rpl_error err;
+    struct tmp t;
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 4);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    ck_assert_int_eq(rpl_archive_begin(ar, NULL), RPL_OK);
+    for (size_t i = 0; i < 3; i++)
+        add_game(ctx, ar, &g[i]);
+    /* Another connection sees nothing before the commit. */
+    ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM game"), 0);
+    ck_assert_int_eq(rpl_archive_rollback(ar, NULL), RPL_OK);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 0);
+
+    ck_assert_int_eq(rpl_archive_begin(ar, NULL), RPL_OK);
+    add_game(ctx, ar, &g[0]);
+    ck_assert_int_eq(rpl_log_parse(ctx, &bad, g[1].text, g[1].len, false, NULL),
+                     RPL_OK);
+    ck_assert_int_eq(rpl_archive_add(ar, bad, NULL, &err), RPL_E_STATE);
+    rpl_log_free(bad);
+    add_game(ctx, ar, &g[2]);
+    add_game(ctx, ar, &g[3]);
+    ck_assert_int_eq(rpl_archive_commit(ar, NULL), RPL_OK);
+    ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM game"), 3);
+    ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM game WHERE id = "
+                                     "(SELECT id FROM game LIMIT 1 OFFSET 1)"),
+                     1);
+    rpl_archive_close(ar);
+    free_corpus(g, 4);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------ queries */
+
+struct filter_case {
+    const char *name;
+    struct rpl_archive_filter f;
+};
+
+/* Whether game g matches f, computed from what its log says. */
+static bool
+model_match(const struct game *g, const struct rpl_archive_filter *f)
+{
+    bool seat_ok = !(f->player || f->role || f->side);
+
+    if (f->game && strcmp(f->game, "avalon") != 0)
+        return false;
+    if (f->id && strncmp(g->id, f->id, strlen(f->id)) != 0)
+        return false;
+    if (f->winner && strcmp(g->winner, f->winner) != 0)
+        return false;
+    if (f->reason && strcmp(g->reason, f->reason) != 0)
+        return false;
+    if (f->players && g->players != f->players)
+        return false;
+    if (f->since && (!g->created[0] || strcmp(g->created, f->since) < 0))
+        return false;
+    if (f->until && (!g->created[0] || strcmp(g->created, f->until) >= 0))
+        return false;
+    for (size_t k = 1; !seat_ok && k <= g->players; k++)
+        seat_ok = (!f->player || strcmp(g->names[k], f->player) == 0) &&
+                  (!f->role || strcmp(g->roles[k], f->role) == 0) &&
+                  (!f->side || strcmp(g->sides[k], f->side) == 0);
+    return seat_ok;
+}
+
+START_TEST(query_filters)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game *g = calloc(NGAMES, sizeof(*g));
+    struct rpl_archive *ar;
+    struct tmp t;
+    char prefix[3];
+    const struct filter_case cases[] = {
+        {"all", {0}},
+        {"game", {.game = "avalon"}},
+        {"other game", {.game = "soc"}},
+        {"player", {.player = "Alice"}},
+        {"nobody", {.player = "Mallory"}},
+        {"player as merlin", {.player = "Alice", .role = "merlin"}},
+        {"player evil", {.player = "Bob", .side = "evil"}},
+        {"player good", {.player = "Carol", .side = "good"}},
+        {"role", {.role = "mordred"}},
+        {"role and side", {.role = "oberon", .side = "evil"}},
+        {"winner good", {.winner = "good"}},
+        {"winner evil", {.winner = "evil"}},
+        {"reason", {.reason = "assassination"}},
+        {"reason missed", {.reason = "missed"}},
+        {"players", {.players = 7}},
+        {"players and winner", {.players = 5, .winner = "evil"}},
+        {"since", {.since = "2026-11-24"}},
+        {"until", {.until = "2026-11-23"}},
+        {"day", {.since = "2026-11-22", .until = "2026-11-23"}},
+        {"exact time", {.since = "2026-11-21T01:00:00Z"}},
+        {"id prefix", {.id = prefix}},
+        {"all at once",
+         {.game = "avalon",
+          .player = "Dave",
+          .side = "good",
+          .winner = "good",
+          .since = "2026-11-20"}},
+    };
+
+    ck_assert_ptr_nonnull(g);
+    tmp_make(&t);
+    make_corpus(ctx, g, NGAMES);
+    snprintf(prefix, sizeof(prefix), "%.2s", g[5].id);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, NGAMES);
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct ids *ids = calloc(1, sizeof(*ids));
+        size_t expected = 0;
+        struct rpl_error err;
+
+        ck_assert_ptr_nonnull(ids);
+        ids->games = g;
+        ids->ngames = NGAMES;
+        ck_assert_msg(rpl_archive_query(ar, &cases[c].f, collect, ids, &err) ==
+                          RPL_OK,
+                      "%s: %s", cases[c].name, err.msg);
+        for (size_t i = 0; i < NGAMES; i++) {
+            const bool want = model_match(&g[i], &cases[c].f);
+
+            expected += want;
+            ck_assert_msg(has_id(ids, g[i].id) == want, "%s: game %zu (%s) %s",
+                          cases[c].name, i, g[i].id,
+                          want ? "missing" : "not expected");
+        }
+        ck_assert_msg(ids->n == expected, "%s: %zu games, expected %zu",
+                      cases[c].name, ids->n, expected);
+        free(ids);
+    }
+    /* The corpus has games of each kind the cases look for. */
+    ck_assert(model_match(&g[0], &cases[3].f) ||
+              model_match(&g[1], &cases[3].f));
+    rpl_archive_close(ar);
+    free_corpus(g, NGAMES);
+    free(g);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(query_bad_filters)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_archive *ar;
+    struct ids ids;
+    struct tmp t;
+    const struct rpl_archive_filter bad[] = {
+        {.since = "yesterday"},
+        {.since = "2026-02-30"},
+        {.until = "2026-11-29T25:00:00Z"},
+        {.id = "XYZ"},
+        {.id = "00112233445566778899aabbccddeeff00"},
+        {.id = ""},
+    };
+
+    tmp_make(&t);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct rpl_error err;
+        char *json = NULL;
+
+        memset(&ids, 0, sizeof(ids));
+        ck_assert_int_eq(rpl_archive_query(ar, &bad[i], collect, &ids, &err),
+                         RPL_E_ARG);
+        ck_assert_int_eq(rpl_archive_stats(ar, &bad[i], &json, &err),
+                         RPL_E_ARG);
+        ck_assert_ptr_null(json);
+    }
+    rpl_archive_close(ar);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* -------------------------------------------------------------- stats */
+
+static json_int_t
+jint(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+
+    ck_assert_msg(json_is_integer(v), "%s is not an integer", key);
+    return json_integer_value(v);
+}
+
+START_TEST(stats_match_the_logs)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game *g = calloc(NGAMES, sizeof(*g));
+    struct rpl_archive *ar;
+    struct rpl_error err;
+    struct tmp t;
+    char *text = NULL;
+    json_t *root, *a, *e;
+    json_error_t jerr;
+    size_t i, good = 0, evil = 0, tries = 0, hits = 0, complete = 0;
+    size_t by_n[11] = {0}, evil_n[11] = {0};
+
+    ck_assert_ptr_nonnull(g);
+    tmp_make(&t);
+    make_corpus(ctx, g, NGAMES);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, NGAMES);
+    ck_assert_msg(rpl_archive_stats(ar, NULL, &text, &err) == RPL_OK, "%s",
+                  err.msg);
+    root = json_loads(text, 0, &jerr);
+    ck_assert_msg(root != NULL, "%s: %s", jerr.text, text);
+    for (i = 0; i < NGAMES; i++) {
+        good += strcmp(g[i].winner, "good") == 0;
+        evil += strcmp(g[i].winner, "evil") == 0;
+        tries += strcmp(g[i].reason, "assassination") == 0 ||
+                 strcmp(g[i].reason, "missed") == 0;
+        hits += strcmp(g[i].reason, "assassination") == 0;
+        complete += g[i].progress == RPL_PROGRESS_COMPLETE;
+        by_n[g[i].players]++;
+        evil_n[g[i].players] += strcmp(g[i].winner, "evil") == 0;
+    }
+    ck_assert_int_eq(jint(root, "games"), NGAMES);
+    ck_assert_int_eq(jint(root, "good"), good);
+    ck_assert_int_eq(jint(root, "evil"), evil);
+    ck_assert_int_eq(jint(root, "complete"), complete);
+    ck_assert_int_eq(jint(root, "finished"), NGAMES - complete);
+    ck_assert_int_eq(jint(root, "assassinations"), tries);
+    ck_assert_int_eq(jint(root, "hits"), hits);
+    ck_assert(good > 0 && evil > 0);
+    /* evil_rate = evil / (good + evil), four places. */
+    {
+        const double want = (double)evil / (double)(good + evil);
+        const double got =
+            json_number_value(json_object_get(root, "evil_rate"));
+
+        ck_assert(got > want - 0.00006 && got < want + 0.00006);
+    }
+    a = json_object_get(root, "by_players");
+    ck_assert_uint_eq(json_array_size(a), 6);
+    json_array_foreach(a, i, e)
+    {
+        const json_int_t n = jint(e, "players");
+
+        ck_assert(n >= 5 && n <= 10);
+        ck_assert_int_eq(jint(e, "games"), by_n[n]);
+        ck_assert_int_eq(jint(e, "evil"), evil_n[n]);
+    }
+    a = json_object_get(root, "reasons");
+    {
+        json_int_t sum = 0;
+
+        json_array_foreach(a, i, e) sum += jint(e, "games");
+        ck_assert_int_eq(sum, NGAMES);
+    }
+    /* Per player: games, and wins over the revealed games. */
+    a = json_object_get(root, "records");
+    ck_assert_uint_eq(json_array_size(a), 10);
+    json_array_foreach(a, i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        size_t games = 0, wins = 0, revealed = 0;
+
+        for (size_t j = 0; j < NGAMES; j++)
+            for (size_t k = 1; k <= g[j].players; k++) {
+                if (strcmp(g[j].names[k], name) != 0)
+                    continue;
+                games++;
+                if (!g[j].sides[k][0])
+                    continue;
+                revealed++;
+                wins += strcmp(g[j].sides[k], g[j].winner) == 0;
+            }
+        ck_assert_int_eq(jint(e, "games"), games);
+        ck_assert_int_eq(jint(e, "revealed"), revealed);
+        ck_assert_int_eq(jint(e, "wins"), wins);
+        ck_assert_int_eq(jint(e, "losses"), revealed - wins);
+    }
+    ck_assert_uint_gt(json_array_size(json_object_get(root, "by_roles")), 0);
+    ck_assert_uint_gt(json_array_size(json_object_get(root, "roles")), 0);
+    json_decref(root);
+    rpl_free(ctx, text);
+
+    /* A filter that selects nothing: zero counts, null rates. */
+    {
+        const struct rpl_archive_filter none = {.player = "Mallory"};
+
+        ck_assert_int_eq(rpl_archive_stats(ar, &none, &text, &err), RPL_OK);
+        root = json_loads(text, 0, &jerr);
+        ck_assert_ptr_nonnull(root);
+        ck_assert_int_eq(jint(root, "games"), 0);
+        ck_assert(json_is_null(json_object_get(root, "evil_rate")));
+        ck_assert_uint_eq(json_array_size(json_object_get(root, "records")), 0);
+        json_decref(root);
+        rpl_free(ctx, text);
+    }
+    rpl_archive_close(ar);
+    free_corpus(g, NGAMES);
+    free(g);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- sql */
+
+struct rows {
+    size_t n;
+    size_t ncols;
+    char first[80];
+    enum rpl_sql_type types[4];
+};
+
+static bool
+count_rows(void *ud, size_t ncols, const char *const *names,
+           const char *const *values, const enum rpl_sql_type *types)
+{
+    struct rows *r = ud;
+
+    ck_assert_ptr_nonnull(names[0]);
+    if (r->n++ == 0) {
+        r->ncols = ncols;
+        snprintf(r->first, sizeof(r->first), "%s",
+                 values[0] ? values[0] : "(null)");
+        for (size_t i = 0; i < ncols && i < 4; i++)
+            r->types[i] = types[i];
+    }
+    return true;
+}
+
+START_TEST(sql_is_read_only)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[2];
+    struct rpl_archive *ar;
+    struct rows r;
+    struct rpl_error err;
+    struct tmp t;
+    char attach[160];
+    const char *refused[] = {
+        "INSERT INTO game (game) VALUES ('x')",
+        "DELETE FROM game",
+        "UPDATE seat SET role = 'merlin'",
+        "DROP TABLE game",
+        "CREATE TABLE x (y)",
+        "CREATE TEMP TABLE x (y)",
+        "PRAGMA user_version = 7",
+        "PRAGMA journal_mode = DELETE",
+        "PRAGMA writable_schema = ON",
+        "SELECT 1; DELETE FROM game",
+        "SELECT 1; SELECT 2",
+        "BEGIN",
+        "VACUUM",
+        "",
+        "-- nothing",
+        "SELEC 1",
+        attach,
+    };
+
+    tmp_make(&t);
+    snprintf(attach, sizeof(attach), "ATTACH '%s/other.db' AS o", t.dir);
+    make_corpus(ctx, g, 2);
+    for (int mode = RPL_ARCHIVE_CREATE; mode >= RPL_ARCHIVE_READ; mode -= 2) {
+        ar = open_archive(ctx, t.db, (enum rpl_archive_mode)mode);
+        if (mode == RPL_ARCHIVE_CREATE)
+            add_all(ctx, ar, g, 2);
+        memset(&r, 0, sizeof(r));
+        ck_assert_int_eq(rpl_archive_sql(ar,
+                                         "SELECT name, seat, seal, NULL FROM "
+                                         "seat JOIN game USING (gid) ORDER BY "
+                                         "name;",
+                                         count_rows, &r, &err),
+                         RPL_OK);
+        ck_assert_uint_eq(r.n, g[0].players + g[1].players);
+        ck_assert_uint_eq(r.ncols, 4);
+        ck_assert_int_eq(r.types[0], RPL_SQL_TEXT);
+        ck_assert_int_eq(r.types[1], RPL_SQL_INTEGER);
+        ck_assert_int_eq(r.types[2], RPL_SQL_BLOB);
+        ck_assert_int_eq(r.types[3], RPL_SQL_NULL);
+        memset(&r, 0, sizeof(r));
+        ck_assert_int_eq(rpl_archive_sql(ar, "PRAGMA table_info(game)",
+                                         count_rows, &r, &err),
+                         RPL_OK);
+        ck_assert_uint_gt(r.n, 10);
+        memset(&r, 0, sizeof(r));
+        ck_assert_int_eq(rpl_archive_sql(ar,
+                                         "SELECT lower(hex(seal)) FROM game "
+                                         "ORDER BY gid",
+                                         count_rows, &r, &err),
+                         RPL_OK);
+        ck_assert_uint_eq(strlen(r.first), 64);
+        for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+            memset(&r, 0, sizeof(r));
+            ck_assert_msg(rpl_archive_sql(ar, refused[i], count_rows, &r,
+                                          &err) == RPL_E_ARG,
+                          "\"%s\" was not refused", refused[i]);
+            ck_assert_uint_eq(r.n, 0);
+        }
+        ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 2);
+        rpl_archive_close(ar);
+    }
+    ck_assert(access(attach + 8, F_OK) != 0);
+    free_corpus(g, 2);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------- export */
+
+struct exporter {
+    struct rpl_archive *ar;
+    const char *dir;
+    size_t n;
+};
+
+static bool
+export_one(void *ud, const struct rpl_archive_game *g)
+{
+    struct exporter *x = ud;
+    char path[256];
+    struct rpl_error err;
+
+    snprintf(path, sizeof(path), "%s/%s.camelog", x->dir, g->id);
+    ck_assert_msg(
+        rpl_archive_export(x->ar, g->id, g->seal, path, false, &err) == RPL_OK,
+        "%s", err.msg);
+    ck_assert_int_eq(
+        rpl_archive_export(x->ar, g->id, g->seal, path, false, &err),
+        RPL_E_EXISTS);
+    x->n++;
+    return true;
+}
+
+static uint8_t *
+slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = malloc(1 << 20);
+    size_t n;
+
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(buf);
+    n = fread(buf, 1, 1 << 20, f);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Export writes each log as camelog writes it, byte for byte. */
+START_TEST(export_byte_for_byte)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[6];
+    struct rpl_archive *ar;
+    struct exporter x;
+    struct rpl_error err;
+    struct tmp t;
+    char out[128], orig[128];
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 6);
+    snprintf(out, sizeof(out), "%s/out", t.dir);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 6);
+    rpl_archive_close(ar);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    x.ar = ar;
+    x.dir = out;
+    x.n = 0;
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, export_one, &x, &err), RPL_OK);
+    ck_assert_uint_eq(x.n, 6);
+    for (size_t i = 0; i < 6; i++) {
+        struct rpl_log *log = parse_verified(ctx, g[i].text, g[i].len);
+        struct rpl_log *back = NULL;
+        struct rpl_report rep;
+        uint8_t *a, *b;
+        size_t a_len, b_len, len;
+        const char *text;
+
+        snprintf(orig, sizeof(orig), "%s/orig-%zu.camelog", t.dir, i);
+        ck_assert_int_eq(rpl_log_write(log, orig, false, NULL), RPL_OK);
+        snprintf(out, sizeof(out), "%s/out/%s.camelog", t.dir, g[i].id);
+        a = slurp(orig, &a_len);
+        b = slurp(out, &b_len);
+        ck_assert_uint_eq(a_len, b_len);
+        ck_assert_mem_eq(a, b, a_len);
+        ck_assert_int_eq(rpl_log_read(ctx, &back, out, NULL), RPL_OK);
+        ck_assert_int_eq(rpl_log_verify(back, NULL, &rep), RPL_OK);
+        text = rpl_log_text(back, &len);
+        ck_assert_uint_eq(len, g[i].len);
+        ck_assert_mem_eq(text, g[i].text, len);
+        free(a);
+        free(b);
+        rpl_log_free(back);
+        rpl_log_free(log);
+    }
+    ck_assert_int_eq(rpl_archive_export(ar, g[0].id, "00", out, true, &err),
+                     RPL_E_ARG);
+    ck_assert_int_eq(rpl_archive_export(ar, "0011", g[0].id, out, true, &err),
+                     RPL_E_ARG);
+    ck_assert_int_eq(rpl_archive_export(ar, g[0].id,
+                                        "00000000000000000000000000000000"
+                                        "00000000000000000000000000000000",
+                                        out, true, &err),
+                     RPL_E_ARG);
+    rpl_archive_close(ar);
+    free_corpus(g, 6);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* -------------------------------------------------------------- check */
+
+struct problems {
+    size_t n;
+    size_t with_id;
+    char last[RPL_ERRMSG_MAX];
+};
+
+static void
+note_problem(void *ud, const char *id, const struct rpl_error *e)
+{
+    struct problems *p = ud;
+
+    p->n++;
+    p->with_id += id != NULL;
+    snprintf(p->last, sizeof(p->last), "%s", e->msg);
+}
+
+/* Tampering through SQLite itself, and what check finds. */
+START_TEST(check_finds_tampering)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[5];
+    struct rpl_archive *ar;
+    struct problems p;
+    struct rpl_error err;
+    size_t n = 0;
+    struct tmp t;
+    const char *tamper[] = {
+        /* an index that says something the log does not */
+        "UPDATE seat SET role = 'mordred' WHERE gid = 2 AND seat = 1",
+        "UPDATE game SET winner = 'good', reason = 'quests' WHERE gid = 3",
+        "DELETE FROM card WHERE gid = 1 AND round = 1",
+        "INSERT INTO lady VALUES (4, 9, 1, 2, 'good')",
+        "UPDATE game SET players = players + 1 WHERE gid = 5",
+        /* a stored log that is no longer the game */
+        "UPDATE log SET gz = x'1f8b0800' WHERE gid = 2",
+        "DELETE FROM log WHERE gid = 3",
+        "UPDATE game SET seal = zeroblob(32) WHERE gid = 4",
+    };
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 5);
+    for (size_t i = 0; i < sizeof(tamper) / sizeof(tamper[0]); i++) {
+        ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+        add_all(ctx, ar, g, 5);
+        memset(&p, 0, sizeof(p));
+        ck_assert_int_eq(rpl_archive_check(ar, note_problem, &p, &n, &err),
+                         RPL_OK);
+        ck_assert_uint_eq(p.n, 0);
+        ck_assert_uint_eq(n, 5);
+        rpl_archive_close(ar);
+
+        raw_exec(t.db, tamper[i]);
+        ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+        memset(&p, 0, sizeof(p));
+        ck_assert_msg(rpl_archive_check(ar, note_problem, &p, &n, &err) !=
+                          RPL_OK,
+                      "check found nothing after: %s", tamper[i]);
+        ck_assert_msg(p.n >= 1, "%s", tamper[i]);
+        ck_assert_msg(p.with_id >= 1, "%s", tamper[i]);
+        ck_assert_ptr_nonnull(strstr(err.msg, "game "));
+        rpl_archive_close(ar);
+        rm_db(&t);
+    }
+    free_corpus(g, 5);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------- crashes, processes */
+
+/* A process killed in the middle of a batch leaves the archive as it was
+ * before the batch; the next writer goes on. */
+START_TEST(killed_mid_batch)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game *g = calloc(NGAMES, sizeof(*g));
+    struct rpl_archive *ar;
+    struct problems p;
+    struct tmp t;
+    int fds[2];
+    pid_t pid;
+    char c;
+    int status = 0;
+
+    ck_assert_ptr_nonnull(g);
+    tmp_make(&t);
+    make_corpus(ctx, g, NGAMES);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 4);
+    rpl_archive_close(ar);
+    ck_assert_int_eq(pipe(fds), 0);
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        /* The child adds the rest in one batch and never commits; it
+         * tells the parent once it is well into it. */
+        struct rpl_archive *cr = NULL;
+
+        close(fds[0]);
+        if (rpl_archive_open(ctx, &cr, t.db, RPL_ARCHIVE_WRITE, NULL) !=
+                RPL_OK ||
+            rpl_archive_begin(cr, NULL) != RPL_OK)
+            _exit(3);
+        for (size_t i = 4; i < NGAMES; i++) {
+            struct rpl_log *log = NULL;
+            struct rpl_report rep;
+
+            if (rpl_log_parse(ctx, &log, g[i].text, g[i].len, false, NULL) !=
+                    RPL_OK ||
+                rpl_log_verify(log, NULL, &rep) != RPL_OK ||
+                rpl_archive_add(cr, log, NULL, NULL) != RPL_OK)
+                _exit(4);
+            rpl_log_free(log);
+            if (i == 12 && write(fds[1], "x", 1) != 1)
+                _exit(5);
+        }
+        for (;;)
+            pause();
+    }
+    close(fds[1]);
+    ck_assert_int_eq(read(fds[0], &c, 1), 1);
+    ck_assert_int_eq(kill(pid, SIGKILL), 0);
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    close(fds[0]);
+
+    ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM game"), 4);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_WRITE);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 4);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM log"), 4);
+    memset(&p, 0, sizeof(p));
+    ck_assert_int_eq(rpl_archive_check(ar, note_problem, &p, NULL, NULL),
+                     RPL_OK);
+    add_all(ctx, ar, g, NGAMES);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), NGAMES);
+    ck_assert_int_eq(rpl_archive_check(ar, note_problem, &p, NULL, NULL),
+                     RPL_OK);
+    rpl_archive_close(ar);
+    free_corpus(g, NGAMES);
+    free(g);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Two processes create one archive and add overlapping sets to it at
+ * once, in batches of three: the archive ends with the union, each game
+ * once. */
+START_TEST(concurrent_adds)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game *g = calloc(NGAMES, sizeof(*g));
+    struct rpl_archive *ar;
+    struct tmp t;
+    pid_t pids[2];
+
+    ck_assert_ptr_nonnull(g);
+    tmp_make(&t);
+    make_corpus(ctx, g, NGAMES);
+    /* Both workers create the archive: the first to come does. */
+    for (int w = 0; w < 2; w++) {
+        pids[w] = fork();
+        ck_assert_int_ge(pids[w], 0);
+        if (pids[w] == 0) {
+            /* Worker 0 adds games 0..2/3 n, worker 1 games 1/3 n..n,
+             * each a few at a time, in opposite orders. */
+            struct rpl_archive *cr = NULL;
+            const size_t from = w == 0 ? 0 : NGAMES / 3;
+            const size_t to = w == 0 ? 2 * NGAMES / 3 : NGAMES;
+
+            if (rpl_archive_open(ctx, &cr, t.db, RPL_ARCHIVE_CREATE, NULL) !=
+                RPL_OK)
+                _exit(3);
+            for (size_t j = from; j < to; j++) {
+                const size_t i = w == 0 ? j : to - 1 - (j - from);
+                struct rpl_log *log = NULL;
+                struct rpl_report rep;
+                struct rpl_error err;
+
+                if ((j - from) % 3 == 0 &&
+                    rpl_archive_begin(cr, &err) != RPL_OK)
+                    _exit(4);
+                if (rpl_log_parse(ctx, &log, g[i].text, g[i].len, false,
+                                  NULL) != RPL_OK ||
+                    rpl_log_verify(log, NULL, &rep) != RPL_OK ||
+                    rpl_archive_add(cr, log, NULL, &err) != RPL_OK)
+                    _exit(5);
+                rpl_log_free(log);
+                if ((j - from) % 3 == 2 || j + 1 == to)
+                    if (rpl_archive_commit(cr, &err) != RPL_OK)
+                        _exit(6);
+            }
+            rpl_archive_close(cr);
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < 2; w++) {
+        int status = 0;
+
+        ck_assert_int_eq(waitpid(pids[w], &status, 0), pids[w]);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                      "worker %d: status %d", w, status);
+    }
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), NGAMES);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(DISTINCT id) FROM game"),
+                     NGAMES);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+    rpl_archive_close(ar);
+    free_corpus(g, NGAMES);
+    free(g);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------- allocations */
+
+struct failing {
+    long countdown;
+    long live;
+};
+
+static void *
+f_alloc(void *ud, size_t n)
+{
+    struct failing *f = ud;
+
+    if (f->countdown-- == 0)
+        return NULL;
+    f->live++;
+    return malloc(n);
+}
+
+static void *
+f_realloc(void *ud, void *p, size_t n)
+{
+    struct failing *f = ud;
+    void *q;
+
+    if (f->countdown-- == 0)
+        return NULL;
+    q = realloc(p, n);
+    if (!p && q)
+        f->live++;
+    return q;
+}
+
+static void
+f_free(void *ud, void *p)
+{
+    struct failing *f = ud;
+
+    if (p)
+        f->live--;
+    free(p);
+}
+
+/* Each allocation of add, query and stats fails in turn: the call says
+ * RPL_E_NOMEM, the archive is unchanged, nothing leaks. */
+START_TEST(allocation_failures)
+{
+    struct rpl_ctx *plain = new_ctx();
+    struct game g;
+    struct tmp t;
+    bool done = false;
+
+    tmp_make(&t);
+    make_corpus(plain, &g, 1);
+    for (long nth = 0; !done; nth++) {
+        struct failing f = {-1, 0};
+        const struct rpl_allocator a = {f_alloc, f_realloc, f_free, &f};
+        struct rpl_ctx *ctx = NULL;
+        struct rpl_archive *ar = NULL;
+        struct rpl_log *log = NULL;
+        struct rpl_report rep;
+        struct rpl_error err;
+        struct ids ids;
+        char *json = NULL;
+        enum rpl_status rc;
+
+        ck_assert_int_eq(rpl_ctx_new(&ctx, &a, NULL), RPL_OK);
+        ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+        ck_assert_int_eq(rpl_log_parse(ctx, &log, g.text, g.len, false, NULL),
+                         RPL_OK);
+        ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+        /* Inside a batch, so that only the add's own savepoint can undo
+         * what it wrote before the failure. */
+        ck_assert_int_eq(rpl_archive_begin(ar, NULL), RPL_OK);
+        f.countdown = nth;
+        rc = rpl_archive_add(ar, log, NULL, &err);
+        f.countdown = -1;
+        ck_assert_int_eq(rpl_archive_commit(ar, NULL), RPL_OK);
+        if (rc != RPL_OK) {
+            ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", nth,
+                          err.msg);
+            ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM game"), 0);
+            ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM seat"), 0);
+            ck_assert_int_eq(raw_count(t.db, "SELECT count(*) FROM rule"), 0);
+        }
+        f.countdown = nth;
+        if (rc == RPL_OK) {
+            memset(&ids, 0, sizeof(ids));
+            rc = rpl_archive_query(ar, NULL, collect, &ids, &err);
+        }
+        if (rc == RPL_OK)
+            rc = rpl_archive_stats(ar, NULL, &json, &err);
+        if (rc == RPL_OK) {
+            done = true;
+            rpl_free(ctx, json);
+        } else {
+            ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", nth,
+                          err.msg);
+        }
+
+        f.countdown = -1;
+        rpl_log_free(log);
+        rpl_archive_close(ar);
+        rpl_ctx_free(ctx);
+        ck_assert_msg(f.live == 0, "allocation %ld: %ld blocks leaked", nth,
+                      f.live);
+        if (!done)
+            rm_db(&t); /* start again from an empty archive */
+    }
+    free_corpus(&g, 1);
+    tmp_remove(&t);
+    rpl_ctx_free(plain);
+}
+END_TEST
+
+Suite *
+archive_suite(void)
+{
+    Suite *s = suite_create("archive");
+    TCase *tc = tcase_create("archive");
+
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, schema_created_and_versioned);
+    tcase_add_test(tc, schema_refuses_others);
+    tcase_add_test(tc, schema_seat_result);
+    tcase_add_test(tc, add_is_idempotent);
+    tcase_add_test(tc, add_replaces_earlier_log);
+    tcase_add_test(tc, add_imported_game);
+    tcase_add_test(tc, add_refusals);
+    tcase_add_test(tc, batches);
+    tcase_add_test(tc, query_filters);
+    tcase_add_test(tc, query_bad_filters);
+    tcase_add_test(tc, stats_match_the_logs);
+    tcase_add_test(tc, sql_is_read_only);
+    tcase_add_test(tc, export_byte_for_byte);
+    tcase_add_test(tc, check_finds_tampering);
+    tcase_add_test(tc, killed_mid_batch);
+    tcase_add_test(tc, concurrent_adds);
+    tcase_add_test(tc, allocation_failures);
+    suite_add_tcase(s, tc);
+    return s;
+}

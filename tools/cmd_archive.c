@@ -1,0 +1,1306 @@
+/*
+ * cmd_archive.c - camelog archive: many games in one SQLite database
+ * (rpl_archive_*), with six subcommands: add (verify each file like
+ * `camelog verify`, then store and index it), query (one line or one JSON
+ * object per game), sql (one read-only statement), stats (a table, JSON,
+ * or an SVG chart of the win rates by player count), export (the stored
+ * files, byte for byte) and check (every stored log against the index).
+ *
+ * add reads and verifies files outside any transaction, a chunk at a
+ * time, then stores the chunk as one batch: another process adding to the
+ * same archive waits at most for one chunk, and a kill leaves every
+ * earlier chunk stored and nothing of the current one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "replay.h"
+
+static const char usage[] =
+    "usage: camelog archive add DB FILE ... [--pubkey KEY|FILE] [-q] "
+    "[--json]\n"
+    "       camelog archive query DB [filters] [--json]\n"
+    "       camelog archive sql DB SQL [--json]\n"
+    "       camelog archive stats DB [filters] [--json] [--svg FILE]\n"
+    "       camelog archive export DB [filters] [-f] -o DIR\n"
+    "       camelog archive check DB [--json]\n";
+
+static const char options[] =
+    "filters (a game must match all; --role and --side apply to the seat\n"
+    "of --player when it is given):\n"
+    "  --game NAME        avalon or soc\n"
+    "  --id HEX           the game id, or its first digits\n"
+    "  --player NAME      a seat's display name\n"
+    "  --role ROLE        a seat's revealed role (merlin, assassin, ...)\n"
+    "  --side SIDE        a seat's revealed side (good, evil)\n"
+    "  --winner SIDE      the winner on the end line (good, evil, aborted)\n"
+    "  --reason REASON    the end reason (quests, failures, rejections,\n"
+    "                     assassination, missed, aborted)\n"
+    "  --players N        the number of seats\n"
+    "  --since DATE       created on or after DATE (YYYY-MM-DD or\n"
+    "                     YYYY-MM-DDTHH:MM:SSZ)\n"
+    "  --until DATE       created before DATE\n"
+    "options:\n"
+    "  --pubkey KEY|FILE  add: pin the dealer's public key\n"
+    "  --json             JSON Lines (keys in camelog-archive(1))\n"
+    "  --svg FILE         stats: also write a chart of the win rates by\n"
+    "                     player count (- for the standard output)\n"
+    "  -o, --output DIR   export: the directory to write into\n"
+    "  -f, --force        export: overwrite existing files\n"
+    "  -q, --quiet        no progress\n"
+    "  -h, --help         this help\n";
+
+/* Files verified before their chunk is stored: bounds the memory held
+ * and the time another writer may wait for the lock. */
+#define ADD_CHUNK 256
+
+enum sub { SUB_ADD, SUB_QUERY, SUB_SQL, SUB_STATS, SUB_EXPORT, SUB_CHECK };
+
+static const char *const sub_names[] = {
+    "add", "query", "sql", "stats", "export", "check",
+};
+#define NSUBS (sizeof(sub_names) / sizeof(sub_names[0]))
+
+struct args {
+    enum sub sub;
+    const char *db;
+    struct rpl_archive_filter filter;
+    bool has_filter;
+    const char *pubkey;
+    const char *svg;
+    const char *outdir;
+    bool is_json;
+    bool is_quiet;
+    bool is_force;
+    char **rest; /* operands after DB */
+    int nrest;
+};
+
+/* ------------------------------------------------------------ options */
+
+static int
+parse_args(int argc, char **argv, struct args *a, bool *help)
+{
+    enum {
+        O_GAME = 256,
+        O_ID,
+        O_PLAYER,
+        O_ROLE,
+        O_SIDE,
+        O_WINNER,
+        O_REASON,
+        O_PLAYERS,
+        O_SINCE,
+        O_UNTIL,
+        O_PUBKEY,
+        O_JSON,
+        O_SVG
+    };
+    static const struct option longopts[] = {
+        {"game", required_argument, NULL, O_GAME},
+        {"id", required_argument, NULL, O_ID},
+        {"player", required_argument, NULL, O_PLAYER},
+        {"role", required_argument, NULL, O_ROLE},
+        {"side", required_argument, NULL, O_SIDE},
+        {"winner", required_argument, NULL, O_WINNER},
+        {"reason", required_argument, NULL, O_REASON},
+        {"players", required_argument, NULL, O_PLAYERS},
+        {"since", required_argument, NULL, O_SINCE},
+        {"until", required_argument, NULL, O_UNTIL},
+        {"pubkey", required_argument, NULL, O_PUBKEY},
+        {"json", no_argument, NULL, O_JSON},
+        {"svg", required_argument, NULL, O_SVG},
+        {"output", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct rpl_archive_filter *f = &a->filter;
+    size_t sub;
+    int c;
+
+    *help = false;
+    if (argc < 2) {
+        return cli_usage_error("archive", "no subcommand (add, query, sql, "
+                                          "stats, export, check)");
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        *help = true;
+        return CLI_EXIT_OK;
+    }
+    for (sub = 0; sub < NSUBS; sub++) {
+        if (strcmp(argv[1], sub_names[sub]) == 0) {
+            break;
+        }
+    }
+    if (sub == NSUBS) {
+        return cli_usage_error("archive", "unknown subcommand '%s'", argv[1]);
+    }
+    a->sub = (enum sub)sub;
+    argc--;
+    argv++;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:fqh", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_GAME:
+            f->game = optarg;
+            break;
+        case O_ID:
+            f->id = optarg;
+            break;
+        case O_PLAYER:
+            f->player = optarg;
+            break;
+        case O_ROLE:
+            f->role = optarg;
+            break;
+        case O_SIDE:
+            f->side = optarg;
+            break;
+        case O_WINNER:
+            f->winner = optarg;
+            break;
+        case O_REASON:
+            f->reason = optarg;
+            break;
+        case O_PLAYERS:
+            if (!cli_parse_size(optarg, &f->players) || f->players == 0) {
+                return cli_usage_error("archive",
+                                       "--players: expected a number of "
+                                       "seats, got '%s'",
+                                       optarg);
+            }
+            break;
+        case O_SINCE:
+            f->since = optarg;
+            break;
+        case O_UNTIL:
+            f->until = optarg;
+            break;
+        case O_PUBKEY:
+            a->pubkey = optarg;
+            break;
+        case O_JSON:
+            a->is_json = true;
+            break;
+        case O_SVG:
+            a->svg = optarg;
+            break;
+        case 'o':
+            a->outdir = optarg;
+            break;
+        case 'f':
+            a->is_force = true;
+            break;
+        case 'q':
+            a->is_quiet = true;
+            break;
+        case 'h':
+            *help = true;
+            return CLI_EXIT_OK;
+        default:
+            return cli_option_error("archive", c, argv);
+        }
+        if (c >= O_GAME && c <= O_UNTIL) {
+            a->has_filter = true;
+        }
+    }
+    if (optind >= argc) {
+        return cli_usage_error("archive", "archive %s: no archive given",
+                               sub_names[sub]);
+    }
+    a->db = argv[optind];
+    a->rest = argv + optind + 1;
+    a->nrest = argc - optind - 1;
+    return CLI_EXIT_OK;
+}
+
+/* Refuses the options a subcommand does not take. */
+static int
+check_args(const struct args *a)
+{
+    const char *sub = sub_names[a->sub];
+    const char *bad = NULL;
+
+    if (a->has_filter && a->sub != SUB_QUERY && a->sub != SUB_STATS &&
+        a->sub != SUB_EXPORT) {
+        bad = "filters";
+    } else if (a->pubkey != NULL && a->sub != SUB_ADD) {
+        bad = "--pubkey";
+    } else if (a->svg != NULL && a->sub != SUB_STATS) {
+        bad = "--svg";
+    } else if (a->outdir != NULL && a->sub != SUB_EXPORT) {
+        bad = "--output";
+    } else if (a->is_force && a->sub != SUB_EXPORT) {
+        bad = "--force";
+    } else if (a->is_json && a->sub == SUB_EXPORT) {
+        bad = "--json";
+    }
+    if (bad != NULL) {
+        return cli_usage_error("archive", "archive %s takes no %s", sub, bad);
+    }
+    if (a->sub == SUB_ADD && a->nrest == 0) {
+        return cli_usage_error("archive", "archive add: no file to add");
+    }
+    if (a->sub == SUB_SQL && a->nrest != 1) {
+        return cli_usage_error("archive",
+                               "archive sql: expected one SQL statement "
+                               "(quote it)");
+    }
+    if (a->sub == SUB_EXPORT && a->outdir == NULL) {
+        return cli_usage_error("archive", "archive export: -o DIR is required");
+    }
+    if (a->sub != SUB_ADD && a->sub != SUB_SQL && a->nrest > 0) {
+        return cli_usage_error("archive", "archive %s: unexpected '%s'", sub,
+                               a->rest[0]);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int
+open_archive(struct rpl_ctx *ctx, const char *db, enum rpl_archive_mode mode,
+             struct rpl_archive **ar)
+{
+    struct rpl_error err;
+    const enum rpl_status st = rpl_archive_open(ctx, ar, db, mode, &err);
+
+    if (st != RPL_OK) {
+        return cli_file_error(db, st, &err);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* A failed query, stats or export: a filter the library refused is a
+ * usage error naming its option ("since: ..." becomes "--since: ..."). */
+static int
+filter_error(const char *db, enum rpl_status st, const struct rpl_error *err)
+{
+    if (st == RPL_E_ARG) {
+        return cli_usage_error("archive", "--%s", cli_error_text(st, err));
+    }
+    return cli_file_error(db, st, err);
+}
+
+static json_t *
+str_or_null(const char *s)
+{
+    return s != NULL ? cli_json_str(s) : json_null();
+}
+
+/* ---------------------------------------------------------------- add */
+
+struct add_run {
+    const struct args *a;
+    struct rpl_ctx *ctx;
+    struct rpl_archive *ar;
+    const struct rpl_pubkey *pin;
+    size_t count[4]; /* by enum rpl_archive_added */
+    size_t refused;
+    int rc;
+};
+
+static const char *const added_names[] = {
+    "added",
+    "replaced",
+    "present",
+    "superseded",
+};
+
+static int
+add_json(const char *file, const char *id, const char *result,
+         enum rpl_status st, const struct rpl_error *err)
+{
+    json_t *o = json_object();
+    bool ok = true;
+    int rc;
+
+    ok &= cli_json_set(o, "file", cli_json_str(file));
+    ok &= cli_json_set(o, "id", str_or_null(id));
+    ok &= cli_json_set(o, "result", json_string(result));
+    ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+    ok &= cli_json_set(o, "line",
+                       st == RPL_OK ? json_null() : cli_json_size(err->line));
+    ok &= cli_json_set(o, "error",
+                       st == RPL_OK ? json_null()
+                                    : cli_json_str(cli_error_text(st, err)));
+    if (!ok) {
+        json_decref(o);
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    rc = cli_json_print(o);
+    json_decref(o);
+    return rc;
+}
+
+/* Reads and verifies one file into slot: NULL when it fails (reported). */
+static struct rpl_log *
+add_read(struct add_run *run, const char *file, char id[33])
+{
+    struct rpl_verify_opts opts = {run->pin};
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    enum rpl_status st;
+
+    st = rpl_log_read(run->ctx, &log, file, &err);
+    if (st == RPL_OK) {
+        st = rpl_log_verify(log, &opts, &rep);
+        err = rep.error;
+    }
+    if (st == RPL_OK) {
+        memcpy(id, rep.id, 33);
+        return log;
+    }
+    rpl_log_free(log);
+    run->refused++;
+    run->rc = cli_worst(run->rc, cli_file_error(file, st, &err));
+    if (run->a->is_json) {
+        run->rc = cli_worst(run->rc, add_json(file, NULL, "refused", st, &err));
+    }
+    return NULL;
+}
+
+/* A chunk of files read and verified, waiting to be stored. */
+struct chunk {
+    char *file[ADD_CHUNK];
+    struct rpl_log *log[ADD_CHUNK]; /* NULL: refused already */
+    char id[ADD_CHUNK][33];
+    enum rpl_archive_added what[ADD_CHUNK];
+    size_t n;
+};
+
+static void
+refuse(struct add_run *run, const char *file, enum rpl_status st,
+       const struct rpl_error *err)
+{
+    run->refused++;
+    if (run->a->is_json) {
+        run->rc = cli_worst(run->rc, add_json(file, NULL, "refused", st, err));
+    }
+}
+
+/* Stores a chunk of verified logs as one batch.  A log the archive
+ * refuses is left out alone; a failure of the database loses the whole
+ * chunk, which is then reported once. */
+static void
+add_chunk(struct add_run *run, struct chunk *c)
+{
+    enum rpl_status st;
+    struct rpl_error err;
+    size_t i;
+
+    st = rpl_archive_begin(run->ar, &err);
+    for (i = 0; st == RPL_OK && i < c->n; i++) {
+        if (c->log[i] == NULL) {
+            continue;
+        }
+        st = rpl_archive_add(run->ar, c->log[i], &c->what[i], &err);
+        if (st != RPL_OK && rpl_status_is_invalid_input(st)) {
+            run->rc = cli_worst(run->rc, cli_file_error(c->file[i], st, &err));
+            refuse(run, c->file[i], st, &err);
+            rpl_log_free(c->log[i]);
+            c->log[i] = NULL;
+            st = RPL_OK;
+        }
+    }
+    if (st == RPL_OK) {
+        st = rpl_archive_commit(run->ar, &err);
+    } else {
+        struct rpl_error ignored;
+
+        if (rpl_archive_rollback(run->ar, &ignored) != RPL_OK) {
+            /* SQLite has rolled back already. */
+        }
+    }
+    if (st != RPL_OK) {
+        run->rc = cli_worst(run->rc, cli_file_error(run->a->db, st, &err));
+        for (i = 0; i < c->n; i++) {
+            if (c->log[i] != NULL) {
+                refuse(run, c->file[i], st, &err);
+            }
+        }
+        return;
+    }
+    for (i = 0; i < c->n; i++) {
+        if (c->log[i] == NULL) {
+            continue;
+        }
+        run->count[c->what[i]]++;
+        if (run->a->is_json) {
+            run->rc = cli_worst(run->rc, add_json(c->file[i], c->id[i],
+                                                  added_names[c->what[i]],
+                                                  RPL_OK, NULL));
+        }
+    }
+}
+
+static int
+run_add(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct add_run run;
+    struct rpl_pubkey pin;
+    struct cli_progress prog;
+    struct chunk *c;
+    int i, rc;
+
+    memset(&run, 0, sizeof run);
+    run.a = a;
+    run.ctx = ctx;
+    if (a->pubkey != NULL) {
+        rc = cli_load_pubkey(a->pubkey, &pin);
+        if (rc != CLI_EXIT_OK) {
+            return rc;
+        }
+        run.pin = &pin;
+    }
+    c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_CREATE, &run.ar);
+    if (rc != CLI_EXIT_OK) {
+        free(c);
+        return rc;
+    }
+    cli_progress_start(&prog, "files", (size_t)a->nrest, a->is_quiet);
+    for (i = 0; i < a->nrest; i++) {
+        c->file[c->n] = a->rest[i];
+        c->log[c->n] = add_read(&run, a->rest[i], c->id[c->n]);
+        c->n++;
+        if (c->n == ADD_CHUNK || i + 1 == a->nrest) {
+            add_chunk(&run, c);
+            while (c->n > 0) {
+                c->n--;
+                rpl_log_free(c->log[c->n]);
+                c->log[c->n] = NULL;
+            }
+        }
+        cli_progress_update(&prog, (size_t)i + 1);
+    }
+    cli_progress_end(&prog);
+    rpl_archive_close(run.ar);
+    free(c);
+    if (!a->is_json) {
+        printf("%s: %zu added, %zu replaced, %zu already present, %zu "
+               "superseded, %zu refused\n",
+               a->db, run.count[RPL_ARCHIVE_ADDED],
+               run.count[RPL_ARCHIVE_REPLACED], run.count[RPL_ARCHIVE_PRESENT],
+               run.count[RPL_ARCHIVE_SUPERSEDED], run.refused);
+    }
+    return run.rc;
+}
+
+/* -------------------------------------------------------------- query */
+
+static json_t *
+game_json(const struct rpl_archive_game *g)
+{
+    static const char *const progress[] = {"in_progress", "finished",
+                                           "complete"};
+    json_t *o = json_object();
+    json_t *seats = json_array();
+    json_t *quests = json_array();
+    bool ok = o != NULL && seats != NULL && quests != NULL;
+    size_t i;
+
+    for (i = 0; ok && i < g->players; i++) {
+        const struct rpl_archive_seat *s = &g->seats[i];
+        json_t *e = json_object();
+
+        ok &= cli_json_set(e, "seat", cli_json_size(i + 1));
+        ok &= cli_json_set(e, "name", cli_json_str(s->name));
+        ok &= cli_json_set(e, "key", str_or_null(s->key));
+        ok &= cli_json_set(e, "role", str_or_null(s->role));
+        ok &= cli_json_set(e, "side", str_or_null(s->side));
+        ok &= json_array_append_new(seats, e) == 0;
+    }
+    for (i = 0; ok && i < g->nquests; i++) {
+        const struct rpl_archive_quest *q = &g->quests[i];
+        json_t *e = json_object();
+
+        ok &= cli_json_set(e, "round", cli_json_size(q->round));
+        ok &= cli_json_set(e, "slot", cli_json_size(q->slot));
+        ok &= cli_json_set(e, "leader", cli_json_size(q->leader));
+        ok &= cli_json_set(e, "team", str_or_null(q->team));
+        ok &= cli_json_set(e, "result", str_or_null(q->result));
+        ok &= cli_json_set(e, "fails", cli_json_size(q->fails));
+        ok &= cli_json_set(e, "failed", str_or_null(q->failed));
+        ok &= json_array_append_new(quests, e) == 0;
+    }
+    ok &= cli_json_set(o, "id", cli_json_str(g->id));
+    ok &= cli_json_set(o, "game", cli_json_str(g->game));
+    ok &= cli_json_set(o, "seal", cli_json_str(g->seal));
+    ok &= cli_json_set(o, "created", str_or_null(g->created));
+    ok &= cli_json_set(o, "rules", cli_json_str(g->rules));
+    ok &= cli_json_set(o, "dealer", cli_json_str(g->dealer));
+    ok &= cli_json_set(o, "players", cli_json_size(g->players));
+    ok &= cli_json_set(o, "progress", json_string(progress[g->progress]));
+    ok &= cli_json_set(o, "imported", json_boolean(g->is_imported));
+    ok &= cli_json_set(o, "source", str_or_null(g->source));
+    ok &= cli_json_set(o, "source_id", str_or_null(g->source_id));
+    ok &= cli_json_set(o, "winner", str_or_null(g->winner));
+    ok &= cli_json_set(o, "reason", str_or_null(g->reason));
+    ok &= cli_json_set(o, "proposals", cli_json_size(g->proposals));
+    ok &= cli_json_set(o, "lines", cli_json_size(g->lines));
+    ok &= cli_json_set(o, "seats", json_incref(seats));
+    ok &= cli_json_set(o, "quests", json_incref(quests));
+    if (g->assassin != 0) {
+        ok &= cli_json_set(o, "assassination",
+                           json_pack("{s:i,s:i}", "assassin", (int)g->assassin,
+                                     "target", (int)g->target));
+    } else {
+        ok &= cli_json_set(o, "assassination", json_null());
+    }
+    json_decref(seats);
+    json_decref(quests);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+struct query_run {
+    bool is_json;
+    size_t n;
+    int rc;
+};
+
+static bool
+print_game(void *ud, const struct rpl_archive_game *g)
+{
+    struct query_run *run = ud;
+    size_t i;
+
+    run->n++;
+    if (run->is_json) {
+        json_t *o = game_json(g);
+
+        if (o == NULL) {
+            cli_msg("out of memory");
+            run->rc = CLI_EXIT_USAGE;
+            return false;
+        }
+        run->rc = cli_worst(run->rc, cli_json_print(o));
+        json_decref(o);
+        return run->rc == CLI_EXIT_OK;
+    }
+    printf("%s %s %s %zup ", g->id,
+           g->created != NULL ? g->created : "-                   ", g->game,
+           g->players);
+    if (g->winner == NULL) {
+        fputs("in-progress", stdout);
+    } else if (strcmp(g->winner, "aborted") == 0) {
+        fputs("aborted", stdout);
+    } else {
+        printf("%s:%s", g->winner, g->reason != NULL ? g->reason : "");
+    }
+    for (i = 0; i < g->players; i++) {
+        const struct rpl_archive_seat *s = &g->seats[i];
+
+        printf(" %s", s->name);
+        if (s->role != NULL) {
+            printf("=%s", s->role);
+        }
+    }
+    putchar('\n');
+    return !ferror(stdout);
+}
+
+static int
+run_query(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_archive *ar = NULL;
+    struct query_run run = {a->is_json, 0, CLI_EXIT_OK};
+    struct rpl_error err;
+    enum rpl_status st;
+    int rc;
+
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_archive_query(ar, &a->filter, print_game, &run, &err);
+    if (st != RPL_OK) {
+        run.rc = cli_worst(run.rc, filter_error(a->db, st, &err));
+    }
+    rpl_archive_close(ar);
+    return run.rc;
+}
+
+/* ---------------------------------------------------------------- sql */
+
+struct sql_run {
+    bool is_json;
+    bool has_header;
+    int rc;
+};
+
+static json_t *
+sql_value(const char *v, enum rpl_sql_type t)
+{
+    switch (t) {
+    case RPL_SQL_NULL:
+        return json_null();
+    case RPL_SQL_INTEGER:
+        return json_integer((json_int_t)strtoll(v, NULL, 10));
+    case RPL_SQL_REAL:
+        return json_real(strtod(v, NULL));
+    case RPL_SQL_TEXT:
+    case RPL_SQL_BLOB:
+        return cli_json_str(v);
+    }
+    return json_null();
+}
+
+static bool
+print_row(void *ud, size_t ncols, const char *const *names,
+          const char *const *values, const enum rpl_sql_type *types)
+{
+    struct sql_run *run = ud;
+    size_t i;
+
+    if (run->is_json) {
+        json_t *o = json_object();
+        bool ok = o != NULL;
+
+        for (i = 0; ok && i < ncols; i++) {
+            ok &= cli_json_set(o, names[i], sql_value(values[i], types[i]));
+        }
+        if (!ok) {
+            json_decref(o);
+            cli_msg("out of memory");
+            run->rc = CLI_EXIT_USAGE;
+            return false;
+        }
+        run->rc = cli_worst(run->rc, cli_json_print(o));
+        json_decref(o);
+        return run->rc == CLI_EXIT_OK;
+    }
+    if (!run->has_header) {
+        for (i = 0; i < ncols; i++) {
+            printf("%s%s", i ? "\t" : "", names[i]);
+        }
+        putchar('\n');
+        run->has_header = true;
+    }
+    for (i = 0; i < ncols; i++) {
+        printf("%s%s", i ? "\t" : "", values[i] != NULL ? values[i] : "");
+    }
+    putchar('\n');
+    return !ferror(stdout);
+}
+
+static int
+run_sql(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_archive *ar = NULL;
+    struct sql_run run = {a->is_json, false, CLI_EXIT_OK};
+    struct rpl_error err;
+    enum rpl_status st;
+    int rc;
+
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_archive_sql(ar, a->rest[0], print_row, &run, &err);
+    if (st != RPL_OK) {
+        run.rc = cli_worst(run.rc, cli_file_error(a->db, st, &err));
+    }
+    rpl_archive_close(ar);
+    return run.rc;
+}
+
+/* -------------------------------------------------------------- stats */
+
+static json_int_t
+jint(const json_t *o, const char *key)
+{
+    return json_integer_value(json_object_get(o, key));
+}
+
+static const char *
+jstr(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+
+    return s != NULL ? s : "";
+}
+
+/* "57.1%" of num / den, "-" when den is 0 (integers only). */
+static const char *
+percent(char *buf, size_t cap, json_int_t num, json_int_t den)
+{
+    long long r;
+
+    if (den <= 0) {
+        snprintf(buf, cap, "-");
+        return buf;
+    }
+    r = ((long long)num * 1000 + den / 2) / den;
+    snprintf(buf, cap, "%lld.%lld%%", r / 10, r % 10);
+    return buf;
+}
+
+static void
+print_stats(const json_t *s)
+{
+    char p1[32], p2[32], p3[32];
+    const json_t *a, *e;
+    size_t i;
+    const json_int_t good = jint(s, "good"), evil = jint(s, "evil");
+
+    printf("games: %lld (%lld complete, %lld finished, %lld in progress; "
+           "%lld imported)\n",
+           (long long)jint(s, "games"), (long long)jint(s, "complete"),
+           (long long)jint(s, "finished"), (long long)jint(s, "in_progress"),
+           (long long)jint(s, "imported"));
+    printf("wins: good %lld (%s), evil %lld (%s), aborted %lld\n",
+           (long long)good, percent(p1, sizeof p1, good, good + evil),
+           (long long)evil, percent(p2, sizeof p2, evil, good + evil),
+           (long long)jint(s, "aborted"));
+    printf("assassination: %lld hits in %lld attempts (%s)\n",
+           (long long)jint(s, "hits"), (long long)jint(s, "assassinations"),
+           percent(p1, sizeof p1, jint(s, "hits"), jint(s, "assassinations")));
+
+    a = json_object_get(s, "reasons");
+    if (json_array_size(a) > 0) {
+        json_int_t ended = 0;
+
+        json_array_foreach(a, i, e)
+        {
+            ended += jint(e, "games");
+        }
+        printf("\nend reasons:\n");
+        json_array_foreach(a, i, e)
+        {
+            printf("  %-8s %-14s %6lld  %6s\n", jstr(e, "winner"),
+                   jstr(e, "reason"), (long long)jint(e, "games"),
+                   percent(p1, sizeof p1, jint(e, "games"), ended));
+        }
+    }
+    a = json_object_get(s, "by_players");
+    if (json_array_size(a) > 0) {
+        printf("\nby player count:\n");
+        printf("  %7s %6s %6s %6s %9s %13s\n", "players", "games", "good",
+               "evil", "evil wins", "assassin hits");
+        json_array_foreach(a, i, e)
+        {
+            const json_int_t g = jint(e, "good"), v = jint(e, "evil");
+
+            printf("  %7lld %6lld %6lld %6lld %9s %13s\n",
+                   (long long)jint(e, "players"), (long long)jint(e, "games"),
+                   (long long)g, (long long)v, percent(p1, sizeof p1, v, g + v),
+                   percent(p2, sizeof p2, jint(e, "hits"),
+                           jint(e, "assassinations")));
+        }
+    }
+    a = json_object_get(s, "by_roles");
+    if (json_array_size(a) > 0) {
+        printf("\nby role set:\n");
+        printf("  %7s %6s %9s  %s\n", "players", "games", "evil wins", "roles");
+        json_array_foreach(a, i, e)
+        {
+            const json_int_t g = jint(e, "good"), v = jint(e, "evil");
+
+            printf("  %7lld %6lld %9s  %s\n", (long long)jint(e, "players"),
+                   (long long)jint(e, "games"),
+                   percent(p1, sizeof p1, v, g + v), jstr(e, "roles"));
+        }
+    }
+    a = json_object_get(s, "roles");
+    if (json_array_size(a) > 0) {
+        printf("\nby role (revealed seats):\n");
+        printf("  %-10s %6s %6s %6s\n", "role", "seats", "wins", "win");
+        json_array_foreach(a, i, e)
+        {
+            printf("  %-10s %6lld %6lld %6s\n", jstr(e, "role"),
+                   (long long)jint(e, "seats"), (long long)jint(e, "wins"),
+                   percent(p1, sizeof p1, jint(e, "wins"), jint(e, "seats")));
+        }
+    }
+    a = json_object_get(s, "records");
+    if (json_array_size(a) > 0) {
+        printf("\nplayers (wins over revealed games):\n");
+        printf("  %-16s %6s %8s %5s %6s %6s %11s %11s\n", "name", "games",
+               "revealed", "wins", "losses", "win", "good w/g", "evil w/g");
+        json_array_foreach(a, i, e)
+        {
+            char good_wg[32], evil_wg[32];
+
+            snprintf(good_wg, sizeof good_wg, "%lld/%lld",
+                     (long long)jint(e, "good_wins"),
+                     (long long)jint(e, "good"));
+            snprintf(evil_wg, sizeof evil_wg, "%lld/%lld",
+                     (long long)jint(e, "evil_wins"),
+                     (long long)jint(e, "evil"));
+            printf("  %-16s %6lld %8lld %5lld %6lld %6s %11s %11s\n",
+                   jstr(e, "name"), (long long)jint(e, "games"),
+                   (long long)jint(e, "revealed"), (long long)jint(e, "wins"),
+                   (long long)jint(e, "losses"),
+                   percent(p3, sizeof p3, jint(e, "wins"),
+                           jint(e, "wins") + jint(e, "losses")),
+                   good_wg, evil_wg);
+        }
+    }
+}
+
+/* Escapes text for SVG character data and attribute values. */
+static void
+svg_text(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+            break;
+        }
+    }
+}
+
+/* Geometry of the chart, in SVG user units (pixels). */
+#define SVG_W      560
+#define SVG_H      320
+#define SVG_LEFT   56
+#define SVG_RIGHT  16
+#define SVG_TOP    40
+#define SVG_BOTTOM 56
+#define SVG_PLOT_H (SVG_H - SVG_TOP - SVG_BOTTOM)
+
+/* One stacked bar per player count: the share of evil wins at the bottom
+ * (red), good wins above it (blue), over games with a winner. */
+static void
+write_svg(FILE *f, const json_t *s, const char *title)
+{
+    const json_t *a = json_object_get(s, "by_players");
+    const size_t n = json_array_size(a);
+    const int plot_w = SVG_W - SVG_LEFT - SVG_RIGHT;
+    const int slot = n > 0 ? plot_w / (int)n : plot_w;
+    const int bar = slot * 3 / 5 < 72 ? slot * 3 / 5 : 72;
+    const json_t *e;
+    size_t i;
+
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+            "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n",
+            SVG_W, SVG_H, SVG_W, SVG_H);
+    fputs("<title>", f);
+    svg_text(f, title);
+    fputs("</title>\n", f);
+    fputs("<desc>For each number of players: the share of games with a "
+          "winner that evil won (red, from the bottom) and good won "
+          "(blue).</desc>\n",
+          f);
+    fprintf(f,
+            "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
+            "fill=\"#ffffff\"/>\n",
+            SVG_W, SVG_H);
+    fprintf(f,
+            "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" "
+            "font-size=\"15\">",
+            SVG_W / 2);
+    svg_text(f, title);
+    fputs("</text>\n", f);
+    /* Grid and axis labels every 25 %. */
+    for (int pct = 0; pct <= 100; pct += 25) {
+        const int y = SVG_TOP + SVG_PLOT_H - SVG_PLOT_H * pct / 100;
+
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                "stroke=\"#cccccc\" stroke-width=\"1\"%s/>\n",
+                SVG_LEFT, y, SVG_W - SVG_RIGHT, y,
+                pct == 50 ? " stroke-dasharray=\"4 3\"" : "");
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d%%</text>\n",
+                SVG_LEFT - 6, y + 4, pct);
+    }
+    json_array_foreach(a, i, e)
+    {
+        const json_int_t good = jint(e, "good"), evil = jint(e, "evil");
+        const json_int_t decided = good + evil;
+        const int x = SVG_LEFT + slot * (int)i + (slot - bar) / 2;
+        const int evil_h =
+            decided > 0 ? (int)((evil * SVG_PLOT_H + decided / 2) / decided)
+                        : 0;
+        const int base = SVG_TOP + SVG_PLOT_H;
+        char pct[32];
+
+        if (decided > 0) {
+            fprintf(f,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                    "fill=\"#c0392b\"><title>evil %lld of %lld</title>"
+                    "</rect>\n",
+                    x, base - evil_h, bar, evil_h, (long long)evil,
+                    (long long)decided);
+            fprintf(f,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                    "fill=\"#2e6fba\"><title>good %lld of %lld</title>"
+                    "</rect>\n",
+                    x, SVG_TOP, bar, SVG_PLOT_H - evil_h, (long long)good,
+                    (long long)decided);
+            fprintf(f,
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+                    "fill=\"#ffffff\">%s</text>\n",
+                    x + bar / 2, base - 6,
+                    percent(pct, sizeof pct, evil, decided));
+        }
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%lld "
+                "players</text>\n",
+                x + bar / 2, base + 18, (long long)jint(e, "players"));
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+                "fill=\"#666666\">%lld games</text>\n",
+                x + bar / 2, base + 34, (long long)jint(e, "games"));
+    }
+    /* The even line over the bars, and the legend. */
+    fprintf(f,
+            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+            "stroke=\"#ffffff\" stroke-width=\"1\" "
+            "stroke-dasharray=\"4 3\"/>\n",
+            SVG_LEFT, SVG_TOP + SVG_PLOT_H / 2, SVG_W - SVG_RIGHT,
+            SVG_TOP + SVG_PLOT_H / 2);
+    fprintf(f,
+            "<rect x=\"%d\" y=\"10\" width=\"10\" height=\"10\" "
+            "fill=\"#c0392b\"/>\n"
+            "<text x=\"%d\" y=\"19\">evil wins</text>\n"
+            "<rect x=\"%d\" y=\"24\" width=\"10\" height=\"10\" "
+            "fill=\"#2e6fba\"/>\n"
+            "<text x=\"%d\" y=\"33\">good wins</text>\n",
+            SVG_W - SVG_RIGHT - 84, SVG_W - SVG_RIGHT - 70,
+            SVG_W - SVG_RIGHT - 84, SVG_W - SVG_RIGHT - 70);
+    if (n == 0) {
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no "
+                "games</text>\n",
+                SVG_W / 2, SVG_TOP + SVG_PLOT_H / 2);
+    }
+    fputs("</svg>\n", f);
+}
+
+static int
+save_svg(const char *path, const json_t *s)
+{
+    const bool is_stdout = strcmp(path, "-") == 0;
+    FILE *f = is_stdout ? stdout : fopen(path, "w");
+
+    if (f == NULL) {
+        cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    write_svg(f, s, "Win rate by player count");
+    if (!is_stdout) {
+        const bool failed = ferror(f) != 0;
+
+        if (fclose(f) != 0 || failed) {
+            cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static int
+run_stats(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_archive *ar = NULL;
+    struct rpl_error err;
+    char *text = NULL;
+    json_t *s = NULL;
+    enum rpl_status st;
+    int rc;
+
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_archive_stats(ar, &a->filter, &text, &err);
+    rpl_archive_close(ar);
+    if (st != RPL_OK) {
+        return filter_error(a->db, st, &err);
+    }
+    s = cli_json_parse(text);
+    if (s == NULL) {
+        cli_file_msg(a->db, 0, "the statistics are not valid JSON");
+        rpl_free(ctx, text);
+        return CLI_EXIT_USAGE;
+    }
+    if (a->svg != NULL) {
+        rc = save_svg(a->svg, s);
+    }
+    if (a->svg == NULL || strcmp(a->svg, "-") != 0) {
+        if (a->is_json) {
+            /* The library's text as is: its rates keep four places. */
+            printf("%s\n", text);
+        } else {
+            print_stats(s);
+        }
+    }
+    json_decref(s);
+    rpl_free(ctx, text);
+    return rc;
+}
+
+/* ------------------------------------------------------------- export */
+
+struct stored {
+    char id[33];
+    char seal[65];
+};
+
+struct export_list {
+    struct stored *v;
+    size_t n, cap;
+    bool failed;
+};
+
+static bool
+collect_stored(void *ud, const struct rpl_archive_game *g)
+{
+    struct export_list *l = ud;
+
+    if (l->n == l->cap) {
+        const size_t cap = l->cap ? 2 * l->cap : 256;
+        struct stored *v = realloc(l->v, cap * sizeof *v);
+
+        if (v == NULL) {
+            l->failed = true;
+            return false;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    snprintf(l->v[l->n].id, sizeof l->v[l->n].id, "%s", g->id);
+    snprintf(l->v[l->n].seal, sizeof l->v[l->n].seal, "%s", g->seal);
+    l->n++;
+    return true;
+}
+
+static int
+cmp_stored(const void *a, const void *b)
+{
+    const struct stored *x = a, *y = b;
+    const int c = strcmp(x->id, y->id);
+
+    return c != 0 ? c : strcmp(x->seal, y->seal);
+}
+
+static int
+run_export(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_archive *ar = NULL;
+    struct export_list list = {NULL, 0, 0, false};
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t i, written = 0;
+    int rc;
+
+    if (mkdir(a->outdir, 0777) != 0 && errno != EEXIST) {
+        cli_file_msg(a->outdir, 0, "cannot make the directory: %s",
+                     strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_archive_query(ar, &a->filter, collect_stored, &list, &err);
+    if (st != RPL_OK) {
+        rc = filter_error(a->db, st, &err);
+    } else if (list.failed) {
+        cli_msg("out of memory");
+        rc = CLI_EXIT_USAGE;
+    }
+    /* Files are named by game id; a game stored twice (two different
+     * final seals) gets the first 16 digits of each seal hash too. */
+    if (list.n > 0) {
+        qsort(list.v, list.n, sizeof *list.v, cmp_stored);
+    }
+    for (i = 0; st == RPL_OK && !list.failed && i < list.n; i++) {
+        const bool twice =
+            (i > 0 && strcmp(list.v[i - 1].id, list.v[i].id) == 0) ||
+            (i + 1 < list.n && strcmp(list.v[i + 1].id, list.v[i].id) == 0);
+        char path[4096];
+        int n;
+
+        if (twice) {
+            n = snprintf(path, sizeof path, "%s/%s-%.16s.camelog", a->outdir,
+                         list.v[i].id, list.v[i].seal);
+        } else {
+            n = snprintf(path, sizeof path, "%s/%s.camelog", a->outdir,
+                         list.v[i].id);
+        }
+        if (n < 0 || (size_t)n >= sizeof path) {
+            cli_file_msg(a->outdir, 0, "directory name too long");
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        /* Carry on past a file that cannot be written. */
+        if (rpl_archive_export(ar, list.v[i].id, list.v[i].seal, path,
+                               a->is_force, &err) != RPL_OK) {
+            rc = cli_worst(rc, cli_file_error(path, err.code, &err));
+            continue;
+        }
+        written++;
+    }
+    rpl_archive_close(ar);
+    free(list.v);
+    printf("%s: %zu %s written to %s\n", a->db, written,
+           written == 1 ? "log" : "logs", a->outdir);
+    return rc;
+}
+
+/* -------------------------------------------------------------- check */
+
+struct check_run {
+    const struct args *a;
+    json_t *problems;
+    size_t n;
+};
+
+static void
+report_problem(void *ud, const char *id, const struct rpl_error *e)
+{
+    struct check_run *run = ud;
+
+    run->n++;
+    if (id != NULL) {
+        if (e->line > 0) {
+            cli_file_msg(run->a->db, 0, "game %s: line %zu: %s", id, e->line,
+                         e->msg);
+        } else {
+            cli_file_msg(run->a->db, 0, "game %s: %s", id, e->msg);
+        }
+    } else {
+        cli_file_msg(run->a->db, 0, "%s", e->msg);
+    }
+    if (run->problems != NULL) {
+        json_t *o = json_object();
+
+        cli_json_set(o, "id", str_or_null(id));
+        cli_json_set(o, "line",
+                     e->line > 0 ? cli_json_size(e->line) : json_null());
+        cli_json_set(o, "code", json_string(cli_status_name(e->code)));
+        cli_json_set(o, "error", cli_json_str(e->msg));
+        json_array_append_new(run->problems, o);
+    }
+}
+
+static int
+run_check(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_archive *ar = NULL;
+    struct check_run run = {a, NULL, 0};
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t games = 0;
+    int rc;
+
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    if (a->is_json) {
+        run.problems = json_array();
+    }
+    st = rpl_archive_check(ar, report_problem, &run, &games, &err);
+    rpl_archive_close(ar);
+    if (st != RPL_OK && run.n == 0) {
+        /* The check itself could not run. */
+        json_decref(run.problems);
+        return cli_file_error(a->db, st, &err);
+    }
+    rc = run.n > 0 ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    if (a->is_json) {
+        json_t *o = json_object();
+        bool ok = true;
+
+        ok &= cli_json_set(o, "archive", cli_json_str(a->db));
+        ok &= cli_json_set(o, "ok", json_boolean(run.n == 0));
+        ok &= cli_json_set(o, "games", cli_json_size(games));
+        ok &= cli_json_set(o, "problems", json_incref(run.problems));
+        rc = cli_worst(rc, ok ? cli_json_print(o) : CLI_EXIT_USAGE);
+        json_decref(o);
+        json_decref(run.problems);
+    } else if (run.n == 0) {
+        printf("%s: ok (%zu %s)\n", a->db, games,
+               games == 1 ? "game" : "games");
+    } else {
+        printf("%s: FAILED (%zu %s in %zu %s)\n", a->db, run.n,
+               run.n == 1 ? "problem" : "problems", games,
+               games == 1 ? "game" : "games");
+    }
+    return rc;
+}
+
+/* --------------------------------------------------------------- main */
+
+int
+cmd_archive(int argc, char **argv)
+{
+    struct args a;
+    struct rpl_ctx *ctx = NULL;
+    bool help = false;
+    int rc;
+
+    memset(&a, 0, sizeof a);
+    rc = parse_args(argc, argv, &a, &help);
+    if (help) {
+        return cli_help(usage, options);
+    }
+    if (rc == CLI_EXIT_OK) {
+        rc = check_args(&a);
+    }
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    rc = cli_ctx_new(&ctx);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    switch (a.sub) {
+    case SUB_ADD:
+        rc = run_add(&a, ctx);
+        break;
+    case SUB_QUERY:
+        rc = run_query(&a, ctx);
+        break;
+    case SUB_SQL:
+        rc = run_sql(&a, ctx);
+        break;
+    case SUB_STATS:
+        rc = run_stats(&a, ctx);
+        break;
+    case SUB_EXPORT:
+        rc = run_export(&a, ctx);
+        break;
+    case SUB_CHECK:
+        rc = run_check(&a, ctx);
+        break;
+    }
+    rpl_ctx_free(ctx);
+    return cli_finish(rc);
+}
