@@ -8,6 +8,7 @@
 
 static const struct rpl__game *const games[] = {
     &rpl__avalon,
+    &rpl__soc,
 };
 
 const struct rpl__game *

@@ -356,5 +356,6 @@ struct rpl__game {
 const struct rpl__game *rpl__game_find(const char *name, size_t len);
 
 extern const struct rpl__game rpl__avalon;
+extern const struct rpl__game rpl__soc;
 
 #endif /* LIBREPLAY_INTERNAL_H */

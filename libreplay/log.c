@@ -451,7 +451,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 
             rpl__tok_show(got, sizeof(got), &tok[1]);
             return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
-                            "unknown game \"%s\" (expected avalon)", got);
+                            "unknown game \"%s\" (expected avalon or soc)", got);
         }
         snprintf(v->rep->game, sizeof(v->rep->game), "%s", log->game->name);
         log->st = rpl__calloc(log->ctx, 1, log->game->state_size);

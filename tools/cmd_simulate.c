@@ -765,9 +765,12 @@ cmd_simulate(int argc, char **argv)
             return cli_usage_error("simulate", "bad role list '%s'", roles);
         }
     } else {
-        char buf[32];
+        char buf[64];
 
-        snprintf(buf, sizeof buf, "players=%zu", sim.players);
+        /* The 3-player variant of Shadows over Camelot by default
+         * (camelog-soc(7)); --rules gives any other line. */
+        snprintf(buf, sizeof buf, "players=%zu traitor=on brave=%s",
+                 sim.players, sim.players == 3 ? "on" : "off");
         sim.rules = strdup(buf);
     }
     if (sim.rules == NULL) {
