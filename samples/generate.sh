@@ -27,7 +27,7 @@ printf 'file\trules\twinner\treason\tprogress\tshows\n' >"$tmp/manifest"
 sample() {
     local name=$1 shows=$2
     shift 2
-    "$camelog" simulate --game avalon "$@" --created "$created" \
+    "$camelog" simulate "$@" --created "$created" \
         --key "$key" --force -q -o "$out/$name.camelog" >/dev/null
     record "$name" "$shows"
 }
@@ -38,7 +38,7 @@ pick() {
     local name=$1 shows=$2 reason=$3 file
     shift 3
     rm -rf "$tmp/run"
-    "$camelog" simulate --game avalon "$@" --count 60 --created "$created" \
+    "$camelog" simulate "$@" --count 60 --created "$created" \
         --key "$key" -q -o "$tmp/run" >/dev/null 2>&1
     file=$(awk -F'\t' -v r="$reason" 'NR > 1 && $4 == r { print $1; exit }' \
         "$tmp/run/MANIFEST.tsv")
@@ -68,42 +68,58 @@ jq_field() {
 }
 
 sample avalon-5 "5 players, the basic game" \
-    --players 5 --seed 05
+    --game avalon --players 5 --seed 05
 sample avalon-6 "6 players, Percival and Morgana, Targeting" \
-    --players 6 --roles merlin,percival,servant,servant,assassin,morgana \
+    --game avalon --players 6 --roles merlin,percival,servant,servant,assassin,morgana \
     --targeting --seed 06
 sample avalon-7 "7 players, Percival, Morgana, Mordred, Lady of the Lake" \
-    --players 7 \
+    --game avalon --players 7 \
     --roles merlin,percival,servant,servant,assassin,morgana,mordred \
     --lady --seed 07
 sample avalon-8 "8 players, Oberon, Lady of the Lake" \
-    --players 8 \
+    --game avalon --players 8 \
     --roles merlin,percival,servant,servant,servant,assassin,morgana,oberon \
     --lady --seed 08
 sample avalon-9 "9 players, Lady of the Lake and Targeting" \
-    --players 9 \
+    --game avalon --players 9 \
     --roles merlin,percival,servant,servant,servant,servant,assassin,morgana,mordred \
     --lady --targeting --seed 09
 sample avalon-10 "10 players, every special role, Lady of the Lake" \
-    --players 10 \
+    --game avalon --players 10 \
     --roles merlin,percival,servant,servant,servant,servant,assassin,morgana,mordred,oberon \
     --lady --seed 10
 sample avalon-signed "every seat adds entropy and signs its lines" \
-    --players 7 \
+    --game avalon --players 7 \
     --roles merlin,percival,servant,servant,assassin,morgana,mordred \
     --lady --entropy --sigs --seed 11
 
 pick avalon-quests "good wins on quests (no Merlin)" quests \
-    --players 6 --roles servant,servant,servant,servant,minion,minion \
+    --game avalon --players 6 --roles servant,servant,servant,servant,minion,minion \
     --seed 20
 pick avalon-failures "evil wins on three failed quests" failures \
-    --players 7 --lady --seed 21
+    --game avalon --players 7 --lady --seed 21
 pick avalon-rejections "evil wins on five rejected teams" rejections \
-    --players 5 --bot random --seed 22
+    --game avalon --players 5 --bot random --seed 22
 pick avalon-assassination "the Assassin names Merlin" assassination \
-    --players 8 --lady --seed 23
+    --game avalon --players 8 --lady --seed 23
 pick avalon-missed "the Assassin misses Merlin" missed \
-    --players 5 --bot random --seed 24
+    --game avalon --players 5 --bot random --seed 24
+
+sample soc-3 "Shadows over Camelot, 3 players, the Three Brave Knights variant" \
+    --game soc --players 3 --seed 31
+sample soc-4 "Shadows over Camelot, 4 players" --game soc --players 4 --seed 32
+sample soc-5 "Shadows over Camelot, 5 players" --game soc --players 5 --seed 33
+sample soc-6 "Shadows over Camelot, 6 players" --game soc --players 6 --seed 34
+sample soc-7 "Shadows over Camelot, 7 players, seats sign their lines" \
+    --game soc --players 7 --entropy --sigs --seed 35
+sample soc-no-traitor "Shadows over Camelot, the first-game option: no traitor" \
+    --game soc --players 5 --rules "players=5 traitor=off brave=off" --seed 36
+pick soc-siege "evil wins with twelve siege engines" siege \
+    --game soc --players 5 --seed 37
+pick soc-black "evil wins with seven black swords" black \
+    --game soc --players 4 --seed 38
+pick soc-deaths "evil wins: every loyal knight is dead" deaths \
+    --game soc --players 4 --bot random --seed 39
 
 # A game in progress: the first half of a game, sealed where it stops.
 "$camelog" cat "$out/avalon-7.camelog" |

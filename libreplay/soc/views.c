@@ -17,6 +17,13 @@
 
 #include "soc.h"
 
+/* "knights win", "evil wins". */
+static const char *
+win_verb(unsigned winner)
+{
+    return strcmp(rpl__soc_winner_tok(winner), "knights") == 0 ? "win" : "wins";
+}
+
 static const char *const loc_word[] = {
     "camelot", "black_knight", "lancelot", "dragon",        "excalibur",
     "grail",   "picts",        "saxons",   "off the board",
@@ -187,8 +194,8 @@ board_text(const struct soc_state *s, struct rpl__buf *b)
         if (p->reason == SOC_R_ABORTED)
             rpl__buf_puts(b, "over: aborted\n");
         else
-            rpl__buf_printf(b, "over: %s win (%s)\n",
-                            rpl__soc_winner_tok(p->winner),
+            rpl__buf_printf(b, "over: %s %s (%s)\n",
+                            rpl__soc_winner_tok(p->winner), win_verb(p->winner),
                             rpl__soc_reason_tok(p->reason));
         return;
     }
@@ -603,8 +610,8 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         if (c.num == SOC_R_ABORTED)
             rpl__buf_puts(out, "the game is abandoned");
         else
-            rpl__buf_printf(out, "%s win (%s)", rpl__soc_winner_tok(c.winner),
-                            rpl__soc_reason_tok(c.num));
+            rpl__buf_printf(out, "%s %s (%s)", rpl__soc_winner_tok(c.winner),
+                            win_verb(c.winner), rpl__soc_reason_tok(c.num));
         break;
     case SOC_K_POOL:
         put_who(out, env, p, c.seat);
@@ -912,8 +919,8 @@ rpl__soc_reveal_text(const void *st, const struct rpl__env *env,
         if (p->reason == SOC_R_ABORTED)
             rpl__buf_puts(out, "the game was abandoned\n");
         else
-            rpl__buf_printf(out, "%s win (%s)\n",
-                            rpl__soc_winner_tok(p->winner),
+            rpl__buf_printf(out, "%s %s (%s)\n", rpl__soc_winner_tok(p->winner),
+                            win_verb(p->winner),
                             rpl__soc_reason_tok(p->reason));
     }
 }
