@@ -44,6 +44,14 @@ static const char *const RULES[] = {
 static const size_t RULES_SEATS[] = {5, 6, 7, 8, 9, 10};
 #define NRULES (sizeof(RULES) / sizeof(RULES[0]))
 
+static const char *const SOC_RULES[] = {
+    "players=3 traitor=on brave=on",  "players=4 traitor=on brave=off",
+    "players=5 traitor=on brave=off", "players=6 traitor=on brave=off",
+    "players=7 traitor=on brave=off",
+};
+static const size_t SOC_SEATS[] = {3, 4, 5, 6, 7};
+#define NSOC (sizeof(SOC_RULES) / sizeof(SOC_RULES[0]))
+
 static double
 now(void)
 {
@@ -61,11 +69,13 @@ die(const char *what, const struct rpl_error *err)
     exit(2);
 }
 
-/* Records game g (config g mod NRULES) with the plausible bots; returns
- * its log. */
+/* Records game g of a game (config g mod the number of configurations)
+ * with the plausible bots; returns its log. */
 static struct rpl_log *
-record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, size_t g)
+record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, const char *name,
+       size_t g)
 {
+    const bool soc = strcmp(name, "soc") == 0;
     struct rpl_rec_config cfg;
     struct rpl_recorder *rec = NULL;
     struct rpl_log *log = NULL;
@@ -73,9 +83,9 @@ record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, size_t g)
     uint8_t bot[32] = {0};
 
     memset(&cfg, 0, sizeof(cfg));
-    cfg.game = "avalon";
-    cfg.rules = RULES[g % NRULES];
-    cfg.seats = RULES_SEATS[g % NRULES];
+    cfg.game = name;
+    cfg.rules = soc ? SOC_RULES[g % NSOC] : RULES[g % NRULES];
+    cfg.seats = soc ? SOC_SEATS[g % NSOC] : RULES_SEATS[g % NRULES];
     cfg.names = NAMES;
     cfg.dealer = dealer;
     rpl__store_le64(bot, g);
@@ -101,9 +111,10 @@ file_name(char *out, size_t cap, const char *dir, size_t g)
 /* Engine speed: the game lines of each text applied to a fresh public
  * state, no crypto (commitments are only parsed). */
 static void
-bench_engine(struct rpl_ctx *ctx, char **texts, size_t n)
+bench_engine(struct rpl_ctx *ctx, const char *name, const char *label,
+             char **texts, size_t n)
 {
-    const struct rpl__game *game = rpl__game_find("avalon", 6);
+    const struct rpl__game *game = rpl__game_find(name, strlen(name));
     void *st = rpl__calloc(ctx, 1, game->state_size);
     struct rpl__env env;
     const char *names[RPL_MAX_SEATS + 1] = {0};
@@ -143,6 +154,7 @@ bench_engine(struct rpl_ctx *ctx, char **texts, size_t n)
                     body = true;
                 }
                 if (body && !rpl__tok_is(&ln.tok[0], "seal") &&
+                    !rpl__tok_is(&ln.tok[0], "sig") &&
                     !rpl__tok_is(&ln.tok[0], "reveal") &&
                     !rpl__tok_is(&ln.tok[0], "open")) {
                     if (game->apply(st, &ln, &env, &out, &err) != RPL_OK)
@@ -155,10 +167,10 @@ bench_engine(struct rpl_ctx *ctx, char **texts, size_t n)
         rounds++;
         t = now() - t0;
     } while (t < 1.0);
-    printf("engine (Avalon): %.0f entries applied per second "
+    printf("engine (%s): %.0f entries applied per second "
            "(%zu entries of %zu games x %u passes in %.2f s: tokenize + "
            "apply to a public-mode state, no crypto)\n",
-           (double)applied / t, applied / rounds, n, rounds, t);
+           label, (double)applied / t, applied / rounds, n, rounds, t);
     rpl__free(ctx, st);
 }
 
@@ -338,7 +350,7 @@ main(int argc, char **argv)
     texts = calloc(nbig, sizeof(*texts));
     t = now();
     for (size_t g = 0; g < nsim; g++) {
-        struct rpl_log *log = record(ctx, dealer, g);
+        struct rpl_log *log = record(ctx, dealer, "avalon", g);
         struct rpl_error err;
         size_t len = 0;
         const char *text = rpl_log_text(log, &len);
@@ -355,7 +367,38 @@ main(int argc, char **argv)
            "reveal, final seal, gzip, atomic write; one core)\n",
            (double)nsim / t, nsim);
 
-    bench_engine(ctx, texts, nsim);
+    bench_engine(ctx, "avalon", "Avalon", texts, nsim);
+
+    /* Shadows over Camelot: simulate and engine speed. */
+    {
+        const size_t nsoc = nsim / 4 + 5;
+        char **soc_texts = calloc(nsoc, sizeof(*soc_texts));
+
+        t = now();
+        for (size_t g = 0; g < nsoc; g++) {
+            struct rpl_log *log = record(ctx, dealer, "soc", g);
+            struct rpl_error err;
+            size_t len = 0;
+            char soc_path[600];
+
+            soc_texts[g] = strdup(rpl_log_text(log, &len));
+            snprintf(soc_path, sizeof(soc_path), "%s/soc-%06zu.camelog", dir,
+                     g + 1);
+            if (rpl_log_write(log, soc_path, true, &err) != RPL_OK)
+                die(soc_path, &err);
+            unlink(soc_path);
+            rpl_log_free(log);
+        }
+        t = now() - t;
+        printf("simulate (Shadows over Camelot): %.0f signed games written "
+               "per second (%zu games, 3-7 players, plausible bots; one "
+               "core)\n",
+               (double)nsoc / t, nsoc);
+        bench_engine(ctx, "soc", "Shadows over Camelot", soc_texts, nsoc);
+        for (size_t g = 0; g < nsoc; g++)
+            free(soc_texts[g]);
+        free(soc_texts);
+    }
 
     /* verify against its floor, same files, same run. */
     t_verify = verify_files(ctx, dir, 0, nsim, 1);
@@ -407,7 +450,7 @@ main(int argc, char **argv)
 
     /* 10,000 files: peak memory of one `camelog verify` call. */
     for (size_t g = nsim; g < nbig; g++) {
-        struct rpl_log *log = record(ctx, dealer, g);
+        struct rpl_log *log = record(ctx, dealer, "avalon", g);
         struct rpl_error err;
 
         file_name(path, sizeof(path), dir, g);
