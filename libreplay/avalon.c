@@ -818,6 +818,19 @@ next_round(struct av_state *s)
     s->phase = AV_PH_PROPOSE;
 }
 
+/* The error "expected <what the state waits for>, got <line>", built
+ * only when a line is refused (the state is still the one that refused
+ * it). */
+static enum rpl_status
+fail_want(const struct av_state *s, struct rpl_error *err, enum rpl_status code,
+          const struct rpl__line *ln)
+{
+    char want[96];
+
+    expected(s, want, sizeof(want));
+    return fail_expected(err, code, ln, want);
+}
+
 static enum rpl_status
 apply_start(struct av_state *s, const struct rpl__line *ln,
             const struct parsed *p, struct rpl_error *err)
@@ -848,10 +861,10 @@ apply_start(struct av_state *s, const struct rpl__line *ln,
 
 static enum rpl_status
 apply_deal(struct av_state *s, const struct rpl__line *ln,
-           const struct parsed *p, const char *want, struct rpl_error *err)
+           const struct parsed *p, struct rpl_error *err)
 {
     if (p->a != s->ndeals + 1u)
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return fail_want(s, err, RPL_E_RULES, ln);
     s->ndeals++;
     s->deal_line[p->a] = (uint32_t)ln->no;
     memcpy(s->deal_commit[p->a], p->commit, 32);
@@ -904,13 +917,13 @@ apply_propose(struct av_state *s, const struct rpl__line *ln,
 
 static enum rpl_status
 apply_vote(struct av_state *s, const struct rpl__line *ln,
-           const struct parsed *p, const char *want, struct rpl__applied *out,
+           const struct parsed *p, struct rpl__applied *out,
            struct rpl_error *err)
 {
     struct av_prop *pr = &s->prop[s->nprops - 1];
 
     if (p->a != pr->nvotes + 1u)
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return fail_want(s, err, RPL_E_RULES, ln);
     if (p->yes)
         pr->yes |= bit((unsigned)p->a);
     pr->nvotes++;
@@ -924,14 +937,14 @@ apply_vote(struct av_state *s, const struct rpl__line *ln,
 
 static enum rpl_status
 apply_team(struct av_state *s, const struct rpl__line *ln,
-           const struct parsed *p, const char *want, struct rpl_error *err)
+           const struct parsed *p, struct rpl_error *err)
 {
     struct av_prop *pr = &s->prop[s->nprops - 1];
     const unsigned y = popcount16(pr->yes);
     const bool approved = y >= s->n / 2u + 1u;
 
     if (p->yes != approved || p->x != y || p->y != s->n - y)
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return fail_want(s, err, RPL_E_RULES, ln);
     pr->result = approved ? 1 : 2;
     pr->tally_line = (uint32_t)ln->no;
     if (approved) {
@@ -954,7 +967,7 @@ apply_team(struct av_state *s, const struct rpl__line *ln,
 
 static enum rpl_status
 apply_card(struct av_state *s, const struct rpl__line *ln,
-           const struct parsed *p, const char *want, struct rpl__applied *out,
+           const struct parsed *p, struct rpl__applied *out,
            struct rpl_error *err)
 {
     const struct av_quest *q = &s->quest[s->round];
@@ -962,7 +975,7 @@ apply_card(struct av_state *s, const struct rpl__line *ln,
     struct av_card *c;
 
     if (p->a != rpl__av_next_card(s))
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return fail_want(s, err, RPL_E_RULES, ln);
     if (s->knows && value == AV_FAIL && !av_is_evil(s->role[p->a]))
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "p%zu is good and cannot play fail", p->a);
@@ -983,14 +996,14 @@ apply_card(struct av_state *s, const struct rpl__line *ln,
 
 static enum rpl_status
 apply_quest(struct av_state *s, const struct rpl__line *ln,
-            const struct parsed *p, const char *want, struct rpl_error *err)
+            const struct parsed *p, struct rpl_error *err)
 {
     struct av_quest *q = &s->quest[s->round];
     const bool failed = p->y >= av_fails_needed(s->n, q->slot);
     unsigned f;
 
     if (p->x != q->slot)
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return fail_want(s, err, RPL_E_RULES, ln);
     if (p->y > q->size)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "quest %u had %u cards, got fails=%lu", q->slot,
@@ -1115,17 +1128,17 @@ apply_assassinate(struct av_state *s, const struct rpl__line *ln,
 
 static enum rpl_status
 apply_end(struct av_state *s, const struct rpl__line *ln,
-          const struct parsed *p, const char *want, struct rpl_error *err)
+          const struct parsed *p, struct rpl_error *err)
 {
     switch (s->phase) {
     case AV_PH_START:
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return fail_want(s, err, RPL_E_RULES, ln);
     case AV_PH_END:
         if (p->reason == AV_R_ABORTED ||
             (p->reason != s->exp_reason &&
              !(s->exp_reason == AV_R_EITHER &&
                (p->reason == AV_R_ASSASSINATION || p->reason == AV_R_MISSED))))
-            return fail_expected(err, RPL_E_RULES, ln, want);
+            return fail_want(s, err, RPL_E_RULES, ln);
         break;
     default:
         /* Between start and the line that decides the game only an
@@ -1133,7 +1146,9 @@ apply_end(struct av_state *s, const struct rpl__line *ln,
         if (p->reason != AV_R_ABORTED) {
             const struct rpl__tok all = {ln->text, ln->len};
             char got[64];
+            char want[96];
 
+            expected(s, want, sizeof(want));
             rpl__tok_show(got, sizeof(got), &all);
             return rpl__err(err, RPL_E_RULES, ln->no,
                             "the game is not decided: expected \"%s\", got "
@@ -1156,7 +1171,6 @@ av_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     struct av_state *s = st;
     struct rpl__applied done = {0, false, false};
     struct parsed p;
-    char want[96];
     enum rpl_status rc;
     int kw;
 
@@ -1175,13 +1189,12 @@ av_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         return rpl__err(err, RPL_E_SYNTAX, ln->no, "unknown keyword \"%s\"",
                         show);
     }
-    expected(s, want, sizeof(want));
     memset(&p, 0, sizeof(p));
     if (!parse(s, kw, ln, &p)) {
         char f[96];
 
         if (kw == phase_kw[s->phase])
-            return fail_expected(err, RPL_E_SYNTAX, ln, want);
+            return fail_want(s, err, RPL_E_SYNTAX, ln);
         form(s, kw, f, sizeof(f));
         return fail_expected(err, RPL_E_SYNTAX, ln, f);
     }
@@ -1196,31 +1209,31 @@ av_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
                         got);
     }
     if (kw == KW_END) {
-        rc = apply_end(s, ln, &p, want, err);
+        rc = apply_end(s, ln, &p, err);
     } else if (kw != phase_kw[s->phase]) {
-        rc = fail_expected(err, RPL_E_RULES, ln, want);
+        rc = fail_want(s, err, RPL_E_RULES, ln);
     } else {
         switch (kw) {
         case KW_START:
             rc = apply_start(s, ln, &p, err);
             break;
         case KW_DEAL:
-            rc = apply_deal(s, ln, &p, want, err);
+            rc = apply_deal(s, ln, &p, err);
             break;
         case KW_PROPOSE:
             rc = apply_propose(s, ln, &p, &done, err);
             break;
         case KW_VOTE:
-            rc = apply_vote(s, ln, &p, want, &done, err);
+            rc = apply_vote(s, ln, &p, &done, err);
             break;
         case KW_TEAM:
-            rc = apply_team(s, ln, &p, want, err);
+            rc = apply_team(s, ln, &p, err);
             break;
         case KW_CARD:
-            rc = apply_card(s, ln, &p, want, &done, err);
+            rc = apply_card(s, ln, &p, &done, err);
             break;
         case KW_QUEST:
-            rc = apply_quest(s, ln, &p, want, err);
+            rc = apply_quest(s, ln, &p, err);
             break;
         case KW_LADY:
             rc = apply_lady(s, ln, &p, &done, err);
