@@ -305,6 +305,20 @@ rpl_log_seat_name(const struct rpl_log *log, size_t seat)
     return log->names[seat];
 }
 
+const char *
+rpl_progress_name(enum rpl_progress progress)
+{
+    switch (progress) {
+    case RPL_PROGRESS_IN_PROGRESS:
+        return "in_progress";
+    case RPL_PROGRESS_FINISHED:
+        return "finished";
+    case RPL_PROGRESS_COMPLETE:
+        return "complete";
+    }
+    return "in_progress";
+}
+
 bool
 rpl_log_dealer(const struct rpl_log *log, struct rpl_pubkey *pk)
 {
@@ -451,7 +465,8 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 
             rpl__tok_show(got, sizeof(got), &tok[1]);
             return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
-                            "unknown game \"%s\" (expected avalon or soc)", got);
+                            "unknown game \"%s\" (expected avalon or soc)",
+                            got);
         }
         snprintf(v->rep->game, sizeof(v->rep->game), "%s", log->game->name);
         log->st = rpl__calloc(log->ctx, 1, log->game->state_size);
@@ -1019,9 +1034,10 @@ current(struct rpl_log *log, struct rpl_error *err)
     return rc;
 }
 
-enum rpl_status
-rpl_log_view(struct rpl_log *log, int viewer, char **text,
-             struct rpl_error *err)
+/* The viewer's view, as text for people or as JSON. */
+static enum rpl_status
+view_out(struct rpl_log *log, int viewer, bool json, char **out,
+         struct rpl_error *err)
 {
     struct rpl__env env;
     struct rpl__buf b;
@@ -1035,28 +1051,25 @@ rpl_log_view(struct rpl_log *log, int viewer, char **text,
         return rc;
     env_init(&env, log);
     rpl__buf_init(&b, log->ctx);
-    log->game->view(log->st, &env, viewer, &b);
-    return rpl__buf_take(&b, text, err);
+    if (json)
+        log->game->view_json(log->st, &env, viewer, &b);
+    else
+        log->game->view(log->st, &env, viewer, &b);
+    return rpl__buf_take(&b, out, err);
+}
+
+enum rpl_status
+rpl_log_view(struct rpl_log *log, int viewer, char **text,
+             struct rpl_error *err)
+{
+    return view_out(log, viewer, false, text, err);
 }
 
 enum rpl_status
 rpl_log_view_json(struct rpl_log *log, int viewer, char **json,
                   struct rpl_error *err)
 {
-    struct rpl__env env;
-    struct rpl__buf b;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    rc = current(log, err);
-    if (rc == RPL_OK)
-        rc = check_viewer(log, viewer, err);
-    if (rc != RPL_OK)
-        return rc;
-    env_init(&env, log);
-    rpl__buf_init(&b, log->ctx);
-    log->game->view_json(log->st, &env, viewer, &b);
-    return rpl__buf_take(&b, json, err);
+    return view_out(log, viewer, true, json, err);
 }
 
 /* What the log layer's own lines say, for people and as events. */

@@ -218,6 +218,10 @@ enum rpl_progress {
     RPL_PROGRESS_COMPLETE = 2     /* revealed, every secret opened, sealed */
 };
 
+/* "in_progress", "finished" or "complete" (static storage): the
+ * spelling of the JSON outputs and the archive. */
+RPL_API const char *rpl_progress_name(enum rpl_progress progress);
+
 struct rpl_verify_opts {
     const struct rpl_pubkey *pubkey; /* pinned dealer key, or NULL */
 };

@@ -36,20 +36,6 @@ struct verify_run {
     bool is_overflow_noted;
 };
 
-static const char *
-progress_json(enum rpl_progress p)
-{
-    switch (p) {
-    case RPL_PROGRESS_IN_PROGRESS:
-        return "in_progress";
-    case RPL_PROGRESS_FINISHED:
-        return "finished";
-    case RPL_PROGRESS_COMPLETE:
-        return "complete";
-    }
-    return "in_progress";
-}
-
 /* The key named by the log's `dealer` line, base64; "" when none. */
 static void
 dealer_key(const struct rpl_log *log, char out[RPL_PUBKEY_B64_LEN + 1])
@@ -188,7 +174,7 @@ report_json(const char *file, const struct rpl_report *rep, enum rpl_status st,
     ok &= cli_json_set(o, "file", cli_json_str(file));
     ok &= cli_json_set(o, "valid", json_boolean(valid));
     ok &= cli_json_set(o, "progress",
-                       valid ? json_string(progress_json(rep->progress))
+                       valid ? json_string(rpl_progress_name(rep->progress))
                              : json_null());
     ok &=
         cli_json_set(o, "line", valid ? json_null() : cli_json_size(err->line));
