@@ -121,13 +121,13 @@ pick soc-black "evil wins with seven black swords" black \
 pick soc-deaths "evil wins: every loyal knight is dead" deaths \
     --game soc --players 4 --bot random --seed 39
 
-# A game in progress: the first half of a game, sealed where it stops.
+# A game in progress: the first two quests of a game, sealed there.
 "$camelog" cat "$out/avalon-7.camelog" |
-    awk '/^propose/ { n++ } n == 4 { exit } { print }' >"$tmp/progress.txt"
+    awk '{ print } /^quest / && ++n == 2 { exit }' >"$tmp/progress.txt"
 echo seal >>"$tmp/progress.txt"
 "$camelog" pack --force --key "$key" "$tmp/progress.txt" \
     -o "$out/avalon-in-progress.camelog"
-record avalon-in-progress "a game in progress: three quests played, sealed"
+record avalon-in-progress "a game in progress: two quests played, sealed"
 
 mv "$tmp/manifest" "$out/MANIFEST.tsv"
 echo "generate: $(($(wc -l <"$out/MANIFEST.tsv") - 1)) samples in $out/"

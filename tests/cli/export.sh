@@ -8,8 +8,10 @@ echo "exit $?"
 # One object per line of the log.
 wc -l <game.jsonl
 camelog cat game.camelog | wc -l
-# The header, the start, a vote, a quest, the end, the last seal.
-sed -n '1p;12p;19p;27p;60p;73p' game.jsonl
+# The header, the start, the first vote and quest, the end, the last seal.
+n() { camelog cat game.camelog | grep -n -m1 "$1" | cut -d: -f1; }
+sed -n "1p;$(n '^start ')p;$(n '^vote ')p;$(n '^quest ')p;$(n '^end ')p;\$p" \
+    game.jsonl
 # --json is the same output.
 camelog export --json game.camelog | cmp - game.jsonl && echo "--json: same"
 echo "== in progress: no omniscient state"

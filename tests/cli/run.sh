@@ -20,7 +20,9 @@
 # Its stdout must equal <name>.out and its stderr <name>.err, byte for
 # byte (a missing file means empty), and its exit status the number in
 # <name>.exit (missing means 0).  A test running longer than
-# CLI_TIMEOUT seconds (default 120, 600 under valgrind) fails.
+# CLI_TIMEOUT seconds (default 120, 600 under valgrind) fails.  With
+# CLI_UPDATE=1 a failing test whose exit status is right takes its
+# actual stdout and stderr as the expected files (review the diff first).
 # Prints a diff for each failure and a count; exits 1 if any test failed,
 # 2 if the tests could not run at all.
 set -u
@@ -110,7 +112,7 @@ for name in "${tests[@]}"; do
     (
         cd "$dir/cwd" &&
             exec env -u CAMELOG -u VALGRIND -u CLI_TIMEOUT -u MAKEFLAGS \
-                -u MFLAGS -u MAKELEVEL \
+                -u MFLAGS -u MAKELEVEL -u CLI_UPDATE \
                 PATH="$work/bin:$PATH" SAMPLES="$srcdir/samples" \
                 TESTDATA="$srcdir/tests/data" SRCDIR="$srcdir" \
                 LC_ALL=C TZ=UTC \
@@ -145,6 +147,18 @@ for name in "${tests[@]}"; do
         pass=$((pass + 1))
         rm -rf "$dir"
         continue
+    fi
+    # CLI_UPDATE=1 takes the actual output as the expected one (after the
+    # diff below is printed): for a change of behaviour already reviewed.
+    if [ -n "${CLI_UPDATE:-}" ] && [ "$status" = "$expected_exit" ]; then
+        for stream in out err; do
+            if [ -s "$dir/$stream" ]; then
+                cp "$dir/$stream" "$here/$name.$stream"
+            else
+                rm -f "$here/$name.$stream"
+            fi
+        done
+        echo "UPDATED $name"
     fi
     fail=$((fail + 1))
     failed+=("$name")
