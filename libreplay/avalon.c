@@ -84,22 +84,6 @@ static const char *const phase_name[] = {
 
 /* ------------------------------------------------------------ helpers */
 
-static uint16_t
-bit(unsigned k)
-{
-    return (uint16_t)(1u << k);
-}
-
-static unsigned
-popcount16(uint16_t m)
-{
-    unsigned c = 0;
-
-    for (; m; m &= (uint16_t)(m - 1))
-        c++;
-    return c;
-}
-
 /* "p1,p3,p5" of a mask ("" for none). */
 static void
 fmt_mask(char *out, size_t cap, uint16_t mask)

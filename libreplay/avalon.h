@@ -164,6 +164,23 @@ struct av_state {
 /* Rules tables (rules/avalon.md §2), index n - 5 and slot - 1. */
 extern const unsigned char rpl__av_team[6][5];
 
+/* Seat masks: bit k is seat pK. */
+static inline uint16_t
+bit(unsigned k)
+{
+    return (uint16_t)(1u << k);
+}
+
+static inline unsigned
+popcount16(uint16_t m)
+{
+    unsigned c = 0;
+
+    for (; m; m &= (uint16_t)(m - 1))
+        c++;
+    return c;
+}
+
 static inline unsigned
 av_team_size(const struct av_state *s, unsigned slot)
 {

@@ -121,22 +121,6 @@ static const uint32_t POW2_8[8] = {65536, 71468,  77936,  84990,
 /* The most ways the evil seats can sit: C(10, 4). */
 #define MAX_WORLDS 210
 
-static uint16_t
-bit(unsigned k)
-{
-    return (uint16_t)(1u << k);
-}
-
-static unsigned
-popcount16(uint16_t m)
-{
-    unsigned c = 0;
-
-    for (; m; m &= (uint16_t)(m - 1))
-        c++;
-    return c;
-}
-
 static bool
 chance(struct rpl__stream *rng, unsigned pct)
 {
