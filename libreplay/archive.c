@@ -8,10 +8,11 @@
  * PRAGMA user_version and sets it to the last.
  *
  * Adding a log first reads everything the index needs out of the log
- * (struct ix: the header, the public lines of the game, and once the log
- * is complete its reveal as the module's JSON) without touching the
- * database; then one SAVEPOINT stores it, so a failed add changes
- * nothing, inside a batch or not.  `check` rebuilds the index of every
+ * (struct ix: the header, the public lines of the game, for Shadows over
+ * Camelot the board where the log ends as the module's public view, and
+ * once the log is complete its reveal as the module's JSON) without
+ * touching the database; then one SAVEPOINT stores it, so a failed add
+ * changes nothing, inside a batch or not.  `check` rebuilds the index of every
  * stored log into temporary tables (temp.chk_*) with the same code and
  * compares them with the stored rows.
  *
@@ -38,6 +39,7 @@
 #define MAX_QUESTS      5
 #define MAX_CARDS       25
 #define MAX_LADIES      3
+#define SOC_QUESTS_MIN  16 /* quests held before the array grows */
 
 /* ------------------------------------------------------------ handle */
 
@@ -58,6 +60,10 @@ enum stmt {
     S_INS_CARD,
     S_INS_LADY,
     S_INS_ASSN,
+    S_INS_SOC_GAME,
+    S_INS_SOC_QUEST,
+    S_INS_SOC_ACC,
+    S_INS_SOC_SEAT,
     S_NINS,
     /* Main only. */
     S_FIND = S_NINS,
@@ -87,6 +93,13 @@ static const char *const ins_sql[S_NINS] = {
     "VALUES (?1, ?2, ?3, ?4, ?5)",
     "assassination (gid, assassin, target, hit) "
     "VALUES (?1, ?2, ?3, ?4)",
+    "soc_game (gid, white, black, siege, won, lost, traitor, revealed, "
+    "revealed_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    "soc_quest (gid, n, line, quest, result, swords, relic) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    "soc_accusation (gid, line, accuser, accused, shown) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)",
+    "soc_seat (gid, seat, knight, loyalty, died) VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 static const char *const main_sql[S_NSTMT - S_NINS] = {
@@ -117,7 +130,9 @@ static const char *const main_sql[S_NSTMT - S_NINS] = {
 
 /* The index tables, compared by check (log is checked apart). */
 static const char *const index_tables[] = {
-    "game", "rule", "seat", "quest", "card", "lady", "assassination",
+    "game",      "rule",           "seat",          "quest",
+    "card",      "lady",           "assassination", "soc_game",
+    "soc_quest", "soc_accusation", "soc_seat",
 };
 #define NINDEX (sizeof(index_tables) / sizeof(index_tables[0]))
 
@@ -341,6 +356,9 @@ read_int(struct rpl_archive *ar, const char *sql, sqlite3_int64 *v,
     return rc;
 }
 
+static enum rpl_status reindex_game(struct rpl_archive *ar, const char *game,
+                                    struct rpl_error *err);
+
 /* Brings the schema to this library's version, in one transaction. */
 static enum rpl_status
 migrate(struct rpl_archive *ar, unsigned want, struct rpl_error *err)
@@ -373,6 +391,10 @@ migrate(struct rpl_archive *ar, unsigned want, struct rpl_error *err)
     rc = schema_steps(ar->ctx, (unsigned)version, &sql, err);
     if (rc == RPL_OK)
         rc = db_exec(ar, sql, "cannot create the schema", err);
+    /* Version 2 indexes Shadows over Camelot: the games a version 1
+     * archive holds are indexed again from their logs. */
+    if (rc == RPL_OK && version >= 1 && version < 2)
+        rc = reindex_game(ar, "soc", err);
     snprintf(set, sizeof(set), "PRAGMA main.user_version = %u", want);
     if (rc == RPL_OK)
         rc = db_exec(ar, set, "cannot set the schema version", err);
@@ -652,6 +674,38 @@ struct ix_kv {
     size_t key_len, value_len;
 };
 
+/* Shadows over Camelot (camelog-soc(7)). */
+struct ix_soc_quest {
+    unsigned line, swords, relic;
+    char quest[16];
+    bool is_won;
+};
+
+struct ix_soc_acc {
+    unsigned line, accuser, accused;
+    bool is_answered;
+    bool is_traitor; /* what the accused showed */
+};
+
+struct ix_soc {
+    bool is_soc;
+    bool has_start;
+    bool has_board;
+    long white, black, siege;
+    int traitor;          /* the traitor's seat, 0 for none, -1 unknown */
+    const char *revealed; /* how he came out, NULL while unknown */
+    unsigned revealed_line;
+    unsigned won, lost;
+    char knight[NSEATS + 1][16];
+    char loyalty[NSEATS + 1][8]; /* "" while unknown */
+    unsigned died[NSEATS + 1];
+    size_t nquests, quest_cap;
+    struct ix_soc_quest *quest; /* on the context: ix_release() */
+    size_t nacc;
+    struct ix_soc_acc acc[NSEATS];
+    char prev[16]; /* the keyword of the last line of play */
+};
+
 /* Everything the index says about one log. */
 struct ix {
     const char *game;
@@ -679,7 +733,19 @@ struct ix {
     size_t nladies;
     struct ix_lady lady[MAX_LADIES];
     unsigned assassin, target;
+    struct ix_soc soc;
 };
+
+/* Frees what an ix holds besides itself. */
+static void
+ix_release(struct rpl_ctx *ctx, struct ix *x)
+{
+    if (!x)
+        return;
+    rpl__free(ctx, x->soc.quest);
+    x->soc.quest = NULL;
+    x->soc.nquests = x->soc.quest_cap = 0;
+}
 
 static const char *
 progress_name(enum rpl_progress p)
@@ -770,6 +836,173 @@ index_avalon_line(struct ix *x, const struct rpl__line *ln,
         x->assassin = (unsigned)a;
         x->target = (unsigned)b;
     }
+    return RPL_OK;
+}
+
+static void
+set_loyalty(struct ix *x, unsigned k, bool is_traitor)
+{
+    snprintf(x->soc.loyalty[k], sizeof(x->soc.loyalty[k]), "%s",
+             is_traitor ? "traitor" : "loyal");
+}
+
+/* The public lines of a game of Shadows over Camelot, as camelog-soc(7)
+ * writes them (the log has verified): the knights, every quest that
+ * ended, the accusations and what the accused showed, the traitor when
+ * he comes out, the deaths. */
+static enum rpl_status
+index_soc_line(struct ix *x, struct rpl_ctx *ctx, const struct rpl__line *ln,
+               struct rpl_error *err)
+{
+    struct ix_soc *so = &x->soc;
+    const struct rpl__tok *tok = ln->tok;
+    struct rpl__tok v;
+    size_t a = 0, b = 0;
+    unsigned long n = 0;
+
+    if (rpl__tok_is(&tok[0], "sig") || rpl__tok_is(&tok[0], "seal") ||
+        rpl__tok_is(&tok[0], "entropy") || rpl__tok_is(&tok[0], "reveal") ||
+        rpl__tok_is(&tok[0], "open"))
+        return RPL_OK;
+    if (rpl__tok_is(&tok[0], "start")) {
+        const char *p;
+        size_t left, k = 1;
+
+        if (ln->ntok != 3 || !rpl__tok_kv(&tok[1], "knights", &v))
+            return bad_line(ln, err);
+        p = v.p;
+        left = v.n;
+        while (left && k <= x->players) {
+            const char *comma = memchr(p, ',', left);
+            const size_t len = comma ? (size_t)(comma - p) : left;
+
+            if (len >= sizeof(so->knight[k]))
+                return bad_line(ln, err);
+            memcpy(so->knight[k], p, len);
+            so->knight[k][len] = '\0';
+            k++;
+            p += len + (comma ? 1 : 0);
+            left -= len + (comma ? 1 : 0);
+        }
+        if (!rpl__tok_kv(&tok[2], "first", &v) ||
+            !rpl__tok_seat(&v, x->players, &a) || k != x->players + 1)
+            return bad_line(ln, err);
+        x->leader = (unsigned)a;
+        so->has_start = true;
+    } else if (rpl__tok_is(&tok[0], "quest")) {
+        struct ix_soc_quest *q;
+
+        if (ln->ntok < 4 || ln->ntok > 5 ||
+            !rpl__tok_kv(&tok[3], "swords", &v) || !rpl__tok_uint(&v, 99, &n) ||
+            tok[1].n >= sizeof(q->quest))
+            return bad_line(ln, err);
+        if (so->nquests == so->quest_cap) {
+            const size_t cap =
+                so->quest_cap ? 2 * so->quest_cap : SOC_QUESTS_MIN;
+            void *grown = rpl__realloc(ctx, so->quest, cap * sizeof(*q));
+
+            if (!grown)
+                return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+            so->quest = grown;
+            so->quest_cap = cap;
+        }
+        q = &so->quest[so->nquests++];
+        memset(q, 0, sizeof(*q));
+        q->line = (unsigned)ln->no;
+        q->swords = (unsigned)n;
+        q->is_won = rpl__tok_is(&tok[2], "won");
+        tok_copy(q->quest, sizeof(q->quest), &tok[1]);
+        if (ln->ntok == 5) {
+            if (!rpl__tok_kv(&tok[4], "relic", &v) ||
+                !rpl__tok_seat(&v, x->players, &a))
+                return bad_line(ln, err);
+            q->relic = (unsigned)a;
+        }
+        if (q->is_won)
+            so->won++;
+        else
+            so->lost++;
+    } else if (rpl__tok_is(&tok[0], "accuse")) {
+        struct ix_soc_acc *c;
+
+        if (ln->ntok != 3 || so->nacc >= NSEATS ||
+            !rpl__tok_seat(&tok[1], x->players, &a) ||
+            !rpl__tok_seat(&tok[2], x->players, &b))
+            return bad_line(ln, err);
+        c = &so->acc[so->nacc++];
+        memset(c, 0, sizeof(*c));
+        c->line = (unsigned)ln->no;
+        c->accuser = (unsigned)a;
+        c->accused = (unsigned)b;
+    } else if (rpl__tok_is(&tok[0], "shows")) {
+        const bool is_traitor =
+            ln->ntok == 3 && rpl__tok_is(&tok[2], "traitor");
+
+        if (ln->ntok != 3 || !rpl__tok_seat(&tok[1], x->players, &a))
+            return bad_line(ln, err);
+        set_loyalty(x, (unsigned)a, is_traitor);
+        if (strcmp(so->prev, "accuse") == 0 && so->nacc) {
+            so->acc[so->nacc - 1].is_answered = true;
+            so->acc[so->nacc - 1].is_traitor = is_traitor;
+        }
+        if (is_traitor) {
+            so->traitor = (int)a;
+            so->revealed_line = (unsigned)ln->no;
+            so->revealed = strcmp(so->prev, "accuse") == 0    ? "accusation"
+                           : strcmp(so->prev, "special") == 0 ? "fate"
+                                                              : "last";
+        }
+    } else if (rpl__tok_is(&tok[0], "flip")) {
+        if (ln->ntok != 2)
+            return bad_line(ln, err);
+        if (rpl__tok_is(&tok[1], "none")) {
+            so->traitor = 0;
+        } else {
+            if (!rpl__tok_seat(&tok[1], x->players, &a))
+                return bad_line(ln, err);
+            so->traitor = (int)a;
+            so->revealed = "flip";
+            so->revealed_line = (unsigned)ln->no;
+            set_loyalty(x, (unsigned)a, true);
+        }
+    } else if (rpl__tok_is(&tok[0], "dies")) {
+        if (ln->ntok != 2 || !rpl__tok_seat(&tok[1], x->players, &a))
+            return bad_line(ln, err);
+        so->died[a] = (unsigned)ln->no;
+    }
+    tok_copy(so->prev, sizeof(so->prev), &tok[0]);
+    return RPL_OK;
+}
+
+/* Where a game of Shadows over Camelot stands at the end of its log:
+ * swords and siege engines, from the module's public view (keys in
+ * camelog-export(1)). */
+static enum rpl_status
+index_soc_board(struct ix *x, struct rpl_log *log, struct rpl_error *err)
+{
+    char *text = NULL;
+    json_t *root, *swords;
+    enum rpl_status rc;
+
+    rc = rpl_log_seek(log, log->nlines, err);
+    if (rc == RPL_OK)
+        rc = rpl_log_view_json(log, RPL_VIEW_PUBLIC, &text, err);
+    if (rc != RPL_OK)
+        return rc;
+    root = json_loads(text, 0, NULL);
+    rpl_free(log->ctx, text);
+    swords = json_object_get(root, "swords");
+    if (!root || !json_is_object(swords)) {
+        json_decref(root);
+        return rpl__err(err, root ? RPL_E_UNSUPPORTED : RPL_E_NOMEM, 0,
+                        "the archive does not understand the board of this "
+                        "game");
+    }
+    x->soc.white = (long)json_integer_value(json_object_get(swords, "white"));
+    x->soc.black = (long)json_integer_value(json_object_get(swords, "black"));
+    x->soc.siege = (long)json_integer_value(json_object_get(root, "siege"));
+    x->soc.has_board = true;
+    json_decref(root);
     return RPL_OK;
 }
 
@@ -877,6 +1110,22 @@ index_reveal(struct ix *x, struct rpl_log *log, struct rpl_error *err)
             snprintf(x->seat[k].side, sizeof(x->seat[k].side), "%s",
                      strcmp(loyalty, "traitor") == 0 ? "evil" : "good");
     }
+    /* Shadows over Camelot: the seat dealt the traitor card, 0 for none;
+     * a traitor who never came out was never revealed. */
+    if (x->soc.is_soc && json_is_integer(json_object_get(root, "traitor"))) {
+        const json_int_t t =
+            json_integer_value(json_object_get(root, "traitor"));
+
+        x->soc.traitor = t >= 1 && (size_t)t <= x->players ? (int)t : 0;
+        for (size_t k = 1; k <= x->players; k++)
+            if (!x->seat[k].side[0])
+                continue;
+            else
+                set_loyalty(x, (unsigned)k,
+                            strcmp(x->seat[k].side, "evil") == 0);
+        if (x->soc.traitor > 0 && !x->soc.revealed)
+            x->soc.revealed = "never";
+    }
     a = json_object_get(root, "quests");
     json_array_foreach(a, i, e)
     {
@@ -914,6 +1163,39 @@ out:
     return rc;
 }
 
+/* The rules line of Shadows over Camelot: with traitor=off every seat
+ * is loyal and nobody holds the traitor card, publicly. */
+static void
+soc_rules(struct ix *x)
+{
+    for (size_t i = 0; i < x->nrules; i++) {
+        const struct ix_kv *kv = &x->rule[i];
+
+        if (kv->key_len == 7 && memcmp(kv->key, "traitor", 7) == 0 &&
+            kv->value_len == 3 && memcmp(kv->value, "off", 3) == 0) {
+            x->soc.traitor = 0;
+            for (size_t k = 1; k <= x->players; k++)
+                set_loyalty(x, (unsigned)k, false);
+        }
+    }
+}
+
+/* The seats of Shadows over Camelot in the common table: the knight is
+ * public from `start`, the side follows the loyalty card once known. */
+static void
+soc_seats(struct ix *x)
+{
+    for (size_t k = 1; k <= x->players; k++) {
+        if (x->soc.has_start)
+            snprintf(x->seat[k].role, sizeof(x->seat[k].role), "%s",
+                     x->soc.knight[k]);
+        if (x->soc.loyalty[k][0])
+            snprintf(x->seat[k].side, sizeof(x->seat[k].side), "%s",
+                     strcmp(x->soc.loyalty[k], "traitor") == 0 ? "evil"
+                                                               : "good");
+    }
+}
+
 /* Reads everything the index needs from a verified log. */
 static enum rpl_status
 index_log(struct ix *x, struct rpl_log *log, struct rpl_error *err)
@@ -926,8 +1208,11 @@ index_log(struct ix *x, struct rpl_log *log, struct rpl_error *err)
     const char *last;
     enum rpl_status rc;
     const bool is_avalon = strcmp(rep->game, "avalon") == 0;
+    const bool is_soc = strcmp(rep->game, "soc") == 0;
 
     memset(x, 0, sizeof(*x));
+    x->soc.is_soc = is_soc;
+    x->soc.traitor = -1;
     x->game = rep->game;
     x->id = rep->id;
     x->players = log->seats;
@@ -941,17 +1226,93 @@ index_log(struct ix *x, struct rpl_log *log, struct rpl_error *err)
     last = rpl__log_line(log, log->nlines, &len);
     rpl__hash(x->seal, NULL, last, len);
     rc = index_header(x, log, err);
+    if (rc == RPL_OK && is_soc)
+        soc_rules(x);
     for (size_t no = log->header_end + 1;
-         rc == RPL_OK && is_avalon && no <= log->nlines; no++) {
+         rc == RPL_OK && (is_avalon || is_soc) && no <= log->nlines; no++) {
         const char *text = rpl__log_line(log, no, &len);
 
         rc = rpl__line_split(&ln, text, len, no, err);
-        if (rc == RPL_OK)
+        if (rc == RPL_OK && is_avalon)
             rc = index_avalon_line(x, &ln, &team_leader, team, sizeof(team),
                                    err);
+        else if (rc == RPL_OK)
+            rc = index_soc_line(x, log->ctx, &ln, err);
     }
+    if (rc == RPL_OK && is_soc)
+        rc = index_soc_board(x, log, err);
     if (rc == RPL_OK && rep->progress == RPL_PROGRESS_COMPLETE)
         rc = index_reveal(x, log, err);
+    if (rc == RPL_OK && is_soc)
+        soc_seats(x);
+    return rc;
+}
+
+/* The rows of a game of Shadows over Camelot. */
+static enum rpl_status
+insert_soc(struct rpl_archive *ar, enum target t, const struct ix *x,
+           sqlite3_int64 gid, struct rpl_error *err)
+{
+    const struct ix_soc *so = &x->soc;
+    sqlite3_stmt *st = NULL;
+    enum rpl_status rc;
+
+    rc = ins_stmt(ar, t, S_INS_SOC_GAME, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, gid);
+    sqlite3_bind_int64(st, 2, so->white);
+    sqlite3_bind_int64(st, 3, so->black);
+    sqlite3_bind_int64(st, 4, so->siege);
+    bind_uint(st, 5, so->won);
+    bind_uint(st, 6, so->lost);
+    if (so->traitor >= 0)
+        sqlite3_bind_int(st, 7, so->traitor);
+    if (so->traitor > 0 && so->revealed)
+        bind_text(st, 8, so->revealed);
+    if (so->traitor > 0 && so->revealed_line)
+        bind_uint(st, 9, so->revealed_line);
+    rc = step_done(ar, st, "cannot add the game of Shadows over Camelot", err);
+    if (rc == RPL_OK)
+        rc = ins_stmt(ar, t, S_INS_SOC_QUEST, &st, err);
+    for (size_t i = 0; rc == RPL_OK && i < so->nquests; i++) {
+        const struct ix_soc_quest *q = &so->quest[i];
+
+        sqlite3_bind_int64(st, 1, gid);
+        bind_uint(st, 2, i + 1);
+        bind_uint(st, 3, q->line);
+        bind_text(st, 4, q->quest);
+        bind_text(st, 5, q->is_won ? "won" : "lost");
+        bind_uint(st, 6, q->swords);
+        if (q->relic)
+            bind_uint(st, 7, q->relic);
+        rc = step_done(ar, st, "cannot add a quest", err);
+    }
+    if (rc == RPL_OK)
+        rc = ins_stmt(ar, t, S_INS_SOC_ACC, &st, err);
+    for (size_t i = 0; rc == RPL_OK && i < so->nacc; i++) {
+        const struct ix_soc_acc *c = &so->acc[i];
+
+        if (!c->is_answered)
+            continue; /* the log stops before the answer */
+        sqlite3_bind_int64(st, 1, gid);
+        bind_uint(st, 2, c->line);
+        bind_uint(st, 3, c->accuser);
+        bind_uint(st, 4, c->accused);
+        bind_text(st, 5, c->is_traitor ? "traitor" : "loyal");
+        rc = step_done(ar, st, "cannot add an accusation", err);
+    }
+    if (rc == RPL_OK && so->has_start)
+        rc = ins_stmt(ar, t, S_INS_SOC_SEAT, &st, err);
+    for (size_t k = 1; rc == RPL_OK && so->has_start && k <= x->players; k++) {
+        sqlite3_bind_int64(st, 1, gid);
+        bind_uint(st, 2, k);
+        bind_text(st, 3, so->knight[k]);
+        bind_text(st, 4, so->loyalty[k][0] ? so->loyalty[k] : NULL);
+        if (so->died[k])
+            bind_uint(st, 5, so->died[k]);
+        rc = step_done(ar, st, "cannot add a knight", err);
+    }
     return rc;
 }
 
@@ -982,7 +1343,7 @@ insert_index(struct rpl_archive *ar, enum target t, const struct ix *x,
     bind_text(st, 12, x->reason);
     if (x->leader)
         bind_uint(st, 13, x->leader);
-    bind_uint(st, 14, x->rounds);
+    bind_uint(st, 14, x->soc.is_soc ? x->soc.nquests : x->rounds);
     bind_uint(st, 15, x->proposals);
     bind_uint(st, 16, x->lines);
     bind_uint(st, 17, x->seals);
@@ -1066,6 +1427,129 @@ insert_index(struct rpl_archive *ar, enum target t, const struct ix *x,
             rc = step_done(ar, st, "cannot add the assassination", err);
         }
     }
+    if (rc == RPL_OK && x->soc.is_soc)
+        rc = insert_soc(ar, t, x, gid, err);
+    return rc;
+}
+
+/* Indexes stored log gid again: its rows are replaced by what the log
+ * says now, under the same gid.  A log that no longer verifies keeps its
+ * rows (check reports it). */
+static enum rpl_status
+reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error e;
+    struct ix *x = NULL;
+    uint8_t *gz = NULL;
+    char *text = NULL;
+    size_t gz_len = 0, len = 0;
+    sqlite3_int64 out_gid = 0;
+    enum rpl_status rc;
+    int src;
+
+    rc = prepare(ar, "SELECT gz FROM main.log WHERE gid = ?1", &st, false, err);
+    if (rc != RPL_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, gid);
+    src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        gz_len = (size_t)sqlite3_column_bytes(st, 0);
+        gz = rpl__alloc(ar->ctx, gz_len ? gz_len : 1);
+        if (!gz)
+            rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        else if (gz_len)
+            memcpy(gz, sqlite3_column_blob(st, 0), gz_len);
+    } else if (src != SQLITE_DONE) {
+        rc = db_fail(ar, err, src, "cannot read the archive");
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc != RPL_OK || !gz)
+        goto out;
+    if (rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &len, &e) != RPL_OK ||
+        rpl_log_parse(ar->ctx, &log, text, len, false, &e) != RPL_OK ||
+        rpl_log_verify(log, NULL, &rep) != RPL_OK)
+        goto out;
+    x = rpl__calloc(ar->ctx, 1, sizeof(*x));
+    if (!x) {
+        rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        goto out;
+    }
+    if (index_log(x, log, &e) != RPL_OK)
+        goto out;
+    rc = prepare(ar, "DELETE FROM main.game WHERE gid = ?1", &st, false, err);
+    if (rc == RPL_OK) {
+        sqlite3_bind_int64(st, 1, gid);
+        src = sqlite3_step(st);
+        if (src != SQLITE_DONE)
+            rc = db_fail(ar, err, src, "cannot index the archive again");
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if (rc == RPL_OK)
+        rc = insert_index(ar, T_MAIN, x, gid, &out_gid, err);
+    if (rc == RPL_OK)
+        rc = prepare(ar,
+                     "INSERT INTO main.log (gid, text_len, gz) "
+                     "VALUES (?1, ?2, ?3)",
+                     &st, false, err);
+    if (rc == RPL_OK) {
+        sqlite3_bind_int64(st, 1, gid);
+        bind_uint(st, 2, len);
+        sqlite3_bind_blob64(st, 3, gz, gz_len, SQLITE_STATIC);
+        src = sqlite3_step(st);
+        if (src != SQLITE_DONE)
+            rc = db_fail(ar, err, src, "cannot index the archive again");
+        sqlite3_finalize(st);
+    }
+out:
+    ix_release(ar->ctx, x);
+    rpl__free(ar->ctx, x);
+    rpl_log_free(log);
+    rpl__free(ar->ctx, text);
+    rpl__free(ar->ctx, gz);
+    return rc;
+}
+
+/* Indexes every stored log of one game kind again (a migration). */
+static enum rpl_status
+reindex_game(struct rpl_archive *ar, const char *game, struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3_int64 *gids = NULL;
+    size_t n = 0, cap = 0;
+    enum rpl_status rc;
+    int src;
+
+    rc = prepare(ar, "SELECT gid FROM main.game WHERE game = ?1 ORDER BY gid",
+                 &st, false, err);
+    if (rc != RPL_OK)
+        return rc;
+    bind_text(st, 1, game);
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            const size_t grown = cap ? 2 * cap : 64;
+            sqlite3_int64 *g =
+                rpl__realloc(ar->ctx, gids, grown * sizeof(*gids));
+
+            if (!g) {
+                rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+                break;
+            }
+            gids = g;
+            cap = grown;
+        }
+        gids[n++] = sqlite3_column_int64(st, 0);
+    }
+    if (rc == RPL_OK && src != SQLITE_DONE)
+        rc = db_fail(ar, err, src, "cannot read the archive");
+    sqlite3_finalize(st);
+    for (size_t i = 0; rc == RPL_OK && i < n; i++)
+        rc = reindex_one(ar, gids[i], err);
+    rpl__free(ar->ctx, gids);
     return rc;
 }
 
@@ -1260,6 +1744,7 @@ out:
         ar->in_batch = false;
     }
     rpl__free(ar->ctx, gz);
+    ix_release(ar->ctx, x);
     rpl__free(ar->ctx, x);
     if (rc == RPL_OK && what)
         *what = result;
@@ -1323,6 +1808,24 @@ check_filter(const struct rpl_archive_filter *f, struct rpl_error *err)
     return RPL_OK;
 }
 
+/* The side a filter asks for: Shadows over Camelot's loyalty cards name
+ * its sides, "loyal" the good side and "traitor" the evil one, in its
+ * games only (*is_soc). */
+static const char *
+filter_side(const char *side, bool *is_soc)
+{
+    *is_soc = false;
+    if (side && strcmp(side, "loyal") == 0) {
+        *is_soc = true;
+        return "good";
+    }
+    if (side && strcmp(side, "traitor") == 0) {
+        *is_soc = true;
+        return "evil";
+    }
+    return side;
+}
+
 /* The WHERE clause of a filter over `main.game g`, with named
  * parameters bound by bind_filter(). */
 static void
@@ -1345,6 +1848,13 @@ filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
         rpl__buf_puts(b, " AND g.created >= :since");
     if (f->until)
         rpl__buf_puts(b, " AND g.created < :until");
+    if (f->side) {
+        bool is_soc;
+
+        filter_side(f->side, &is_soc);
+        if (is_soc)
+            rpl__buf_puts(b, " AND g.game = 'soc'");
+    }
     if (f->player || f->role || f->side) {
         /* Not correlated: the seat index finds the games once. */
         rpl__buf_puts(b, " AND g.gid IN (SELECT s.gid FROM main.seat s "
@@ -1372,6 +1882,7 @@ static void
 bind_filter(sqlite3_stmt *st, const struct rpl_archive_filter *f)
 {
     char glob[40];
+    bool is_soc;
     int i;
 
     if (!f)
@@ -1390,7 +1901,7 @@ bind_filter(sqlite3_stmt *st, const struct rpl_archive_filter *f)
     bind_named(st, ":until", f->until);
     bind_named(st, ":player", f->player);
     bind_named(st, ":role", f->role);
-    bind_named(st, ":side", f->side);
+    bind_named(st, ":side", filter_side(f->side, &is_soc));
 }
 
 /* Prepares head || filter || tail with the filter bound. */
@@ -1695,7 +2206,21 @@ col_u64(sqlite3_stmt *st, int i)
 
 /* The statistics queries, after "WITH sel AS (SELECT g.gid FROM
  * main.game g WHERE <filter>". */
-enum { Q_TOTALS, Q_REASONS, Q_PLAYERS, Q_ROLE_SETS, Q_ROLES, Q_RECORDS, NQ };
+enum {
+    Q_TOTALS,
+    Q_REASONS,
+    Q_PLAYERS,
+    Q_ROLE_SETS,
+    Q_ROLES,
+    Q_RECORDS,
+    /* Shadows over Camelot, the "soc" object. */
+    Q_SOC_TOTALS,
+    Q_SOC_ACCUSATIONS,
+    Q_SOC_REASONS,
+    Q_SOC_PLAYERS,
+    Q_SOC_QUESTS,
+    NQ
+};
 
 static const char *const stats_sql[NQ] = {
     ") SELECT count(*), coalesce(sum(g.progress = 'in_progress'), 0), "
@@ -1740,6 +2265,39 @@ static const char *const stats_sql[NQ] = {
     "coalesce(sum(s.side = 'evil' AND s.won), 0) "
     "FROM main.seat_result s JOIN sel USING (gid) "
     "GROUP BY s.name ORDER BY count(*) DESC, s.name",
+
+    ") SELECT count(*), coalesce(sum(g.winner = 'knights'), 0), "
+    "coalesce(sum(g.winner = 'evil'), 0), "
+    "coalesce(sum(g.winner = 'aborted'), 0), "
+    "coalesce(sum(g.reason IS NOT NULL), 0), "
+    "coalesce(sum(x.traitor > 0), 0), coalesce(sum(x.traitor = 0), 0), "
+    "coalesce(sum(x.traitor IS NULL), 0), "
+    "coalesce(sum(x.revealed = 'accusation'), 0), "
+    "coalesce(sum(x.revealed = 'fate'), 0), "
+    "coalesce(sum(x.revealed = 'last'), 0), "
+    "coalesce(sum(x.revealed = 'flip'), 0), "
+    "coalesce(sum(x.revealed = 'never'), 0) "
+    "FROM main.game g JOIN sel USING (gid) "
+    "JOIN main.soc_game x ON x.gid = g.gid",
+
+    ") SELECT count(*), coalesce(sum(a.shown = 'traitor'), 0), "
+    "coalesce(sum(a.shown = 'loyal'), 0) "
+    "FROM main.soc_accusation a JOIN sel USING (gid)",
+
+    ") SELECT g.winner, g.reason, count(*) FROM main.game g "
+    "JOIN sel USING (gid) WHERE g.game = 'soc' AND g.reason IS NOT NULL "
+    "GROUP BY g.winner, g.reason ORDER BY count(*) DESC, g.winner, g.reason",
+
+    ") SELECT g.players, count(*), coalesce(sum(g.winner = 'knights'), 0), "
+    "coalesce(sum(g.winner = 'evil'), 0), coalesce(sum(x.traitor > 0), 0) "
+    "FROM main.game g JOIN sel USING (gid) "
+    "JOIN main.soc_game x ON x.gid = g.gid GROUP BY g.players "
+    "ORDER BY g.players",
+
+    ") SELECT q.quest, coalesce(sum(q.result = 'won'), 0), "
+    "coalesce(sum(q.result = 'lost'), 0) "
+    "FROM main.soc_quest q JOIN sel USING (gid) GROUP BY q.quest "
+    "ORDER BY count(*) DESC, q.quest",
 };
 
 /* Appends the rows of one statistics query to b. */
@@ -1748,15 +2306,17 @@ stats_rows(struct rpl_archive *ar, sqlite3_stmt *st, int q, struct rpl__buf *b,
            uint64_t ended, struct rpl_error *err)
 {
     static const char *const array_key[NQ] = {
-        "", "reasons", "by_players", "by_roles", "roles", "records",
+        "", "reasons", "by_players", "by_roles",   "roles",  "records",
+        "", "",        "reasons",    "by_players", "quests",
     };
+    const bool is_array = array_key[q][0] != '\0';
     bool first = true;
     int src;
 
-    if (q != Q_TOTALS)
+    if (is_array)
         rpl__buf_printf(b, ",\"%s\":[", array_key[q]);
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if (q != Q_TOTALS && !first)
+        if (is_array && !first)
             rpl__buf_add(b, ",", 1);
         first = false;
         switch (q) {
@@ -1855,12 +2415,82 @@ stats_rows(struct rpl_archive *ar, sqlite3_stmt *st, int q, struct rpl__buf *b,
                             (unsigned long long)col_u64(st, 8));
             break;
         }
+        case Q_SOC_TOTALS: {
+            const uint64_t knights = col_u64(st, 1), evil = col_u64(st, 2);
+
+            rpl__buf_printf(
+                b,
+                ",\"soc\":{\"games\":%llu,\"knights\":%llu,"
+                "\"evil\":%llu,\"aborted\":%llu,"
+                "\"knights_rate\":",
+                (unsigned long long)col_u64(st, 0), (unsigned long long)knights,
+                (unsigned long long)evil, (unsigned long long)col_u64(st, 3));
+            json_rate(b, knights, knights + evil);
+            rpl__buf_printf(
+                b,
+                ",\"traitor\":{\"dealt\":%llu,\"none\":%llu,"
+                "\"unknown\":%llu,\"accusation\":%llu,\"fate\":%llu,"
+                "\"last\":%llu,\"flip\":%llu,\"never\":%llu}",
+                (unsigned long long)col_u64(st, 5),
+                (unsigned long long)col_u64(st, 6),
+                (unsigned long long)col_u64(st, 7),
+                (unsigned long long)col_u64(st, 8),
+                (unsigned long long)col_u64(st, 9),
+                (unsigned long long)col_u64(st, 10),
+                (unsigned long long)col_u64(st, 11),
+                (unsigned long long)col_u64(st, 12));
+            break;
+        }
+        case Q_SOC_ACCUSATIONS:
+            rpl__buf_printf(b,
+                            ",\"accusations\":{\"made\":%llu,\"right\":%llu,"
+                            "\"wrong\":%llu,\"right_rate\":",
+                            (unsigned long long)col_u64(st, 0),
+                            (unsigned long long)col_u64(st, 1),
+                            (unsigned long long)col_u64(st, 2));
+            json_rate(b, col_u64(st, 1), col_u64(st, 0));
+            rpl__buf_add(b, "}", 1);
+            break;
+        case Q_SOC_REASONS:
+            rpl__buf_puts(b, "{\"winner\":");
+            json_str(b, col_text(st, 0));
+            rpl__buf_puts(b, ",\"reason\":");
+            json_str(b, col_text(st, 1));
+            rpl__buf_printf(b, ",\"games\":%llu,\"share\":",
+                            (unsigned long long)col_u64(st, 2));
+            json_rate(b, col_u64(st, 2), ended);
+            rpl__buf_add(b, "}", 1);
+            break;
+        case Q_SOC_PLAYERS:
+            rpl__buf_printf(b,
+                            "{\"players\":%llu,\"games\":%llu,"
+                            "\"knights\":%llu,\"evil\":%llu,"
+                            "\"traitor_dealt\":%llu,\"knights_rate\":",
+                            (unsigned long long)col_u64(st, 0),
+                            (unsigned long long)col_u64(st, 1),
+                            (unsigned long long)col_u64(st, 2),
+                            (unsigned long long)col_u64(st, 3),
+                            (unsigned long long)col_u64(st, 4));
+            json_rate(b, col_u64(st, 2), col_u64(st, 2) + col_u64(st, 3));
+            rpl__buf_add(b, "}", 1);
+            break;
+        case Q_SOC_QUESTS:
+            rpl__buf_puts(b, "{\"quest\":");
+            json_str(b, col_text(st, 0));
+            rpl__buf_printf(b, ",\"won\":%llu,\"lost\":%llu,\"won_rate\":",
+                            (unsigned long long)col_u64(st, 1),
+                            (unsigned long long)col_u64(st, 2));
+            json_rate(b, col_u64(st, 1), col_u64(st, 1) + col_u64(st, 2));
+            rpl__buf_add(b, "}", 1);
+            break;
         default:
             break;
         }
     }
-    if (q != Q_TOTALS)
+    if (is_array)
         rpl__buf_add(b, "]", 1);
+    if (q == Q_SOC_QUESTS)
+        rpl__buf_add(b, "}", 1); /* the end of "soc" */
     if (src != SQLITE_DONE)
         return db_fail(ar, err, src, "cannot compute the statistics");
     return RPL_OK;
@@ -1889,10 +2519,10 @@ rpl_archive_stats(struct rpl_archive *ar, const struct rpl_archive_filter *f,
         rc = prepare_filtered(ar, head, f, stats_sql[q], &st, err);
         if (rc != RPL_OK)
             break;
-        if (q == Q_TOTALS) {
+        if (q == Q_TOTALS || q == Q_SOC_TOTALS) {
             /* The reasons' shares need the count of ended games first. */
             if (sqlite3_step(st) == SQLITE_ROW)
-                ended = col_u64(st, 10);
+                ended = col_u64(st, q == Q_TOTALS ? 10 : 4);
             sqlite3_reset(st);
         }
         rc = stats_rows(ar, st, q, &b, ended, err);
@@ -2294,6 +2924,7 @@ out:
     for (size_t i = 0; i < NINDEX; i++)
         if (rc == RPL_OK)
             rc = step_done(ar, c->clear[i], "cannot check the archive", err);
+    ix_release(ar->ctx, x);
     rpl__free(ar->ctx, x);
     rpl_log_free(log);
     rpl__free(ar->ctx, text);

@@ -23,7 +23,11 @@
 --   results) is NULL while the archive holds a log without its reveal.
 -- - Texts are the log's own tokens: games "avalon", "soc"; winners
 --   "good", "evil" (Avalon), "knights", "evil" (Shadows over Camelot),
---   "aborted"; reasons as on the `end` line.
+--   "aborted"; reasons as on the `end` line; quests, knights and cards
+--   of Shadows over Camelot as camelog-soc(7) spells them.
+-- - What the log makes public is indexed as soon as it is there: in
+--   Shadows over Camelot the knights (`start`), the quests, the
+--   accusations and a traitor who comes out before the end.
 --
 -- Useful joins for `camelog archive sql`:
 --   every game where Alice was Merlin:
@@ -33,6 +37,13 @@
 --     SELECT g.id, c.round, s.name FROM card c JOIN game g USING (gid)
 --       JOIN seat s ON s.gid = c.gid AND s.seat = c.seat
 --      WHERE c.card = 'fail';
+--   who was the traitor, and how he came out (Shadows over Camelot):
+--     SELECT g.id, s.name, s.knight, x.revealed, x.revealed_line
+--       FROM soc_game x JOIN game g USING (gid)
+--       JOIN soc_seat s ON s.gid = x.gid AND s.seat = x.traitor;
+--   how often the knights win the Grail:
+--     SELECT result, count(*) FROM soc_quest WHERE quest = 'grail'
+--      GROUP BY result;
 
 -- version 1
 
@@ -160,3 +171,75 @@ SELECT s.gid, s.seat, s.name, s.role, s.side, g.game, g.players,
                            ELSE 'good' END) THEN 1
             ELSE 0 END AS won
   FROM seat s JOIN game g USING (gid);
+
+-- version 2
+
+-- Shadows over Camelot (game "soc", camelog-soc(7)).  Besides these
+-- tables, a game of it fills the common ones: game.leader is the first
+-- player and game.rounds the quests that ended; seat.role is the seat's
+-- knight ("arthur"), public from the `start` line, and seat.side "good"
+-- for a loyal knight, "evil" for the traitor, once his loyalty card is
+-- known (the knights' win is the good side's, as in seat_result).  An archive of version 1
+-- is migrated by this step and by indexing again, in the same
+-- transaction, every game of Shadows over Camelot it holds.
+
+-- One row per game of Shadows over Camelot: the board where the log
+-- ends, and the traitor.
+CREATE TABLE soc_game (
+    gid INTEGER PRIMARY KEY REFERENCES game (gid) ON DELETE CASCADE,
+    white INTEGER NOT NULL,      -- white swords on the Round Table (after
+                                 -- the flip, when there was one)
+    black INTEGER NOT NULL,      -- black swords
+    siege INTEGER NOT NULL,      -- siege engines around Camelot
+    won INTEGER NOT NULL,        -- quests the knights won
+    lost INTEGER NOT NULL,       -- quests evil won
+    traitor INTEGER,             -- the seat dealt the traitor card; 0 when
+                                 -- nobody was; NULL while unknown
+    -- How the traitor came out: "accusation" (accused), "fate" (he played
+    -- Fate), "last" (the last knight alive), "flip" (at the end of a
+    -- game of 12 swords) or "never"; NULL while unknown, or when nobody
+    -- was dealt the traitor card.
+    revealed TEXT
+        CHECK (revealed IN ('accusation', 'fate', 'last', 'flip', 'never')),
+    revealed_line INTEGER        -- the `shows` or `flip` line that showed
+                                 -- him; NULL for "never"
+);
+
+-- One row per quest that ended, in time order.
+CREATE TABLE soc_quest (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    n INTEGER NOT NULL,          -- 1.. in time order
+    line INTEGER NOT NULL,       -- the `quest` line
+    quest TEXT NOT NULL          -- the place token
+        CHECK (quest IN ('black_knight', 'lancelot', 'dragon',
+                         'excalibur', 'grail', 'picts', 'saxons')),
+    result TEXT NOT NULL         -- for the knights
+        CHECK (result IN ('won', 'lost')),
+    swords INTEGER NOT NULL,     -- laid: white when won, black when lost
+    relic INTEGER,               -- the seat that took the quest's relic
+    PRIMARY KEY (gid, n)
+) WITHOUT ROWID;
+CREATE INDEX soc_quest_result ON soc_quest (quest, result);
+
+-- One row per accusation: who accused whom, and what the accused showed.
+CREATE TABLE soc_accusation (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    line INTEGER NOT NULL,       -- the `accuse` line
+    accuser INTEGER NOT NULL,
+    accused INTEGER NOT NULL,
+    shown TEXT NOT NULL          -- the `shows` line that answered it
+        CHECK (shown IN ('loyal', 'traitor')),
+    PRIMARY KEY (gid, line)
+) WITHOUT ROWID;
+
+-- One row per seat of a game of Shadows over Camelot.
+CREATE TABLE soc_seat (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,       -- 1..players
+    knight TEXT NOT NULL,        -- "arthur", "galahad", ... (`start`)
+    -- The seat's loyalty card, "loyal" or "traitor"; NULL until known:
+    -- shown in the game, revealed, or every seat loyal with traitor=off.
+    loyalty TEXT CHECK (loyalty IN ('loyal', 'traitor')),
+    died INTEGER,                -- the `dies` line, NULL if he lived
+    PRIMARY KEY (gid, seat)
+) WITHOUT ROWID;

@@ -4,14 +4,17 @@
  * every query filter and the statistics against what the logs themselves
  * say, read-only SQL, export byte for byte, check against a tampered
  * archive, a process killed in the middle of a batch, two processes
- * adding at once, and allocation failures.
+ * adding at once, and allocation failures; for Shadows over Camelot, its
+ * tables against its logs, its filters and statistics, and the migration
+ * of an archive of version 1.
  *
- * The games are recorded here with the recorder and Avalon's seeded
+ * The games are recorded here with the recorder and the seeded
  * players; what each log says (names, roles, sides, outcome, who failed
  * which quest) is read from the log through the public API, not from the
  * archive, and the archive's answers are compared with it.
  */
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1469,6 +1472,670 @@ START_TEST(check_finds_tampering)
 }
 END_TEST
 
+/* ----------------------------------------------- Shadows over Camelot */
+
+/* A game of Shadows over Camelot and what its log says, read from its
+ * lines and its reveal through the public API, apart from the archive:
+ * the swords are counted from the lines that lay or turn them. */
+struct soc_truth {
+    char *text;
+    size_t len;
+    size_t players;
+    char id[33];
+    char winner[16];
+    char reason[16];
+    enum rpl_progress progress;
+    char names[8][RPL_MAX_NAME + 1];
+    char knight[8][16];
+    char loyalty[8][8]; /* "" while unknown */
+    unsigned died[8];
+    long white, black;
+    unsigned won, lost, quests;
+    unsigned accusations, right;
+    int traitor; /* -1 unknown */
+    char revealed[16];
+    unsigned revealed_line;
+    unsigned first;
+};
+
+/* One seat's knight token from "knights=a,b,c". */
+static void
+nth_knight(const char *list, size_t k, char *out, size_t cap)
+{
+    const char *p = list;
+
+    for (size_t i = 1; i < k && p; i++) {
+        p = strchr(p, ',');
+        if (p)
+            p++;
+    }
+    ck_assert_ptr_nonnull(p);
+    snprintf(out, cap, "%.*s", (int)strcspn(p, ", "), p);
+}
+
+static void
+soc_describe(struct rpl_ctx *ctx, struct soc_truth *s)
+{
+    struct rpl_log *log = parse_verified(ctx, s->text, s->len);
+    struct rpl_report rep;
+    char prev[16] = "";
+    bool traitor_off = false;
+
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    s->players = rpl_log_seats(log);
+    snprintf(s->id, sizeof(s->id), "%s", rep.id);
+    snprintf(s->winner, sizeof(s->winner), "%s", rep.winner);
+    snprintf(s->reason, sizeof(s->reason), "%s", rep.reason);
+    s->progress = rep.progress;
+    s->traitor = -1;
+    for (size_t k = 1; k <= s->players; k++)
+        snprintf(s->names[k], sizeof(s->names[k]), "%s",
+                 rpl_log_seat_name(log, k));
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t n = 0;
+        const char *line = rpl_log_line(log, no, &n);
+        char buf[300], word[16], what[16];
+        unsigned a, b, c;
+
+        snprintf(buf, sizeof(buf), "%.*s", (int)n, line);
+        if (strncmp(buf, "rules ", 6) == 0 && strstr(buf, "traitor=off")) {
+            traitor_off = true;
+            s->traitor = 0;
+        } else if (strncmp(buf, "start knights=", 14) == 0) {
+            for (size_t k = 1; k <= s->players; k++)
+                nth_knight(buf + 14, k, s->knight[k], sizeof(s->knight[k]));
+            ck_assert_int_eq(sscanf(strstr(buf, "first=p"), "first=p%u", &a),
+                             1);
+            s->first = a;
+        } else if (sscanf(buf, "quest %15s %15s swords=%u", word, what, &c) ==
+                   3) {
+            s->quests++;
+            if (strcmp(what, "won") == 0) {
+                s->won++;
+                s->white += c;
+            } else {
+                s->lost++;
+                s->black += c;
+            }
+        } else if (sscanf(buf, "accuse p%u p%u", &a, &b) == 2) {
+            s->accusations++;
+        } else if (sscanf(buf, "shows p%u %15s", &a, what) == 2) {
+            const bool is_traitor = strcmp(what, "traitor") == 0;
+
+            snprintf(s->loyalty[a], sizeof(s->loyalty[a]), "%s",
+                     is_traitor ? "traitor" : "loyal");
+            if (strcmp(prev, "accuse") == 0) {
+                s->right += is_traitor;
+                if (is_traitor) {
+                    s->white++;
+                } else if (s->white) {
+                    s->white--;
+                    s->black++;
+                } else {
+                    s->black++;
+                }
+            }
+            if (is_traitor) {
+                s->traitor = (int)a;
+                s->revealed_line = (unsigned)no;
+                snprintf(s->revealed, sizeof(s->revealed), "%s",
+                         strcmp(prev, "accuse") == 0    ? "accusation"
+                         : strcmp(prev, "special") == 0 ? "fate"
+                                                        : "last");
+            }
+        } else if (sscanf(buf, "flip p%u", &a) == 1) {
+            const long f = s->white < 2 ? s->white : 2;
+
+            s->white -= f;
+            s->black += f;
+            s->traitor = (int)a;
+            s->revealed_line = (unsigned)no;
+            snprintf(s->revealed, sizeof(s->revealed), "flip");
+            snprintf(s->loyalty[a], sizeof(s->loyalty[a]), "traitor");
+        } else if (strcmp(buf, "flip none") == 0) {
+            s->traitor = 0;
+        } else if (sscanf(buf, "dies p%u", &a) == 1) {
+            s->died[a] = (unsigned)no;
+        }
+        if (strncmp(buf, "sig ", 4) != 0 && strncmp(buf, "seal ", 5) != 0)
+            snprintf(prev, sizeof(prev), "%.*s", (int)strcspn(buf, " "), buf);
+    }
+    if (traitor_off)
+        for (size_t k = 1; k <= s->players; k++)
+            snprintf(s->loyalty[k], sizeof(s->loyalty[k]), "loyal");
+    if (rep.progress == RPL_PROGRESS_COMPLETE) {
+        char *json = NULL;
+        json_t *root, *e;
+        size_t i;
+
+        ck_assert_int_eq(rpl_log_reveal_json(log, &json, NULL), RPL_OK);
+        root = json_loads(json, 0, NULL);
+        ck_assert_ptr_nonnull(root);
+        s->traitor = (int)json_integer_value(json_object_get(root, "traitor"));
+        json_array_foreach(json_object_get(root, "seats"), i, e)
+        {
+            const json_int_t k = json_integer_value(json_object_get(e, "seat"));
+
+            ck_assert_str_eq(json_string_value(json_object_get(e, "knight")),
+                             s->knight[k]);
+            snprintf(s->loyalty[k], sizeof(s->loyalty[k]), "%s",
+                     json_string_value(json_object_get(e, "loyalty")));
+        }
+        if (s->traitor > 0 && !s->revealed[0])
+            snprintf(s->revealed, sizeof(s->revealed), "never");
+        json_decref(root);
+        rpl_free(ctx, json);
+    }
+    rpl_log_free(log);
+}
+
+/* Records a game of Shadows over Camelot with the plausible players. */
+static void
+soc_record(struct rpl_ctx *ctx, const char *rules, size_t seats, uint8_t seed,
+           bool reveal, struct soc_truth *s)
+{
+    struct rpl_seckey *dealer = dealer_key(ctx);
+    const char *names[RPL_MAX_SEATS];
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    uint8_t id[16], secret[32], bot[32];
+
+    memset(s, 0, sizeof(*s));
+    for (size_t k = 0; k < seats; k++)
+        names[k] = NAMES[(k + seed) % 10];
+    memset(id, seed, sizeof(id));
+    id[0] = 0x50;
+    memset(secret, seed ^ 0x3c, sizeof(secret));
+    memset(bot, seed ^ 0x11, sizeof(bot));
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "soc";
+    cfg.rules = rules;
+    cfg.seats = seats;
+    cfg.names = names;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = secret;
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
+    while (rpl_rec_turn(rec) != 0)
+        ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_PLAUSIBLE, bot, NULL, &err) ==
+                          RPL_OK,
+                      "line %zu: %s", err.line, err.msg);
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    if (reveal)
+        ck_assert_msg(rpl_rec_reveal(rec, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    s->text = copy_text(log, &s->len);
+    rpl_log_free(log);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    soc_describe(ctx, s);
+}
+
+/* Every seat count, with and without a traitor, three players with the
+ * Three Brave Knights, some games not revealed. */
+#define NSOC 18
+
+static void
+soc_corpus(struct rpl_ctx *ctx, struct soc_truth *s)
+{
+    for (size_t i = 0; i < NSOC; i++) {
+        const size_t n = 3 + i % 5;
+        char rules[64];
+
+        snprintf(rules, sizeof(rules), "players=%zu traitor=%s brave=%s", n,
+                 i % 6 == 5 ? "off" : "on",
+                 n == 3 && i % 6 != 5 ? "on" : "off");
+        soc_record(ctx, rules, n, (uint8_t)(0x20 + i), i % 4 != 3, &s[i]);
+    }
+}
+
+static void
+soc_free(struct soc_truth *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(s[i].text);
+}
+
+static enum rpl_archive_added
+soc_add(struct rpl_ctx *ctx, struct rpl_archive *ar, const struct soc_truth *s)
+{
+    struct rpl_log *log = parse_verified(ctx, s->text, s->len);
+    enum rpl_archive_added what = RPL_ARCHIVE_PRESENT;
+    struct rpl_error err;
+
+    ck_assert_msg(rpl_archive_add(ar, log, &what, &err) == RPL_OK,
+                  "line %zu: %s", err.line, err.msg);
+    rpl_log_free(log);
+    return what;
+}
+
+/* The rows of one query as text: fields joined by '|', NULL as "-",
+ * rows by '\n'. */
+struct dump {
+    char text[8192];
+    size_t len;
+};
+
+static bool
+dump_rows(void *ud, size_t ncols, const char *const *names,
+          const char *const *values, const enum rpl_sql_type *types)
+{
+    struct dump *d = ud;
+
+    (void)names;
+    (void)types;
+    for (size_t i = 0; i < ncols; i++) {
+        const int n =
+            snprintf(d->text + d->len, sizeof(d->text) - d->len, "%s%s",
+                     i ? "|" : "", values[i] ? values[i] : "-");
+
+        ck_assert(n >= 0 && (size_t)n < sizeof(d->text) - d->len);
+        d->len += (size_t)n;
+    }
+    ck_assert_uint_lt(d->len + 1, sizeof(d->text));
+    d->text[d->len++] = '\n';
+    d->text[d->len] = '\0';
+    return true;
+}
+
+static const char *sqlf(struct rpl_archive *ar, struct dump *d, const char *fmt,
+                        ...) RPL__PRINTF(3, 4);
+
+static const char *
+sqlf(struct rpl_archive *ar, struct dump *d, const char *fmt, ...)
+{
+    char sql[512];
+    struct rpl_error err;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(sql, sizeof(sql), fmt, ap);
+    va_end(ap);
+    memset(d, 0, sizeof(*d));
+    ck_assert_msg(rpl_archive_sql(ar, sql, dump_rows, d, &err) == RPL_OK,
+                  "%s: %s", sql, err.msg);
+    return d->text;
+}
+
+/* A number as the dump prints it: "-" when unknown (NULL). */
+static void
+opt_num(char *out, size_t cap, long v, bool is_known)
+{
+    if (is_known)
+        snprintf(out, cap, "%ld", v);
+    else
+        snprintf(out, cap, "-");
+}
+
+/* The archive holds, for every game of Shadows over Camelot, what its
+ * log says: knights, loyalty, quests, swords, accusations, the traitor
+ * and how he came out. */
+START_TEST(soc_index_matches_the_logs)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct soc_truth *s = calloc(NSOC, sizeof(*s));
+    struct rpl_archive *ar;
+    struct dump *d = malloc(sizeof(*d));
+    struct tmp t;
+    size_t revealed_kinds = 0, never = 0, unknown = 0;
+
+    ck_assert(s && d);
+    tmp_make(&t);
+    soc_corpus(ctx, s);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    for (size_t i = 0; i < NSOC; i++)
+        ck_assert_int_eq(soc_add(ctx, ar, &s[i]), RPL_ARCHIVE_ADDED);
+    for (size_t i = 0; i < NSOC; i++) {
+        char want[1024];
+        long long gid;
+        char q[160];
+
+        snprintf(q, sizeof(q), "SELECT gid FROM game WHERE id = '%s'", s[i].id);
+        gid = sql_count(ar, q);
+        ck_assert_int_gt(gid, 0);
+        /* The common tables: the first player, the quests, the knights. */
+        snprintf(want, sizeof(want), "%u|%u|%s|%s\n", s[i].first, s[i].quests,
+                 s[i].winner, s[i].reason);
+        ck_assert_str_eq(sqlf(ar, d,
+                              "SELECT leader, rounds, winner, reason FROM "
+                              "game WHERE gid = %lld",
+                              gid),
+                         want);
+        /* The board and the traitor. */
+        {
+            char traitor[12], line[12];
+
+            opt_num(traitor, sizeof(traitor), s[i].traitor, s[i].traitor >= 0);
+            opt_num(line, sizeof(line), (long)s[i].revealed_line,
+                    s[i].revealed_line > 0);
+            snprintf(want, sizeof(want), "%ld|%ld|%u|%u|%s|%s|%s\n", s[i].white,
+                     s[i].black, s[i].won, s[i].lost, traitor,
+                     s[i].revealed[0] ? s[i].revealed : "-", line);
+        }
+        ck_assert_str_eq(sqlf(ar, d,
+                              "SELECT white, black, won, lost, traitor, "
+                              "revealed, revealed_line FROM soc_game WHERE "
+                              "gid = %lld",
+                              gid),
+                         want);
+        /* Seats: knight, loyalty, death; the common seat row agrees. */
+        want[0] = '\0';
+        for (size_t k = 1; k <= s[i].players; k++) {
+            const char *loyalty = s[i].loyalty[k];
+            char row[128], died[12];
+
+            opt_num(died, sizeof(died), (long)s[i].died[k], s[i].died[k] > 0);
+            snprintf(row, sizeof(row), "%zu|%s|%s|%s|%s|%s\n", k,
+                     s[i].knight[k], loyalty[0] ? loyalty : "-", died,
+                     s[i].knight[k],
+                     !loyalty[0]                       ? "-"
+                     : strcmp(loyalty, "traitor") == 0 ? "evil"
+                                                       : "good");
+            ck_assert_uint_lt(strlen(want) + strlen(row), sizeof(want));
+            strcat(want, row);
+        }
+        ck_assert_str_eq(
+            sqlf(ar, d,
+                 "SELECT x.seat, x.knight, x.loyalty, x.died, s.role, "
+                 "s.side FROM soc_seat x JOIN seat s ON s.gid = x.gid AND "
+                 "s.seat = x.seat WHERE x.gid = %lld ORDER BY x.seat",
+                 gid),
+            want);
+        /* Quests and accusations. */
+        snprintf(want, sizeof(want), "%u|%u|%u\n", s[i].quests, s[i].won,
+                 s[i].lost);
+        ck_assert_str_eq(sqlf(ar, d,
+                              "SELECT count(*), coalesce(sum(result = "
+                              "'won'), 0), coalesce(sum(result = 'lost'), 0) "
+                              "FROM soc_quest WHERE gid = %lld",
+                              gid),
+                         want);
+        snprintf(want, sizeof(want), "%u|%u\n", s[i].accusations, s[i].right);
+        ck_assert_str_eq(sqlf(ar, d,
+                              "SELECT count(*), coalesce(sum(shown = "
+                              "'traitor'), 0) FROM soc_accusation WHERE gid "
+                              "= %lld",
+                              gid),
+                         want);
+        revealed_kinds += s[i].revealed[0] && strcmp(s[i].revealed, "never");
+        never += strcmp(s[i].revealed, "never") == 0;
+        unknown += s[i].traitor < 0;
+    }
+    /* The corpus shows the cases: a traitor out in the game, one never
+     * out, one still unknown (not revealed). */
+    ck_assert_uint_gt(revealed_kinds, 0);
+    ck_assert_uint_gt(never + unknown, 0);
+    /* The index is the logs': check agrees. */
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+    rpl_archive_close(ar);
+    soc_free(s, NSOC);
+    free(s);
+    free(d);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+struct soc_ids {
+    char id[NSOC][33];
+    size_t n;
+};
+
+static bool
+soc_collect(void *ud, const struct rpl_archive_game *g)
+{
+    struct soc_ids *ids = ud;
+
+    ck_assert_str_eq(g->game, "soc");
+    ck_assert_uint_lt(ids->n, NSOC);
+    snprintf(ids->id[ids->n++], 33, "%s", g->id);
+    /* The knights are public: every seat has its role from `start`. */
+    for (size_t k = 0; k < g->players; k++)
+        ck_assert_ptr_nonnull(g->seats[k].role);
+    return true;
+}
+
+/* --role takes a knight, --side loyal and traitor name the sides of
+ * Shadows over Camelot; stats count its games apart. */
+START_TEST(soc_filters_and_stats)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct soc_truth *s = calloc(NSOC, sizeof(*s));
+    struct game av[2];
+    struct rpl_archive *ar;
+    struct rpl_error err;
+    struct tmp t;
+    const char *knight;
+    char *text = NULL;
+    json_t *root, *soc, *e;
+    size_t i, knights = 0, evil = 0, made = 0, right = 0, flips = 0;
+
+    ck_assert_ptr_nonnull(s);
+    tmp_make(&t);
+    soc_corpus(ctx, s);
+    make_corpus(ctx, av, 2);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    for (i = 0; i < NSOC; i++)
+        soc_add(ctx, ar, &s[i]);
+    add_all(ctx, ar, av, 2);
+    knight = s[0].knight[1];
+    for (int c = 0; c < 4; c++) {
+        struct rpl_archive_filter f;
+        struct soc_ids ids;
+        size_t want = 0;
+
+        memset(&f, 0, sizeof(f));
+        memset(&ids, 0, sizeof(ids));
+        if (c == 0)
+            f.role = knight;
+        else if (c == 1)
+            f.side = "traitor";
+        else if (c == 2)
+            f.side = "loyal", f.player = s[0].names[1];
+        else
+            f.game = "soc", f.reason = "siege";
+        ck_assert_msg(rpl_archive_query(ar, &f, soc_collect, &ids, &err) ==
+                          RPL_OK,
+                      "%s", err.msg);
+        for (i = 0; i < NSOC; i++) {
+            bool match = false;
+
+            for (size_t k = 1; k <= s[i].players; k++)
+                match |= (c == 0 && strcmp(s[i].knight[k], knight) == 0) ||
+                         (c == 1 && strcmp(s[i].loyalty[k], "traitor") == 0) ||
+                         (c == 2 && strcmp(s[i].loyalty[k], "loyal") == 0 &&
+                          strcmp(s[i].names[k], s[0].names[1]) == 0);
+            if (c == 3)
+                match = strcmp(s[i].reason, "siege") == 0;
+            want += match;
+        }
+        ck_assert_msg(ids.n == want, "case %d: %zu games, expected %zu", c,
+                      ids.n, want);
+        ck_assert_msg(want > 0 || c == 1, "case %d selects nothing", c);
+    }
+    ck_assert_msg(rpl_archive_stats(ar, NULL, &text, &err) == RPL_OK, "%s",
+                  err.msg);
+    root = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    soc = json_object_get(root, "soc");
+    ck_assert(json_is_object(soc));
+    for (i = 0; i < NSOC; i++) {
+        knights += strcmp(s[i].winner, "knights") == 0;
+        evil += strcmp(s[i].winner, "evil") == 0;
+        made += s[i].accusations;
+        right += s[i].right;
+        flips += strcmp(s[i].revealed, "flip") == 0;
+    }
+    ck_assert_int_eq(jint(soc, "games"), NSOC);
+    ck_assert_int_eq(jint(soc, "knights"), knights);
+    ck_assert_int_eq(jint(soc, "evil"), evil);
+    ck_assert_int_eq(jint(json_object_get(soc, "accusations"), "made"), made);
+    ck_assert_int_eq(jint(json_object_get(soc, "accusations"), "right"), right);
+    ck_assert_int_eq(jint(json_object_get(soc, "traitor"), "flip"), flips);
+    /* The whole archive's reasons count the Avalon games too; the soc
+     * object's only its own. */
+    {
+        json_int_t sum = 0, games = 0;
+
+        json_array_foreach(json_object_get(soc, "reasons"), i, e) sum +=
+            jint(e, "games");
+        ck_assert_int_eq(sum, knights + evil);
+        json_array_foreach(json_object_get(soc, "by_players"), i, e) games +=
+            jint(e, "games");
+        ck_assert_int_eq(games, NSOC);
+        ck_assert_uint_eq(json_array_size(json_object_get(soc, "by_players")),
+                          5);
+        ck_assert_uint_gt(json_array_size(json_object_get(soc, "quests")), 0);
+    }
+    json_decref(root);
+    rpl_free(ctx, text);
+    rpl_archive_close(ar);
+    soc_free(s, NSOC);
+    free(s);
+    free_corpus(av, 2);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* An archive of version 1 (before Shadows over Camelot had its tables)
+ * is migrated when opened for writing: in one transaction, the new
+ * tables and every game of Shadows over Camelot indexed again; the
+ * archive is then the one a new archive of the same logs would be. */
+START_TEST(soc_migration_from_v1)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct soc_truth s[4];
+    struct game av[2];
+    struct rpl_archive *ar;
+    struct tmp t;
+    char fresh[128];
+    static const char *const tables[] = {
+        "game",     "seat",      "rule",           "quest",    "card",
+        "soc_game", "soc_quest", "soc_accusation", "soc_seat",
+    };
+
+    tmp_make(&t);
+    for (size_t i = 0; i < 4; i++)
+        soc_record(ctx,
+                   i % 2 ? "players=5 traitor=on brave=off"
+                         : "players=4 traitor=on brave=off",
+                   4 + i % 2, (uint8_t)(0x60 + i), i != 3, &s[i]);
+    make_corpus(ctx, av, 2);
+    /* The archive as version 2 writes it, for comparison. */
+    snprintf(fresh, sizeof(fresh), "%s/fresh.db", t.dir);
+    ar = open_archive(ctx, fresh, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, av, 2);
+    for (size_t i = 0; i < 4; i++)
+        soc_add(ctx, ar, &s[i]);
+    rpl_archive_close(ar);
+    /* The same, taken back to what version 1 held: no tables of Shadows
+     * over Camelot, its knights and loyalties known at the reveal only,
+     * no first player or quest count. */
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, av, 2);
+    for (size_t i = 0; i < 4; i++)
+        soc_add(ctx, ar, &s[i]);
+    rpl_archive_close(ar);
+    raw_exec(t.db, "BEGIN; DROP TABLE soc_game; DROP TABLE soc_quest; "
+                   "DROP TABLE soc_accusation; DROP TABLE soc_seat; "
+                   "UPDATE game SET leader = NULL, rounds = 0 WHERE game = "
+                   "'soc'; UPDATE seat SET role = NULL, side = NULL WHERE "
+                   "gid IN (SELECT gid FROM game WHERE game = 'soc' AND "
+                   "progress <> 'complete'); PRAGMA user_version = 1; "
+                   "COMMIT");
+    ck_assert_int_eq(raw_count(t.db, "PRAGMA user_version"), 1);
+    /* Read-only, it stays at version 1 and says so. */
+    {
+        struct rpl_error err;
+
+        ck_assert_int_eq(
+            rpl_archive_open(ctx, &ar, t.db, RPL_ARCHIVE_READ, &err),
+            RPL_E_UNSUPPORTED);
+        ck_assert_ptr_nonnull(strstr(err.msg, "version 1"));
+    }
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_WRITE);
+    ck_assert_uint_eq(rpl_archive_version(ar), 2);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+    rpl_archive_close(ar);
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+        sqlite3 *db = NULL;
+        sqlite3_stmt *st = NULL;
+        char q[512];
+
+        /* Both archives hold the same rows, gid for gid. */
+        ck_assert_int_eq(sqlite3_open(t.db, &db), SQLITE_OK);
+        snprintf(q, sizeof(q), "ATTACH '%s' AS f", fresh);
+        ck_assert_int_eq(sqlite3_exec(db, q, NULL, NULL, NULL), SQLITE_OK);
+        snprintf(q, sizeof(q),
+                 "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s "
+                 "EXCEPT SELECT * FROM f.%s)) + (SELECT count(*) FROM "
+                 "(SELECT * FROM f.%s EXCEPT SELECT * FROM main.%s)), "
+                 "(SELECT count(*) FROM main.%s)",
+                 tables[i], tables[i], tables[i], tables[i], tables[i]);
+        ck_assert_int_eq(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+        ck_assert_msg(sqlite3_column_int64(st, 0) == 0,
+                      "%s differs after the migration", tables[i]);
+        if (strcmp(tables[i], "soc_game") == 0 ||
+            strcmp(tables[i], "soc_seat") == 0 ||
+            strcmp(tables[i], "soc_quest") == 0)
+            ck_assert_int_gt(sqlite3_column_int64(st, 1), 0);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+    soc_free(s, 4);
+    free_corpus(av, 2);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* check compares the tables of Shadows over Camelot with the logs. */
+START_TEST(soc_check_finds_tampering)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct soc_truth s[2];
+    struct rpl_archive *ar;
+    struct tmp t;
+    const char *tamper[] = {
+        "UPDATE soc_game SET white = white + 1 WHERE gid = 1",
+        "UPDATE soc_seat SET knight = 'mordred' WHERE gid = 2 AND seat = 1",
+        "DELETE FROM soc_quest WHERE gid = 1 AND n = 1",
+        "UPDATE soc_game SET traitor = NULL, revealed = NULL WHERE gid = 2",
+        "UPDATE seat SET role = NULL WHERE gid = 1 AND seat = 2",
+    };
+
+    tmp_make(&t);
+    soc_record(ctx, "players=6 traitor=on brave=off", 6, 0x71, true, &s[0]);
+    soc_record(ctx, "players=7 traitor=on brave=off", 7, 0x72, true, &s[1]);
+    for (size_t i = 0; i < sizeof(tamper) / sizeof(tamper[0]); i++) {
+        struct problems p;
+        struct rpl_error err;
+
+        ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+        soc_add(ctx, ar, &s[0]);
+        soc_add(ctx, ar, &s[1]);
+        rpl_archive_close(ar);
+        raw_exec(t.db, tamper[i]);
+        ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+        memset(&p, 0, sizeof(p));
+        ck_assert_msg(rpl_archive_check(ar, note_problem, &p, NULL, &err) ==
+                          RPL_E_STATE,
+                      "check found nothing after: %s", tamper[i]);
+        ck_assert_msg(p.with_id >= 1, "%s", tamper[i]);
+        rpl_archive_close(ar);
+        rm_db(&t);
+    }
+    soc_free(s, 2);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* ------------------------------------------------- crashes, processes */
 
 /* A process killed in the middle of a batch leaves the archive as it was
@@ -1752,6 +2419,10 @@ archive_suite(void)
     tcase_add_test(tc, sql_is_read_only);
     tcase_add_test(tc, export_byte_for_byte);
     tcase_add_test(tc, check_finds_tampering);
+    tcase_add_test(tc, soc_index_matches_the_logs);
+    tcase_add_test(tc, soc_filters_and_stats);
+    tcase_add_test(tc, soc_migration_from_v1);
+    tcase_add_test(tc, soc_check_finds_tampering);
     tcase_add_test(tc, killed_mid_batch);
     tcase_add_test(tc, concurrent_adds);
     tcase_add_test(tc, allocation_failures);

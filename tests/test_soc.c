@@ -2604,6 +2604,177 @@ START_TEST(test_no_leaks)
 }
 END_TEST
 
+/* The seeded players choose from what their seat knows: the same
+ * choice, from the same stream, when what the seat cannot know differs
+ * (other seats' cards and loyalty, the order of both undrawn decks).
+ * Skipped: the table's decision on three Merlins (the table says who
+ * holds them) and the moments when the seat has just looked at black
+ * cards.  With brave=on and before the loyalty lines, a seat does not
+ * know its own loyalty card either: swapping it changes nothing. */
+static bool
+sees_hidden(const struct soc_pub *p)
+{
+    const struct soc_need *nd = &p->need;
+
+    return (nd->kind == SOC_N_CANCEL && nd->a == 1) ||
+           nd->kind == SOC_N_ORDER || (nd->kind == SOC_N_EVIL && p->looked);
+}
+
+static void
+swap_own_loyalty(struct soc_state *st, unsigned k)
+{
+    for (unsigned t = 1; t <= st->p.n; t++)
+        if (t != k && st->h.loyalty[t] != st->h.loyalty[k]) {
+            const uint8_t x = st->h.loyalty[t];
+
+            st->h.loyalty[t] = st->h.loyalty[k];
+            st->h.loyalty[k] = x;
+            st->h.traitor = (uint8_t)(x == SOC_TRAITOR ? k : t);
+            return;
+        }
+}
+
+START_TEST(test_players_no_leaks)
+{
+    static const char *const rules[] = {
+        "players=5 traitor=on brave=off",
+        "players=3 traitor=on brave=on",
+        "players=7 traitor=on brave=off",
+    };
+    struct game g;
+    struct soc_state *copy = malloc(sizeof(*copy));
+    uint64_t move = 0;
+    size_t checked = 0;
+
+    ck_assert_ptr_nonnull(copy);
+    g_init(&g, rules[_i], 90 + (unsigned)_i);
+    g_drain(&g);
+    while (!rpl__soc.is_over(g.st) && g.nlines < 4000) {
+        const unsigned k = (unsigned)rpl__soc.turn(g.st);
+        struct rpl__emit a, b;
+        struct rpl__stream rng, again;
+        uint8_t key[32] = {0};
+
+        rpl__store_le64(key, move++);
+        key[8] = (uint8_t)(0x40 + _i);
+        rpl__stream_init_key(&rng, key);
+        again = rng;
+        ck_assert_int_eq(
+            rpl__soc.bot(g.st, &g.env, RPL_BOT_PLAUSIBLE, &rng, &a, &g.err),
+            RPL_OK);
+        ck_assert_uint_lt(strlen(a.line), sizeof(a.line) - 1);
+        if (!sees_hidden(&g.st->p)) {
+            memcpy(copy, g.st, sizeof(*copy));
+            perturb(copy, k);
+            if (g.st->p.brave && !g.st->p.loyalty_line[k])
+                swap_own_loyalty(copy, k);
+            ck_assert_int_eq(rpl__soc.bot(copy, &g.env, RPL_BOT_PLAUSIBLE,
+                                          &again, &b, &g.err),
+                             RPL_OK);
+            ck_assert_msg(strcmp(a.line, b.line) == 0 &&
+                              strcmp(a.value, b.value) == 0,
+                          "p%u chose \"%s\" (%s), with other secrets \"%s\" "
+                          "(%s), at line %zu",
+                          k, a.line, a.value, b.line, b.value, g_no(&g) + 1);
+            checked++;
+        }
+        ck_assert_int_eq(g_emit(&g, &a, true), RPL_OK);
+        g_drain(&g);
+    }
+    ck_assert(rpl__soc.is_over(g.st));
+    ck_assert_uint_gt(checked, 100);
+    free(copy);
+    g_free(&g);
+}
+END_TEST
+
+/* What many games of seeded plausible players show. */
+struct tally {
+    unsigned games;
+    unsigned knights;        /* end knights majority */
+    unsigned reasons[6];     /* by enum soc_reason */
+    unsigned accusations;    /* accuse lines */
+    unsigned right;          /* the accused showed the traitor card */
+    unsigned traitor_wrong;  /* accusations by the traitor */
+    unsigned flips;          /* flip pK: the traitor revealed at the end */
+    unsigned revealed_early; /* by an accusation */
+};
+
+static void
+tally_game(struct tally *t, const struct game *g)
+{
+    const struct soc_state *st = g->st;
+    unsigned accuser = 0;
+
+    t->games++;
+    t->reasons[st->p.reason]++;
+    t->knights += st->p.winner == SOC_W_KNIGHTS;
+    for (size_t i = 0; i < g->nlines; i++) {
+        const char *l = g->lines[i].text;
+        unsigned a, b;
+
+        if (sscanf(l, "accuse p%u p%u", &a, &b) == 2) {
+            t->accusations++;
+            accuser = a;
+            t->traitor_wrong += st->h.loyalty[a] == SOC_TRAITOR;
+        } else if (sscanf(l, "shows p%u", &a) == 1 && accuser &&
+                   strstr(l, " traitor")) {
+            t->right++;
+            t->revealed_early++;
+        } else if (sscanf(l, "flip p%u", &a) == 1) {
+            t->flips++;
+        }
+        if (strncmp(l, "accuse ", 7) != 0)
+            accuser = 0;
+    }
+}
+
+static void
+play_many(struct tally *t, const char *rules, unsigned games, unsigned base)
+{
+    memset(t, 0, sizeof(*t));
+    for (unsigned i = 0; i < games; i++) {
+        struct game g;
+
+        g_init(&g, rules, base + i);
+        g_play(&g, RPL_BOT_PLAUSIBLE, 4000, NULL, false);
+        ck_assert(rpl__soc.is_over(g.st));
+        tally_game(t, &g);
+        g_free(&g);
+    }
+}
+
+/* Loyal knights win a share of their games, for every reason the game
+ * can end, and the traitor is caught sometimes and flips swords at the
+ * end other times; accusations are right and wrong, and the traitor
+ * accuses too. */
+START_TEST(test_players_compete)
+{
+    struct tally t, u;
+
+    /* Without a traitor the knights win often at many seats. */
+    play_many(&t, "players=6 traitor=off brave=off", 40, 500);
+    ck_assert_uint_ge(t.knights * 4, t.games);
+    ck_assert_uint_eq(t.accusations, 0);
+    /* With one possible, seven seats: every kind of end and reveal. */
+    play_many(&u, "players=7 traitor=on brave=off", 120, 600);
+    ck_assert_uint_gt(u.knights, 0);
+    ck_assert_uint_lt(u.knights, u.games);
+    ck_assert_uint_gt(u.reasons[SOC_R_SIEGE], 0);
+    ck_assert_uint_gt(u.reasons[SOC_R_MAJORITY], 0);
+    ck_assert_uint_gt(u.right, 0);
+    ck_assert_uint_gt(u.accusations - u.right, 0);
+    ck_assert_uint_gt(u.traitor_wrong, 0);
+    ck_assert_uint_gt(u.flips, 0);
+    ck_assert_uint_gt(u.revealed_early, 0);
+    /* Four seats: the game still ends every way evil can win. */
+    play_many(&t, "players=4 traitor=on brave=off", 150, 800);
+    ck_assert_uint_gt(t.reasons[SOC_R_SIEGE] + u.reasons[SOC_R_SIEGE], 0);
+    ck_assert_uint_gt(t.reasons[SOC_R_BLACK] + u.reasons[SOC_R_BLACK], 0);
+    ck_assert_uint_gt(t.reasons[SOC_R_DEATHS] + u.reasons[SOC_R_DEATHS], 0);
+}
+END_TEST
+
 START_TEST(test_descriptions)
 {
     struct game g;
@@ -2990,6 +3161,8 @@ soc_suite(void)
     tc = tcase_create("property");
     tcase_set_timeout(tc, 1200);
     tcase_add_loop_test(tc, test_no_leaks, 0, 3);
+    tcase_add_loop_test(tc, test_players_no_leaks, 0, 3);
+    tcase_add_test(tc, test_players_compete);
     tcase_add_test(tc, test_descriptions);
     tcase_add_test(tc, test_property);
     suite_add_tcase(s, tc);
