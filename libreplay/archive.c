@@ -336,22 +336,31 @@ schema_steps(struct rpl_ctx *ctx, unsigned from, char **out,
     return rpl__buf_take(&b, out, err);
 }
 
+/* The schema version and the number of schema objects, read in one
+ * statement (one read transaction): read apart, another process creating
+ * the archive could commit between the two reads, and a new archive
+ * would look like a database with other tables. */
 static enum rpl_status
-read_int(struct rpl_archive *ar, const char *sql, sqlite3_int64 *v,
-         struct rpl_error *err)
+read_version(struct rpl_archive *ar, sqlite3_int64 *version,
+             sqlite3_int64 *objects, struct rpl_error *err)
 {
     sqlite3_stmt *st = NULL;
     enum rpl_status rc;
     int src;
 
-    rc = prepare(ar, sql, &st, false, err);
+    rc = prepare(ar,
+                 "SELECT user_version, (SELECT count(*) FROM "
+                 "main.sqlite_schema) FROM main.pragma_user_version",
+                 &st, false, err);
     if (rc != RPL_OK)
         return rc;
     src = sqlite3_step(st);
-    if (src == SQLITE_ROW)
-        *v = sqlite3_column_int64(st, 0);
-    else
+    if (src == SQLITE_ROW) {
+        *version = sqlite3_column_int64(st, 0);
+        *objects = sqlite3_column_int64(st, 1);
+    } else {
         rc = db_fail(ar, err, src, "cannot read the archive");
+    }
     sqlite3_finalize(st);
     return rc;
 }
@@ -373,10 +382,7 @@ migrate(struct rpl_archive *ar, unsigned want, struct rpl_error *err)
     if (rc != RPL_OK)
         return rc;
     /* Another process may have migrated it while we waited. */
-    rc = read_int(ar, "PRAGMA main.user_version", &version, err);
-    if (rc == RPL_OK)
-        rc = read_int(ar, "SELECT count(*) FROM main.sqlite_schema", &objects,
-                      err);
+    rc = read_version(ar, &version, &objects, err);
     if (rc != RPL_OK)
         goto out;
     if (version == 0 && objects > 0) {
@@ -515,10 +521,7 @@ rpl_archive_open(struct rpl_ctx *ctx, struct rpl_archive **out,
                                  : "PRAGMA foreign_keys = ON",
                  "cannot open the archive", err);
     if (rc == RPL_OK)
-        rc = read_int(ar, "PRAGMA main.user_version", &version, err);
-    if (rc == RPL_OK)
-        rc = read_int(ar, "SELECT count(*) FROM main.sqlite_schema", &objects,
-                      err);
+        rc = read_version(ar, &version, &objects, err);
     if (rc != RPL_OK)
         goto out;
     if (version > want) {
