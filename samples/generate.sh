@@ -32,18 +32,37 @@ sample() {
     record "$name" "$shows"
 }
 
-# pick NAME SHOWS REASON SIMULATE-OPTIONS...: the first game of a seeded
-# run of 60 that ends for REASON.
+# pick NAME SHOWS WANT SIMULATE-OPTIONS...: the first game of a seeded
+# run of 60 that ends for WANT: a reason ("siege"), a winner and reason
+# ("knights majority"), or "line REGEX" for a game with such a line.
 pick() {
-    local name=$1 shows=$2 reason=$3 file
+    local name=$1 shows=$2 want=$3 file f
     shift 3
     rm -rf "$tmp/run"
     "$camelog" simulate "$@" --count 60 --created "$created" \
         --key "$key" -q -o "$tmp/run" >/dev/null 2>&1
-    file=$(awk -F'\t' -v r="$reason" 'NR > 1 && $4 == r { print $1; exit }' \
-        "$tmp/run/MANIFEST.tsv")
+    file=
+    case $want in
+    "line "*)
+        for f in "$tmp"/run/game-*.camelog; do
+            if zcat "$f" | grep -q "${want#line }"; then
+                file=$(basename "$f")
+                break
+            fi
+        done
+        ;;
+    *" "*)
+        file=$(awk -F'\t' -v w="${want% *}" -v r="${want#* }" \
+            'NR > 1 && $3 == w && $4 == r { print $1; exit }' \
+            "$tmp/run/MANIFEST.tsv")
+        ;;
+    *)
+        file=$(awk -F'\t' -v r="$want" 'NR > 1 && $4 == r { print $1; exit }' \
+            "$tmp/run/MANIFEST.tsv")
+        ;;
+    esac
     if [ -z "$file" ]; then
-        echo "generate: no game ends by $reason for $name" >&2
+        echo "generate: no game shows $want for $name" >&2
         exit 1
     fi
     cp "$tmp/run/$file" "$out/$name.camelog"
@@ -120,6 +139,12 @@ pick soc-black "evil wins with seven black swords" black \
     --game soc --players 4 --seed 38
 pick soc-deaths "evil wins: every loyal knight is dead" deaths \
     --game soc --players 4 --bot random --seed 39
+pick soc-knights "the knights win with a majority of white swords" \
+    "knights majority" --game soc --players 7 --seed 40
+pick soc-accused "the traitor is unmasked by an accusation" \
+    "line ^shows p[0-9]* traitor" --game soc --players 5 --seed 41
+pick soc-flip "the traitor is revealed at the end-of-game flip" \
+    "line ^flip p" --game soc --players 7 --seed 42
 
 # A game in progress: the first two quests of a game, sealed there.
 "$camelog" cat "$out/avalon-7.camelog" |

@@ -17,7 +17,7 @@ while IFS='|' read -r file winner reason progress; do
         *'"reason":"'"$reason"'"'*) ;;
         *) echo "$file: the reason is not $reason"; continue ;;
         esac
-        camelog replay "$file" | grep -q "^ *[0-9]*  $winner wins" ||
+        camelog replay "$file" | grep -Eq "^ *[0-9]+  $winner wins?[ :(]" ||
             echo "$file: the replay does not tell that $winner wins"
     fi
     camelog export --json "$file" | cmp -s - "${file%.camelog}.jsonl" ||
