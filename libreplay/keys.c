@@ -508,7 +508,9 @@ enum rpl_status
 rpl_pubkey_save(const struct rpl_pubkey *pk, const char *path, bool force,
                 struct rpl_error *err)
 {
-    /* "untrusted comment: minisign public key " 16 hex, LF, base64, LF */
+    /* "untrusted comment: minisign public key " and the key id as
+     * minisign prints it (uppercase hex without leading zeros: %PRIX64),
+     * LF, base64, LF */
     char text[sizeof(COMMENT_PREFIX) + 32 + 16 + 1 + RPL_PUBKEY_B64_LEN + 2];
     int n;
 
@@ -517,7 +519,7 @@ rpl_pubkey_save(const struct rpl_pubkey *pk, const char *path, bool force,
     if (sodium_init() < 0)
         return rpl__err(err, RPL_E_CRYPTO, 0, "sodium_init failed");
     n = snprintf(text, sizeof(text),
-                 COMMENT_PREFIX "minisign public key %016" PRIX64 "\n",
+                 COMMENT_PREFIX "minisign public key %" PRIX64 "\n",
                  id_number(pk->id));
     if (n < 0 || (size_t)n + RPL_PUBKEY_B64_LEN + 2 > sizeof(text))
         return rpl__err(err, RPL_E_ARG, 0, "public key comment too long");
