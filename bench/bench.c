@@ -244,35 +244,76 @@ verify_files(struct rpl_ctx *ctx, const char *dir, size_t from, size_t to,
     return now() - t0;
 }
 
-/* Runs argv, returns its max RSS in KiB and its wall time.  posix_spawn
- * (not fork) so that the child never holds a copy of this process's
- * memory, which ru_maxrss would count. */
+/* `bench --rss PROGRAM ARGS...`: runs PROGRAM (output to /dev/null) and
+ * prints its max RSS in KiB.  The bench re-executes itself for this so
+ * that the measured process is forked from a small one: a child's
+ * ru_maxrss includes the memory of the process it was forked from. */
+static int
+rss_main(char **argv)
+{
+    struct rusage ru;
+    int status = 0;
+    const pid_t pid = fork();
+
+    if (pid < 0)
+        return 2;
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) ||
+            !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return 1;
+    printf("%ld\n", ru.ru_maxrss);
+    return 0;
+}
+
+static const char *self_path;
+
+/* Runs argv through `bench --rss`; returns its max RSS in KiB (-1 on
+ * failure) and its wall time. */
 static long
 run_rss(char *const argv[], double *secs)
 {
     extern char **environ;
     posix_spawn_file_actions_t fa;
-    struct rusage ru;
+    size_t n = 0;
+    char **args;
+    int fds[2];
+    char buf[64] = {0};
+    ssize_t got;
     int status = 0;
     const double t0 = now();
     pid_t pid;
 
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
-        posix_spawn_file_actions_destroy(&fa);
+    while (argv[n])
+        n++;
+    args = calloc(n + 3, sizeof(*args));
+    if (!args || pipe(fds) != 0)
         return -1;
-    }
+    args[0] = (char *)(uintptr_t)self_path;
+    args[1] = (char *)(uintptr_t) "--rss";
+    memcpy(args + 2, argv, n * sizeof(*args));
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    if (posix_spawn(&pid, self_path, &fa, NULL, args, environ) != 0)
+        pid = -1;
     posix_spawn_file_actions_destroy(&fa);
-    if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "bench: %s exited with %d\n", argv[0],
-                WEXITSTATUS(status));
+    free(args);
+    close(fds[1]);
+    got = pid < 0 ? -1 : read(fds[0], buf, sizeof(buf) - 1);
+    close(fds[0]);
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0 || got <= 0) {
+        fprintf(stderr, "bench: %s failed\n", argv[0]);
         return -1;
     }
     *secs = now() - t0;
-    return ru.ru_maxrss;
+    return atol(buf);
 }
 
 /* camelog verify -q on the first n files: max RSS. */
@@ -325,10 +366,9 @@ archive_rss(const char *camelog, const char *dir, const char *db, size_t n,
 int
 main(int argc, char **argv)
 {
-    const char *camelog = argc > 1 ? argv[1] : "build/camelog";
-    const double scale = argc > 2 ? atof(argv[2]) : 1.0;
-    const size_t nsim = (size_t)(2000 * scale) + 6;
-    const size_t nbig = (size_t)(10000 * scale) + 6;
+    const char *camelog;
+    double scale;
+    size_t nsim, nbig;
     struct rpl_ctx *ctx = NULL;
     struct rpl_seckey *dealer = NULL;
     struct rpl_pubkey pk;
@@ -339,6 +379,13 @@ main(int argc, char **argv)
     double t, t_verify, t_floor;
     size_t bytes = 0;
 
+    if (argc > 2 && strcmp(argv[1], "--rss") == 0)
+        return rss_main(argv + 2);
+    self_path = argv[0];
+    camelog = argc > 1 ? argv[1] : "build/camelog";
+    scale = argc > 2 ? atof(argv[2]) : 1.0;
+    nsim = (size_t)(2000 * scale) + 6;
+    nbig = (size_t)(10000 * scale) + 6;
     if (rpl_ctx_new(&ctx, NULL, NULL) != RPL_OK)
         die("context", NULL);
     memset(key_seed, 0xbe, sizeof(key_seed));
