@@ -24,6 +24,7 @@
 #include <sodium.h>
 
 #include "avalon.h"
+#include "json.h"
 
 /* ------------------------------------------------------------- tables */
 
@@ -2037,63 +2038,28 @@ av_view(const void *st, const struct rpl__env *env, int viewer,
     private_text(s, viewer, out);
 }
 
-/* JSON helpers: every failure of jansson marks the whole build failed. */
-struct jb {
-    bool ok;
-};
-
-static void
-jset(struct jb *j, json_t *o, const char *key, json_t *v)
-{
-    if (!o || !v || json_object_set_new(o, key, v) != 0)
-        j->ok = false;
-}
-
-static void
-japp(struct jb *j, json_t *a, json_t *v)
-{
-    if (!a || !v || json_array_append_new(a, v) != 0)
-        j->ok = false;
-}
-
 static json_t *
-jseats(struct jb *j, uint16_t mask)
+jseats(struct rpl__jb *j, uint16_t mask)
 {
     json_t *a = json_array();
 
     for (unsigned k = 1; k <= AV_MAX_SEATS; k++)
         if (mask & bit(k))
-            japp(j, a, json_integer(k));
+            rpl__japp(j, a, json_integer(k));
     if (!a)
         j->ok = false;
     return a;
 }
 
-/* Dumps v compactly with sorted keys into out and frees v. */
-static void
-jdump(struct jb *j, json_t *v, struct rpl__buf *out)
-{
-    char *text = NULL;
-
-    if (j->ok && v)
-        text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-    if (text)
-        rpl__buf_puts(out, text);
-    else
-        out->failed = true;
-    free(text);
-    json_decref(v);
-}
-
 static json_t *
-jseat_known(struct jb *j, const struct av_state *s, unsigned k)
+jseat_known(struct rpl__jb *j, const struct av_state *s, unsigned k)
 {
     json_t *o = json_object();
 
-    jset(j, o, "seat", json_integer(k));
-    jset(j, o, "role", json_string(role_name[s->role[k]]));
-    jset(j, o, "side", json_string(side_name(side_of(s->role[k]))));
-    jset(j, o, "sees", jseats(j, rpl__av_seen(s, k)));
+    rpl__jset(j, o, "seat", json_integer(k));
+    rpl__jset(j, o, "role", json_string(role_name[s->role[k]]));
+    rpl__jset(j, o, "side", json_string(side_name(side_of(s->role[k]))));
+    rpl__jset(j, o, "sees", jseats(j, rpl__av_seen(s, k)));
     return o;
 }
 
@@ -2128,41 +2094,42 @@ av_view_json(const void *st, const struct rpl__env *env, int viewer,
              struct rpl__buf *out)
 {
     const struct av_state *s = st;
-    struct jb j = {true};
+    struct rpl__jb j = {true};
     json_t *o = json_object();
     json_t *a;
 
     (void)env;
-    jset(&j, o, "players", json_integer(s->n));
+    rpl__jset(&j, o, "players", json_integer(s->n));
     a = json_array();
     for (unsigned i = 0; i < s->n; i++)
-        japp(&j, a, json_string(role_name[s->roster[i]]));
-    jset(&j, o, "roles", a);
-    jset(&j, o, "lady_on", json_boolean(s->is_lady));
-    jset(&j, o, "targeting", json_boolean(s->is_targeting));
-    jset(&j, o, "phase", json_string(phase_name[s->phase]));
-    jset(&j, o, "round", json_integer(s->round));
-    jset(&j, o, "rejections", json_integer(s->rejections));
-    jset(&j, o, "proposals", json_integer(s->nprops));
-    jset(&j, o, "leader", json_integer(av_leader(s)));
-    jset(&j, o, "turn",
-         json_integer(s->phase == AV_PH_ASSASSIN ? 0 : (int)av_turn(s)));
+        rpl__japp(&j, a, json_string(role_name[s->roster[i]]));
+    rpl__jset(&j, o, "roles", a);
+    rpl__jset(&j, o, "lady_on", json_boolean(s->is_lady));
+    rpl__jset(&j, o, "targeting", json_boolean(s->is_targeting));
+    rpl__jset(&j, o, "phase", json_string(phase_name[s->phase]));
+    rpl__jset(&j, o, "round", json_integer(s->round));
+    rpl__jset(&j, o, "rejections", json_integer(s->rejections));
+    rpl__jset(&j, o, "proposals", json_integer(s->nprops));
+    rpl__jset(&j, o, "leader", json_integer(av_leader(s)));
+    rpl__jset(&j, o, "turn",
+              json_integer(s->phase == AV_PH_ASSASSIN ? 0 : (int)av_turn(s)));
     a = json_array();
     for (unsigned r = 1; r <= 5; r++) {
         const struct av_quest *q = &s->quest[r];
 
         if (q->result)
-            japp(&j, a,
-                 json_pack("{s:i,s:i,s:o,s:i,s:s}", "round", (int)r, "slot",
-                           (int)q->slot, "team", jseats(&j, q->team), "fails",
-                           (int)q->fails, "result", card_name(q->result)));
+            rpl__japp(&j, a,
+                      json_pack("{s:i,s:i,s:o,s:i,s:s}", "round", (int)r,
+                                "slot", (int)q->slot, "team",
+                                jseats(&j, q->team), "fails", (int)q->fails,
+                                "result", card_name(q->result)));
     }
-    jset(&j, o, "quests", a);
-    jset(&j, o, "successes", json_integer(s->successes));
-    jset(&j, o, "failures", json_integer(s->failures));
+    rpl__jset(&j, o, "quests", a);
+    rpl__jset(&j, o, "successes", json_integer(s->successes));
+    rpl__jset(&j, o, "failures", json_integer(s->failures));
     if (s->is_lady) {
-        jset(&j, o, "lady", json_integer(s->lady_holder));
-        jset(&j, o, "lady_held", jseats(&j, s->lady_held));
+        rpl__jset(&j, o, "lady", json_integer(s->lady_holder));
+        rpl__jset(&j, o, "lady_held", jseats(&j, s->lady_held));
     }
     if (s->nprops && (s->phase == AV_PH_VOTE || s->phase == AV_PH_TALLY ||
                       s->phase == AV_PH_CARDS || s->phase == AV_PH_QUEST)) {
@@ -2170,26 +2137,28 @@ av_view_json(const void *st, const struct rpl__env *env, int viewer,
         const uint16_t voted =
             (uint16_t)(((1u << (pr->nvotes + 1u)) - 1u) & ~1u);
 
-        jset(&j, o, "team",
-             json_pack("{s:i,s:i,s:o,s:o,s:o}", "leader", (int)pr->leader,
-                       "slot", (int)pr->slot, "team", jseats(&j, pr->team),
-                       "yes", jseats(&j, pr->yes), "no",
-                       jseats(&j, (uint16_t)(voted & ~pr->yes))));
+        rpl__jset(&j, o, "team",
+                  json_pack("{s:i,s:i,s:o,s:o,s:o}", "leader", (int)pr->leader,
+                            "slot", (int)pr->slot, "team", jseats(&j, pr->team),
+                            "yes", jseats(&j, pr->yes), "no",
+                            jseats(&j, (uint16_t)(voted & ~pr->yes))));
     }
     if (s->assassinate_line)
-        jset(&j, o, "assassination",
-             json_pack("{s:i,s:i}", "assassin", (int)s->assassin, "target",
-                       (int)s->target));
-    jset(&j, o, "winner",
-         json_string(s->phase == AV_PH_OVER ? winner_name[s->reason] : ""));
-    jset(&j, o, "reason",
-         json_string(s->phase == AV_PH_OVER ? reason_name[s->reason] : ""));
-    jset(&j, o, "viewer", json_integer(viewer));
+        rpl__jset(&j, o, "assassination",
+                  json_pack("{s:i,s:i}", "assassin", (int)s->assassin, "target",
+                            (int)s->target));
+    rpl__jset(
+        &j, o, "winner",
+        json_string(s->phase == AV_PH_OVER ? winner_name[s->reason] : ""));
+    rpl__jset(
+        &j, o, "reason",
+        json_string(s->phase == AV_PH_OVER ? reason_name[s->reason] : ""));
+    rpl__jset(&j, o, "viewer", json_integer(viewer));
     if (viewer == RPL_VIEW_ALL || is_seat_viewer(s, viewer)) {
         const bool all = viewer == RPL_VIEW_ALL;
         json_t *known = json_object();
 
-        jset(&j, known, "revealed", json_boolean(s->knows));
+        rpl__jset(&j, known, "revealed", json_boolean(s->knows));
         if (s->knows) {
             json_t *seats = json_array();
             json_t *cards = json_array();
@@ -2197,32 +2166,33 @@ av_view_json(const void *st, const struct rpl__env *env, int viewer,
 
             for (unsigned k = 1; k <= s->n; k++)
                 if (all || (int)k == viewer)
-                    japp(&j, seats, jseat_known(&j, s, k));
+                    rpl__japp(&j, seats, jseat_known(&j, s, k));
             for (unsigned i = 0; i < s->ncards; i++) {
                 const struct av_card *c = &s->card[i];
 
                 if (c->value && (all || (int)c->seat == viewer))
-                    japp(&j, cards,
-                         json_pack("{s:i,s:i,s:s}", "round", (int)c->round,
-                                   "seat", (int)c->seat, "value",
-                                   card_name(c->value)));
+                    rpl__japp(&j, cards,
+                              json_pack("{s:i,s:i,s:s}", "round", (int)c->round,
+                                        "seat", (int)c->seat, "value",
+                                        card_name(c->value)));
             }
             for (unsigned i = 0; i < s->nladies; i++) {
                 const struct av_lady *l = &s->lady[i];
 
                 if (l->side && (all || (int)l->holder == viewer))
-                    japp(&j, ladies,
-                         json_pack("{s:i,s:i,s:i,s:s}", "round", (int)l->round,
-                                   "holder", (int)l->holder, "target",
-                                   (int)l->target, "side", side_name(l->side)));
+                    rpl__japp(&j, ladies,
+                              json_pack("{s:i,s:i,s:i,s:s}", "round",
+                                        (int)l->round, "holder", (int)l->holder,
+                                        "target", (int)l->target, "side",
+                                        side_name(l->side)));
             }
-            jset(&j, known, "seats", seats);
-            jset(&j, known, "cards", cards);
-            jset(&j, known, "lady", ladies);
+            rpl__jset(&j, known, "seats", seats);
+            rpl__jset(&j, known, "cards", cards);
+            rpl__jset(&j, known, "lady", ladies);
         }
-        jset(&j, o, "known", known);
+        rpl__jset(&j, o, "known", known);
     }
-    jdump(&j, o, out);
+    rpl__jdump(&j, o, out);
 }
 
 /* --------------------------------------------------------- describe */
@@ -2402,7 +2372,7 @@ av_events_json(const void *st, const struct rpl__env *env,
 {
     const struct av_state *s = st;
     const int kw = ln->ntok ? keyword(&ln->tok[0]) : -1;
-    struct jb j = {true};
+    struct rpl__jb j = {true};
     json_t *a = json_array();
     json_t *e = NULL;
     struct parsed p;
@@ -2410,14 +2380,14 @@ av_events_json(const void *st, const struct rpl__env *env,
     (void)env;
     memset(&p, 0, sizeof(p));
     if (kw < 0 || !parse(s, kw, ln, &p)) {
-        jdump(&j, a, out);
+        rpl__jdump(&j, a, out);
         return;
     }
     switch (kw) {
     case KW_START:
         e = json_pack("{s:s,s:i}", "event", "start", "leader", (int)p.a);
         if (s->is_lady)
-            jset(&j, e, "lady", json_integer((json_int_t)p.b));
+            rpl__jset(&j, e, "lady", json_integer((json_int_t)p.b));
         break;
     case KW_DEAL:
         e = json_pack("{s:s,s:i}", "event", "deal", "seat", (int)p.a);
@@ -2484,8 +2454,8 @@ av_events_json(const void *st, const struct rpl__env *env,
                       winner_name[p.reason], "reason", reason_name[p.reason]);
         break;
     }
-    japp(&j, a, e);
-    jdump(&j, a, out);
+    rpl__japp(&j, a, e);
+    rpl__jdump(&j, a, out);
 }
 
 /* ------------------------------------------------------ who was who */
@@ -2569,7 +2539,7 @@ static void
 av_reveal_json(const void *st, const struct rpl__env *env, struct rpl__buf *out)
 {
     const struct av_state *s = st;
-    struct jb j = {true};
+    struct rpl__jb j = {true};
     json_t *o = json_object();
     json_t *seats = json_array();
     json_t *quests = json_array();
@@ -2580,8 +2550,8 @@ av_reveal_json(const void *st, const struct rpl__env *env, struct rpl__buf *out)
         json_decref(seats);
         json_decref(quests);
         json_decref(ladies);
-        jset(&j, o, "revealed", json_false());
-        jdump(&j, o, out);
+        rpl__jset(&j, o, "revealed", json_false());
+        rpl__jdump(&j, o, out);
         return;
     }
     for (unsigned k = 1; k <= s->n; k++) {
@@ -2589,9 +2559,9 @@ av_reveal_json(const void *st, const struct rpl__env *env, struct rpl__buf *out)
         const char *name = seat_name(env, s, k);
 
         night_view(s, k, view, sizeof(view));
-        jset(&j, e, "name", json_string(name ? name : ""));
-        jset(&j, e, "view", json_string(view));
-        japp(&j, seats, e);
+        rpl__jset(&j, e, "name", json_string(name ? name : ""));
+        rpl__jset(&j, e, "view", json_string(view));
+        rpl__japp(&j, seats, e);
     }
     for (unsigned r = 1; r <= 5; r++) {
         const struct av_quest *q = &s->quest[r];
@@ -2602,39 +2572,41 @@ av_reveal_json(const void *st, const struct rpl__env *env, struct rpl__buf *out)
         cards = json_array();
         for (unsigned i = 0; i < s->ncards; i++)
             if (s->card[i].round == r)
-                japp(&j, cards,
-                     json_pack("{s:i,s:s}", "seat", (int)s->card[i].seat,
-                               "value", card_name(s->card[i].value)));
-        japp(&j, quests,
-             json_pack("{s:i,s:i,s:s,s:i,s:o}", "round", (int)r, "slot",
-                       (int)q->slot, "result",
-                       q->result ? card_name(q->result) : "", "fails",
-                       (int)q->fails, "cards", cards));
+                rpl__japp(&j, cards,
+                          json_pack("{s:i,s:s}", "seat", (int)s->card[i].seat,
+                                    "value", card_name(s->card[i].value)));
+        rpl__japp(&j, quests,
+                  json_pack("{s:i,s:i,s:s,s:i,s:o}", "round", (int)r, "slot",
+                            (int)q->slot, "result",
+                            q->result ? card_name(q->result) : "", "fails",
+                            (int)q->fails, "cards", cards));
     }
     for (unsigned i = 0; i < s->nladies; i++) {
         const struct av_lady *l = &s->lady[i];
 
-        japp(&j, ladies,
-             json_pack("{s:i,s:i,s:i,s:s}", "round", (int)l->round, "holder",
-                       (int)l->holder, "target", (int)l->target, "side",
-                       side_name(l->side)));
+        rpl__japp(&j, ladies,
+                  json_pack("{s:i,s:i,s:i,s:s}", "round", (int)l->round,
+                            "holder", (int)l->holder, "target", (int)l->target,
+                            "side", side_name(l->side)));
     }
-    jset(&j, o, "seats", seats);
-    jset(&j, o, "quests", quests);
-    jset(&j, o, "lady", ladies);
+    rpl__jset(&j, o, "seats", seats);
+    rpl__jset(&j, o, "quests", quests);
+    rpl__jset(&j, o, "lady", ladies);
     if (s->assassinate_line)
-        jset(&j, o, "assassination",
-             json_pack("{s:i,s:i,s:s,s:b}", "assassin", (int)s->assassin,
-                       "target", (int)s->target, "target_role",
-                       role_name[s->role[s->target]], "hit",
-                       s->role[s->target] == AV_MERLIN));
+        rpl__jset(&j, o, "assassination",
+                  json_pack("{s:i,s:i,s:s,s:b}", "assassin", (int)s->assassin,
+                            "target", (int)s->target, "target_role",
+                            role_name[s->role[s->target]], "hit",
+                            s->role[s->target] == AV_MERLIN));
     else
-        jset(&j, o, "assassination", json_null());
-    jset(&j, o, "winner",
-         json_string(s->phase == AV_PH_OVER ? winner_name[s->reason] : ""));
-    jset(&j, o, "reason",
-         json_string(s->phase == AV_PH_OVER ? reason_name[s->reason] : ""));
-    jdump(&j, o, out);
+        rpl__jset(&j, o, "assassination", json_null());
+    rpl__jset(
+        &j, o, "winner",
+        json_string(s->phase == AV_PH_OVER ? winner_name[s->reason] : ""));
+    rpl__jset(
+        &j, o, "reason",
+        json_string(s->phase == AV_PH_OVER ? reason_name[s->reason] : ""));
+    rpl__jdump(&j, o, out);
 }
 
 static enum rpl_status

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "json.h"
 #include "soc.h"
 
 /* "knights win", "evil wins". */
@@ -248,49 +249,16 @@ rpl__soc_view(const void *st, const struct rpl__env *env, int viewer,
 
 /* --------------------------------------------------------------- JSON */
 
-struct jb {
-    bool ok;
-};
-
-static void
-jset(struct jb *j, json_t *o, const char *key, json_t *v)
-{
-    if (!o || !v || json_object_set_new(o, key, v) != 0)
-        j->ok = false;
-}
-
-static void
-japp(struct jb *j, json_t *a, json_t *v)
-{
-    if (!a || !v || json_array_append_new(a, v) != 0)
-        j->ok = false;
-}
-
 static json_t *
-jcards(struct jb *j, const uint8_t *cards, unsigned n)
+jcards(struct rpl__jb *j, const uint8_t *cards, unsigned n)
 {
     json_t *a = json_array();
 
     for (unsigned i = 0; i < n; i++)
-        japp(j, a, json_string(tok(cards[i])));
+        rpl__japp(j, a, json_string(tok(cards[i])));
     if (!a)
         j->ok = false;
     return a;
-}
-
-static void
-jdump(struct jb *j, json_t *v, struct rpl__buf *out)
-{
-    char *text = NULL;
-
-    if (j->ok && v)
-        text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-    if (text)
-        rpl__buf_puts(out, text);
-    else
-        out->failed = true;
-    free(text);
-    json_decref(v);
 }
 
 static const char *
@@ -309,12 +277,12 @@ phase_word(const struct soc_pub *p)
 }
 
 static json_t *
-jcombat(struct jb *j, const struct soc_combat *cb)
+jcombat(struct rpl__jb *j, const struct soc_combat *cb)
 {
     json_t *o = json_object();
 
-    jset(j, o, "knights", jcards(j, cb->white, cb->nwhite));
-    jset(j, o, "evil", jcards(j, cb->black, cb->nblack));
+    rpl__jset(j, o, "knights", jcards(j, cb->white, cb->nwhite));
+    rpl__jset(j, o, "evil", jcards(j, cb->black, cb->nblack));
     return o;
 }
 
@@ -344,7 +312,7 @@ rpl__soc_view_json(const void *st, const struct rpl__env *env, int viewer,
 {
     const struct soc_state *s = st;
     const struct soc_pub *p = &s->p;
-    struct jb j = {true};
+    struct rpl__jb j = {true};
     json_t *o = json_object();
     json_t *knights = json_array();
     json_t *quests = json_object();
@@ -352,21 +320,24 @@ rpl__soc_view_json(const void *st, const struct rpl__env *env, int viewer,
     unsigned wd = p->wdisc_unknown, bd = 0;
 
     (void)env;
-    jset(&j, o, "players", json_integer(p->n));
-    jset(&j, o, "traitor_on", json_boolean(p->traitor_on));
-    jset(&j, o, "brave", json_boolean(p->brave));
-    jset(&j, o, "phase", json_string(phase_word(p)));
-    jset(&j, o, "turn", json_integer(p->turns));
-    jset(&j, o, "current", json_integer(p->phase == SOC_PH_PLAY ? p->cur : 0));
+    rpl__jset(&j, o, "players", json_integer(p->n));
+    rpl__jset(&j, o, "traitor_on", json_boolean(p->traitor_on));
+    rpl__jset(&j, o, "brave", json_boolean(p->brave));
+    rpl__jset(&j, o, "phase", json_string(phase_word(p)));
+    rpl__jset(&j, o, "turn", json_integer(p->turns));
+    rpl__jset(&j, o, "current",
+              json_integer(p->phase == SOC_PH_PLAY ? p->cur : 0));
     next[0] = '\0';
     if (p->phase != SOC_PH_OVER && p->phase != SOC_PH_RULES)
         rpl__soc_expected_form(s, next, sizeof(next));
-    jset(&j, o, "next", json_string(next));
-    jset(&j, o, "to_act",
-         json_integer(soc_is_dealer_need(p->need.kind) ? 0 : p->need.seat));
-    jset(&j, o, "swords",
-         json_pack("{s:i,s:i}", "white", p->swords_w, "black", p->swords_b));
-    jset(&j, o, "siege", json_integer(p->siege));
+    rpl__jset(&j, o, "next", json_string(next));
+    rpl__jset(
+        &j, o, "to_act",
+        json_integer(soc_is_dealer_need(p->need.kind) ? 0 : p->need.seat));
+    rpl__jset(
+        &j, o, "swords",
+        json_pack("{s:i,s:i}", "white", p->swords_w, "black", p->swords_b));
+    rpl__jset(&j, o, "siege", json_integer(p->siege));
     for (unsigned k = 1; p->phase >= SOC_PH_PLAY && k <= p->n; k++) {
         const struct soc_seat *t = &p->seat[k];
         json_t *e = json_object();
@@ -374,94 +345,96 @@ rpl__soc_view_json(const void *st, const struct rpl__env *env, int viewer,
 
         for (unsigned r = 0; r < SOC_NRELICS; r++)
             if (p->relic[r] == k)
-                japp(&j, rel, json_string(rpl__soc_relic_tok[r]));
-        jset(&j, e, "seat", json_integer(k));
-        jset(&j, e, "knight", json_string(knight_tok(p, k)));
-        jset(&j, e, "lp", json_integer(t->lp));
-        jset(&j, e, "location", json_string(loc_word[t->loc]));
-        jset(&j, e, "hand", json_integer(t->hand_n));
-        jset(&j, e, "alive", json_boolean(t->flags & SOC_F_ALIVE));
-        jset(&j, e, "revealed", json_boolean(t->flags & SOC_F_REVEALED));
-        jset(&j, e, "accused", json_boolean(t->flags & SOC_F_ACCUSED));
-        jset(&j, e, "shown_loyal", json_boolean(t->flags & SOC_F_LOYAL));
-        jset(&j, e, "relics", rel);
-        japp(&j, knights, e);
+                rpl__japp(&j, rel, json_string(rpl__soc_relic_tok[r]));
+        rpl__jset(&j, e, "seat", json_integer(k));
+        rpl__jset(&j, e, "knight", json_string(knight_tok(p, k)));
+        rpl__jset(&j, e, "lp", json_integer(t->lp));
+        rpl__jset(&j, e, "location", json_string(loc_word[t->loc]));
+        rpl__jset(&j, e, "hand", json_integer(t->hand_n));
+        rpl__jset(&j, e, "alive", json_boolean(t->flags & SOC_F_ALIVE));
+        rpl__jset(&j, e, "revealed", json_boolean(t->flags & SOC_F_REVEALED));
+        rpl__jset(&j, e, "accused", json_boolean(t->flags & SOC_F_ACCUSED));
+        rpl__jset(&j, e, "shown_loyal", json_boolean(t->flags & SOC_F_LOYAL));
+        rpl__jset(&j, e, "relics", rel);
+        rpl__japp(&j, knights, e);
     }
-    jset(&j, o, "knights", knights);
-    jset(&j, quests, "black_knight", jcombat(&j, &p->bk));
-    jset(&j, quests, "lancelot",
-         p->ld_stage == 0 ? jcombat(&j, &p->ld) : json_null());
-    jset(&j, quests, "dragon",
-         p->ld_stage == 1 ? jcombat(&j, &p->ld) : json_null());
-    jset(&j, quests, "excalibur",
-         json_pack("{s:i,s:s}", "position", p->exc_pos, "state",
-                   p->exc_state == 1   ? "won"
-                   : p->exc_state == 2 ? "lost"
-                                       : "open"));
+    rpl__jset(&j, o, "knights", knights);
+    rpl__jset(&j, quests, "black_knight", jcombat(&j, &p->bk));
+    rpl__jset(&j, quests, "lancelot",
+              p->ld_stage == 0 ? jcombat(&j, &p->ld) : json_null());
+    rpl__jset(&j, quests, "dragon",
+              p->ld_stage == 1 ? jcombat(&j, &p->ld) : json_null());
+    rpl__jset(&j, quests, "excalibur",
+              json_pack("{s:i,s:s}", "position", p->exc_pos, "state",
+                        p->exc_state == 1   ? "won"
+                        : p->exc_state == 2 ? "lost"
+                                            : "open"));
     {
         json_t *spots = json_array();
 
         for (unsigned i = 0; i < SOC_GRAIL_SPOTS; i++)
-            japp(&j, spots,
-                 p->grail[i] < SOC_NCARDS ? json_string(tok(p->grail[i]))
-                                          : json_null());
-        jset(&j, quests, "grail",
-             json_pack("{s:o,s:s}", "spots", spots, "state",
-                       p->grail_state == 1   ? "won"
-                       : p->grail_state == 2 ? "lost"
-                                             : "open"));
+            rpl__japp(&j, spots,
+                      p->grail[i] < SOC_NCARDS ? json_string(tok(p->grail[i]))
+                                               : json_null());
+        rpl__jset(&j, quests, "grail",
+                  json_pack("{s:o,s:s}", "spots", spots, "state",
+                            p->grail_state == 1   ? "won"
+                            : p->grail_state == 2 ? "lost"
+                                                  : "open"));
     }
     for (unsigned w = 0; w < 2; w++) {
         const struct soc_war *war = &p->war[w];
 
-        jset(&j, quests, w ? "saxons" : "picts",
-             json_pack("{s:o,s:i,s:b}", "knights",
-                       jcards(&j, war->white, war->nwhite), "figures",
-                       war->figures, "mordred", war->mordred));
+        rpl__jset(&j, quests, w ? "saxons" : "picts",
+                  json_pack("{s:o,s:i,s:b}", "knights",
+                            jcards(&j, war->white, war->nwhite), "figures",
+                            war->figures, "mordred", war->mordred));
     }
-    jset(&j, o, "quests", quests);
-    jset(&j, o, "in_play",
-         json_pack("{s:b,s:b,s:b,s:s}", "mists", p->mists, "vivien", p->vivien,
-                   "dark_forest", p->dark_forest, "heroism",
-                   p->heroism ? rpl__soc_quest[p->heroism - 1].tok : ""));
+    rpl__jset(&j, o, "quests", quests);
+    rpl__jset(&j, o, "in_play",
+              json_pack("{s:b,s:b,s:b,s:s}", "mists", p->mists, "vivien",
+                        p->vivien, "dark_forest", p->dark_forest, "heroism",
+                        p->heroism ? rpl__soc_quest[p->heroism - 1].tok : ""));
     for (unsigned c = 0; c < SOC_NWT; c++)
         wd += p->wdisc[c];
     for (unsigned c = 0; c < SOC_NBT; c++)
         bd += p->bdisc[c];
-    jset(&j, o, "decks",
-         json_pack("{s:i,s:i,s:i,s:i}", "white", p->wpile_n, "white_discards",
-                   wd, "black", p->bpile_n, "black_discards", bd));
-    jset(&j, o, "winner",
-         json_string(p->phase == SOC_PH_OVER
-                         ? (p->reason == SOC_R_ABORTED
-                                ? "aborted"
-                                : rpl__soc_winner_tok(p->winner))
-                         : ""));
-    jset(&j, o, "reason",
-         json_string(p->phase == SOC_PH_OVER ? rpl__soc_reason_tok(p->reason)
-                                             : ""));
-    jset(&j, o, "viewer", json_integer(viewer));
+    rpl__jset(&j, o, "decks",
+              json_pack("{s:i,s:i,s:i,s:i}", "white", p->wpile_n,
+                        "white_discards", wd, "black", p->bpile_n,
+                        "black_discards", bd));
+    rpl__jset(&j, o, "winner",
+              json_string(p->phase == SOC_PH_OVER
+                              ? (p->reason == SOC_R_ABORTED
+                                     ? "aborted"
+                                     : rpl__soc_winner_tok(p->winner))
+                              : ""));
+    rpl__jset(&j, o, "reason",
+              json_string(p->phase == SOC_PH_OVER
+                              ? rpl__soc_reason_tok(p->reason)
+                              : ""));
+    rpl__jset(&j, o, "viewer", json_integer(viewer));
     if (viewer == RPL_VIEW_ALL || is_seat(p, viewer)) {
         json_t *known = json_object();
         json_t *seats = json_array();
         uint8_t cards[SOC_NWHITE];
 
-        jset(&j, known, "revealed", json_boolean(p->knows));
+        rpl__jset(&j, known, "revealed", json_boolean(p->knows));
         for (unsigned k = 1; p->knows && k <= p->n; k++) {
             const unsigned n = hand_cards(s, k, cards);
             const bool show = viewer == RPL_VIEW_ALL || knows_loyalty(p, k);
 
             if (viewer != RPL_VIEW_ALL && (int)k != viewer)
                 continue;
-            japp(&j, seats,
-                 json_pack("{s:i,s:s,s:o}", "seat", (int)k, "loyalty",
-                           show ? tok(s->h.loyalty[k]) : "", "hand",
-                           jcards(&j, cards, n)));
+            rpl__japp(&j, seats,
+                      json_pack("{s:i,s:s,s:o}", "seat", (int)k, "loyalty",
+                                show ? tok(s->h.loyalty[k]) : "", "hand",
+                                jcards(&j, cards, n)));
         }
-        jset(&j, known, "seats", seats);
-        jset(&j, o, "known", known);
+        rpl__jset(&j, known, "seats", seats);
+        rpl__jset(&j, o, "known", known);
     }
-    jdump(&j, o, out);
+    rpl__jdump(&j, o, out);
 }
 
 /* ------------------------------------------------------- descriptions */
@@ -766,7 +739,7 @@ rpl__soc_events_json(const void *st, const struct rpl__env *env,
 {
     const struct soc_state *s = st;
     struct soc_cmd c;
-    struct jb j = {true};
+    struct rpl__jb j = {true};
     json_t *a, *e;
 
     (void)env;
@@ -776,29 +749,29 @@ rpl__soc_events_json(const void *st, const struct rpl__env *env,
     }
     a = json_array();
     e = json_object();
-    jset(&j, e, "event", json_string(rpl__soc_kw[c.kw]));
+    rpl__jset(&j, e, "event", json_string(rpl__soc_kw[c.kw]));
     if (c.kw != SOC_K_QUEST && c.kw != SOC_K_END)
-        jset(&j, e, "seat", json_integer(c.seat));
+        rpl__jset(&j, e, "seat", json_integer(c.seat));
     if (c.seat2)
-        jset(&j, e, "target", json_integer(c.seat2));
+        rpl__jset(&j, e, "target", json_integer(c.seat2));
     switch (c.kw) {
     case SOC_K_START: {
         json_t *kn = json_array();
 
         for (unsigned i = 0; i < c.ncards; i++)
-            japp(&j, kn, json_string(rpl__soc_knight[c.cards[i]].tok));
-        jset(&j, e, "knights", kn);
+            rpl__japp(&j, kn, json_string(rpl__soc_knight[c.cards[i]].tok));
+        rpl__jset(&j, e, "knights", kn);
         break;
     }
     case SOC_K_WHITE:
     case SOC_K_TOP:
     case SOC_K_ROLL:
-        jset(&j, e, "count", json_integer(c.num));
+        rpl__jset(&j, e, "count", json_integer(c.num));
         break;
     case SOC_K_BLACK:
     case SOC_K_DISCARD:
     case SOC_K_SIEGE:
-        jset(&j, e, "cards", jcards(&j, c.cards, c.ncards));
+        rpl__jset(&j, e, "cards", jcards(&j, c.cards, c.ncards));
         break;
     case SOC_K_TAUNTED:
     case SOC_K_POOL:
@@ -807,42 +780,43 @@ rpl__soc_events_json(const void *st, const struct rpl__env *env,
     case SOC_K_KAY:
     case SOC_K_KEEP:
     case SOC_K_SPECIAL:
-        jset(&j, e, "card", json_string(tok(c.card)));
+        rpl__jset(&j, e, "card", json_string(tok(c.card)));
         if (c.kw == SOC_K_SPECIAL &&
             (c.card == SOC_MERLIN || c.card == SOC_HEROISM))
-            jset(&j, e, "quest", json_string(rpl__soc_quest[c.loc].tok));
+            rpl__jset(&j, e, "quest", json_string(rpl__soc_quest[c.loc].tok));
         if (c.kw == SOC_K_SPECIAL && c.card == SOC_MESSENGER)
-            jset(&j, e, "count", json_integer(c.num));
+            rpl__jset(&j, e, "count", json_integer(c.num));
         if (c.opt == SOC_O_SELF || c.opt == SOC_O_OTHERS)
-            jset(&j, e, "for",
-                 json_string(c.opt == SOC_O_SELF ? "self" : "others"));
+            rpl__jset(&j, e, "for",
+                      json_string(c.opt == SOC_O_SELF ? "self" : "others"));
         break;
     case SOC_K_SHOWS:
-        jset(&j, e, "loyalty",
-             json_string(c.opt == SOC_O_TRAITOR ? "traitor" : "loyal"));
+        rpl__jset(&j, e, "loyalty",
+                  json_string(c.opt == SOC_O_TRAITOR ? "traitor" : "loyal"));
         break;
     case SOC_K_QUEST:
-        jset(&j, e, "quest", json_string(rpl__soc_quest[c.loc].tok));
-        jset(&j, e, "result", json_string(c.opt == SOC_O_WON ? "won" : "lost"));
-        jset(&j, e, "swords", json_integer(c.num));
-        jset(&j, e, "relic", json_integer(c.num2));
+        rpl__jset(&j, e, "quest", json_string(rpl__soc_quest[c.loc].tok));
+        rpl__jset(&j, e, "result",
+                  json_string(c.opt == SOC_O_WON ? "won" : "lost"));
+        rpl__jset(&j, e, "swords", json_integer(c.num));
+        rpl__jset(&j, e, "relic", json_integer(c.num2));
         break;
     case SOC_K_END:
-        jset(&j, e, "winner",
-             json_string(c.num == SOC_R_ABORTED
-                             ? "aborted"
-                             : rpl__soc_winner_tok(c.winner)));
-        jset(&j, e, "reason", json_string(rpl__soc_reason_tok(c.num)));
+        rpl__jset(&j, e, "winner",
+                  json_string(c.num == SOC_R_ABORTED
+                                  ? "aborted"
+                                  : rpl__soc_winner_tok(c.winner)));
+        rpl__jset(&j, e, "reason", json_string(rpl__soc_reason_tok(c.num)));
         break;
     case SOC_K_EVIL:
-        jset(&j, e, "choice",
-             json_string(c.opt == SOC_O_BLACK   ? "black"
-                         : c.opt == SOC_O_SIEGE ? "siege"
-                                                : "life"));
+        rpl__jset(&j, e, "choice",
+                  json_string(c.opt == SOC_O_BLACK   ? "black"
+                              : c.opt == SOC_O_SIEGE ? "siege"
+                                                     : "life"));
         break;
     case SOC_K_MOVE:
     case SOC_K_WAR:
-        jset(&j, e, "quest", json_string(rpl__soc_quest[c.loc].tok));
+        rpl__jset(&j, e, "quest", json_string(rpl__soc_quest[c.loc].tok));
         break;
     case SOC_K_ALLOT:
     case SOC_K_CANCEL:
@@ -850,17 +824,17 @@ rpl__soc_events_json(const void *st, const struct rpl__env *env,
         json_t *seats = json_array();
 
         for (unsigned i = 0; i < c.nseats; i++)
-            japp(&j, seats, json_integer(c.seats[i]));
-        jset(&j, e, "seats", seats);
+            rpl__japp(&j, seats, json_integer(c.seats[i]));
+        rpl__jset(&j, e, "seats", seats);
         if (c.kw == SOC_K_SHARE) {
             json_t *counts = json_array();
 
             for (unsigned i = 0; i < c.nseats; i++)
-                japp(&j, counts, json_integer(c.counts[i]));
-            jset(&j, e, "counts", counts);
+                rpl__japp(&j, counts, json_integer(c.counts[i]));
+            rpl__jset(&j, e, "counts", counts);
         }
         if (c.kw == SOC_K_CANCEL)
-            jset(
+            rpl__jset(
                 &j, e, "with",
                 json_string(c.opt == SOC_O_EXCALIBUR ? "excalibur" : "merlin"));
         break;
@@ -868,8 +842,8 @@ rpl__soc_events_json(const void *st, const struct rpl__env *env,
     default:
         break;
     }
-    japp(&j, a, e);
-    jdump(&j, a, out);
+    rpl__japp(&j, a, e);
+    rpl__jdump(&j, a, out);
 }
 
 /* ------------------------------------------------------------ reveal */
@@ -938,14 +912,14 @@ rpl__soc_reveal_json(const void *st, const struct rpl__env *env,
 {
     const struct soc_state *s = st;
     const struct soc_pub *p = &s->p;
-    struct jb j = {true};
+    struct rpl__jb j = {true};
     json_t *o = json_object();
     json_t *seats, *choices;
     uint8_t cards[SOC_NWHITE];
 
     if (!p->knows) {
-        jset(&j, o, "revealed", json_false());
-        jdump(&j, o, out);
+        rpl__jset(&j, o, "revealed", json_false());
+        rpl__jdump(&j, o, out);
         return;
     }
     seats = json_array();
@@ -955,10 +929,11 @@ rpl__soc_reveal_json(const void *st, const struct rpl__env *env,
         const char *name =
             env && env->names && env->names[k] ? env->names[k] : "";
 
-        japp(&j, seats,
-             json_pack("{s:i,s:s,s:s,s:s,s:o}", "seat", (int)k, "name", name,
-                       "knight", rpl__soc_knight[s->h.knight[k]].tok, "loyalty",
-                       tok(s->h.loyalty[k]), "hand", jcards(&j, cards, n)));
+        rpl__japp(&j, seats,
+                  json_pack("{s:i,s:s,s:s,s:s,s:o}", "seat", (int)k, "name",
+                            name, "knight", rpl__soc_knight[s->h.knight[k]].tok,
+                            "loyalty", tok(s->h.loyalty[k]), "hand",
+                            jcards(&j, cards, n)));
     }
     for (unsigned i = 0; i < p->nchoice; i++) {
         const struct soc_choice *ch = &s->ch[i];
@@ -969,21 +944,22 @@ rpl__soc_reveal_json(const void *st, const struct rpl__env *env,
         snprintf(label, sizeof(label), "%s %u p%u",
                  kind[ch->kind < 4 ? ch->kind : 0], i + 1, ch->seat);
         rpl__soc_fmt_cards(list, sizeof(list), ch->v, ch->n);
-        japp(&j, choices,
-             json_pack("{s:s,s:s}", "label", label, "value",
-                       ch->known ? list : ""));
+        rpl__japp(&j, choices,
+                  json_pack("{s:s,s:s}", "label", label, "value",
+                            ch->known ? list : ""));
     }
-    jset(&j, o, "seats", seats);
-    jset(&j, o, "traitor", json_integer(s->h.traitor));
-    jset(&j, o, "choices", choices);
-    jset(&j, o, "winner",
-         json_string(p->phase == SOC_PH_OVER
-                         ? (p->reason == SOC_R_ABORTED
-                                ? "aborted"
-                                : rpl__soc_winner_tok(p->winner))
-                         : ""));
-    jset(&j, o, "reason",
-         json_string(p->phase == SOC_PH_OVER ? rpl__soc_reason_tok(p->reason)
-                                             : ""));
-    jdump(&j, o, out);
+    rpl__jset(&j, o, "seats", seats);
+    rpl__jset(&j, o, "traitor", json_integer(s->h.traitor));
+    rpl__jset(&j, o, "choices", choices);
+    rpl__jset(&j, o, "winner",
+              json_string(p->phase == SOC_PH_OVER
+                              ? (p->reason == SOC_R_ABORTED
+                                     ? "aborted"
+                                     : rpl__soc_winner_tok(p->winner))
+                              : ""));
+    rpl__jset(&j, o, "reason",
+              json_string(p->phase == SOC_PH_OVER
+                              ? rpl__soc_reason_tok(p->reason)
+                              : ""));
+    rpl__jdump(&j, o, out);
 }
