@@ -230,19 +230,6 @@ put_who(struct rpl__buf *b, const struct rpl__env *env,
         rpl__buf_printf(b, "p%u", seat);
 }
 
-/* `expected "<want>", got "<the line>"` at the line. */
-static enum rpl_status
-fail_expected(struct rpl_error *err, enum rpl_status code,
-              const struct rpl__line *ln, const char *want)
-{
-    const struct rpl__tok all = {ln->text, ln->len};
-    char got[64];
-
-    rpl__tok_show(got, sizeof(got), &all);
-    return rpl__err(err, code, ln->no, "expected \"%s\", got \"%s\"", want,
-                    got);
-}
-
 /* ------------------------------------------------------------- rules */
 
 static int
@@ -295,7 +282,7 @@ av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         !rpl__tok_kv(&ln->tok[4], "targeting", &vt) ||
         !rpl__tok_uint(&vp, 1000, &n) || !tok_onoff(&vl, &lady) ||
         !tok_onoff(&vt, &targeting))
-        return fail_expected(err, RPL_E_SYNTAX, ln, form);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, form);
     for (size_t i = 0; i <= vr.n;) {
         size_t j = i;
         bool lower = true;
@@ -813,7 +800,7 @@ fail_want(const struct av_state *s, struct rpl_error *err, enum rpl_status code,
     char want[96];
 
     expected(s, want, sizeof(want));
-    return fail_expected(err, code, ln, want);
+    return rpl__err_expected(err, code, ln, want);
 }
 
 static enum rpl_status
@@ -998,7 +985,7 @@ apply_quest(struct av_state *s, const struct rpl__line *ln,
 
         snprintf(exact, sizeof(exact), "quest %u %s fails=%lu", q->slot,
                  failed ? "fail" : "success", p->y);
-        return fail_expected(err, RPL_E_RULES, ln, exact);
+        return rpl__err_expected(err, RPL_E_RULES, ln, exact);
     }
     if (s->knows && known_fails(s, s->round, &f) && f != p->y)
         return rpl__err(err, RPL_E_RULES, ln->no,
@@ -1181,7 +1168,7 @@ av_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         if (kw == phase_kw[s->phase])
             return fail_want(s, err, RPL_E_SYNTAX, ln);
         form(s, kw, f, sizeof(f));
-        return fail_expected(err, RPL_E_SYNTAX, ln, f);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, f);
     }
     if (s->phase == AV_PH_OVER) {
         const struct rpl__tok all = {ln->text, ln->len};
@@ -1391,7 +1378,7 @@ av_action(const void *st, const struct rpl__env *env, const char *action,
     case KW_ASSASSINATE:
         if (!parse(s, kw, &ln, &p)) {
             form(s, kw, want, sizeof(want));
-            return fail_expected(err, RPL_E_SYNTAX, &ln, want);
+            return rpl__err_expected(err, RPL_E_SYNTAX, &ln, want);
         }
         memcpy(e->line, action, len + 1);
         return RPL_OK;
@@ -1401,8 +1388,8 @@ av_action(const void *st, const struct rpl__env *env, const char *action,
         if (ln.ntok != 3 || !rpl__tok_seat(&ln.tok[1], s->n, &p.a) ||
             !(rpl__tok_is(&ln.tok[2], "success") ||
               rpl__tok_is(&ln.tok[2], "fail")))
-            return fail_expected(err, RPL_E_SYNTAX, &ln,
-                                 "card pK success|fail");
+            return rpl__err_expected(err, RPL_E_SYNTAX, &ln,
+                                     "card pK success|fail");
         v = rpl__tok_is(&ln.tok[2], "fail") ? AV_FAIL : AV_SUCCESS;
         snprintf(e->line, sizeof(e->line), "card p%zu", p.a);
         snprintf(e->label, sizeof(e->label), "card %u p%zu", s->round, p.a);
@@ -1412,7 +1399,7 @@ av_action(const void *st, const struct rpl__env *env, const char *action,
     case KW_LADY:
         if (ln.ntok != 3 || !rpl__tok_seat(&ln.tok[1], s->n, &p.a) ||
             !rpl__tok_seat(&ln.tok[2], s->n, &p.b))
-            return fail_expected(err, RPL_E_SYNTAX, &ln, "lady pH pT");
+            return rpl__err_expected(err, RPL_E_SYNTAX, &ln, "lady pH pT");
         if (!s->knows)
             return rpl__err(err, RPL_E_STATE, 0,
                             "the lady's result needs the deal");
@@ -1605,12 +1592,12 @@ open_role(struct av_state *s, const struct rpl__line *ln,
     if (ln->ntok != 4 || !rpl__tok_is(&ln->tok[0], "open") ||
         !rpl__tok_is(&ln->tok[1], "role") ||
         !rpl__tok_seat(&ln->tok[2], s->n, &seat))
-        return fail_expected(err, RPL_E_SYNTAX, ln, want);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, want);
     if (seat != k)
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return rpl__err_expected(err, RPL_E_RULES, ln, want);
     r = role_index(ln->tok[3].p, ln->tok[3].n);
     if (r < 0)
-        return fail_expected(err, RPL_E_SYNTAX, ln, want);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, want);
     s->opened_role[k] = (uint8_t)r;
     if (k < s->n) {
         s->nroles_opened = (uint8_t)k;
@@ -1667,9 +1654,9 @@ av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         !rpl__tok_seat(&ln->tok[3], s->n, &k) ||
         !(rpl__tok_is(&ln->tok[4], "success") ||
           rpl__tok_is(&ln->tok[4], "fail")))
-        return fail_expected(err, RPL_E_SYNTAX, ln, want);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, want);
     if (r != c->round || k != c->seat)
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return rpl__err_expected(err, RPL_E_RULES, ln, want);
     v = rpl__tok_is(&ln->tok[4], "fail") ? AV_FAIL : AV_SUCCESS;
     snprintf(label, sizeof(label), "card %u p%u", c->round, c->seat);
     rpl__commit(commit, NULL, env->seed, env->id, label, card_name(v));

@@ -155,6 +155,10 @@ bool rpl__utf8_ok(const char *s, size_t n);
 void rpl__hex(char *out, const uint8_t *in, size_t n);
 /* "p1,p3,p5" and a NUL into out (cap >= 4 * RPL_MAX_SEATS). */
 void rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n);
+/* The error `expected "<want>", got "<the line, cut at 60 bytes>"`,
+ * naming line ln->no. */
+enum rpl_status rpl__err_expected(struct rpl_error *err, enum rpl_status code,
+                                  const struct rpl__line *ln, const char *want);
 /* Shows at most 60 bytes of a token for an error message. */
 void rpl__tok_show(char *out, size_t cap, const struct rpl__tok *t);
 

@@ -435,3 +435,15 @@ rpl__import_id_ok(const struct rpl__tok *t)
             return false;
     return true;
 }
+
+enum rpl_status
+rpl__err_expected(struct rpl_error *err, enum rpl_status code,
+                  const struct rpl__line *ln, const char *want)
+{
+    const struct rpl__tok all = {ln->text, ln->len};
+    char got[64];
+
+    rpl__tok_show(got, sizeof(got), &all);
+    return rpl__err(err, code, ln->no, "expected \"%s\", got \"%s\"", want,
+                    got);
+}

@@ -424,18 +424,6 @@ static const char *const kw_form[SOC_K_COUNT] = {
     "done pK",
 };
 
-static enum rpl_status
-fail_expected(struct rpl_error *err, enum rpl_status code,
-              const struct rpl__line *ln, const char *want)
-{
-    const struct rpl__tok all = {ln->text, ln->len};
-    char got[64];
-
-    rpl__tok_show(got, sizeof(got), &all);
-    return rpl__err(err, code, ln->no, "expected \"%s\", got \"%s\"", want,
-                    got);
-}
-
 enum rpl_status
 rpl__soc_parse(const struct soc_pub *p, const struct rpl__line *ln,
                struct soc_cmd *cmd, struct rpl_error *err)
@@ -452,7 +440,7 @@ rpl__soc_parse(const struct soc_pub *p, const struct rpl__line *ln,
                         show);
     }
     if (!parse_tokens(p, kw, ln, cmd))
-        return fail_expected(err, RPL_E_SYNTAX, ln, kw_form[kw]);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, kw_form[kw]);
     return RPL_OK;
 }
 
@@ -738,7 +726,7 @@ soc_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         !rpl__tok_uint(&vp, 1000, &n) ||
         !(rpl__tok_is(&vt, "on") || rpl__tok_is(&vt, "off")) ||
         !(rpl__tok_is(&vb, "on") || rpl__tok_is(&vb, "off")))
-        return fail_expected(err, RPL_E_SYNTAX, ln, form);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, form);
     traitor = rpl__tok_is(&vt, "on");
     brave = rpl__tok_is(&vb, "on");
     if (n < SOC_MIN_SEATS || n > SOC_MAX_SEATS)
@@ -804,7 +792,7 @@ soc_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     if (!(cmd.kw == SOC_K_END && cmd.num == SOC_R_ABORTED) &&
         !rpl__soc_fits(s, &cmd)) {
         rpl__soc_expected_form(s, want, sizeof(want));
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return rpl__err_expected(err, RPL_E_RULES, ln, want);
     }
     rc = rpl__soc_exec(s, &cmd, env, ln->no, err);
     if (rc == RPL_OK && out) {
@@ -957,8 +945,8 @@ soc_action(const void *st, const struct rpl__env *env, const char *action,
         if ((ln.ntok != 3 && ln.ntok != 4) ||
             (ln.ntok == 4 && !tok_seat(&s->p, &ln.tok[2], &t)) ||
             !parse_choice_value(SOC_CH_SWAP, val->p, val->n, v, &n))
-            return fail_expected(err, RPL_E_SYNTAX, &ln,
-                                 "swap pK [pT] <white card>");
+            return rpl__err_expected(err, RPL_E_SYNTAX, &ln,
+                                     "swap pK [pT] <white card>");
         if (t)
             snprintf(e->line, sizeof(e->line), "swap p%u p%u", k, t);
         else
@@ -973,8 +961,9 @@ soc_action(const void *st, const struct rpl__env *env, const char *action,
 
         if (!tok_seat(&s->p, &ln.tok[3], &t) ||
             !parse_choice_value(SOC_CH_GIVE, val->p, val->n, v, &n))
-            return fail_expected(err, RPL_E_SYNTAX, &ln,
-                                 "special pK messenger pT <1-3 white cards>");
+            return rpl__err_expected(
+                err, RPL_E_SYNTAX, &ln,
+                "special pK messenger pT <1-3 white cards>");
         snprintf(e->line, sizeof(e->line), "special p%u messenger p%u %u", k, t,
                  n);
         snprintf(e->label, sizeof(e->label), "give %u p%u", d, k);
@@ -986,8 +975,8 @@ soc_action(const void *st, const struct rpl__env *env, const char *action,
 
         if (ln.ntok != 3 ||
             !parse_choice_value(SOC_CH_ORDER, val->p, val->n, v, &n))
-            return fail_expected(err, RPL_E_SYNTAX, &ln,
-                                 "order pK <black cards, top first>");
+            return rpl__err_expected(err, RPL_E_SYNTAX, &ln,
+                                     "order pK <black cards, top first>");
         snprintf(e->line, sizeof(e->line), "order p%u", k);
         snprintf(e->label, sizeof(e->label), "order %u p%u", d, k);
         rpl__soc_fmt_cards(e->value, sizeof(e->value), v, n);
@@ -1148,13 +1137,13 @@ soc_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     if (ln->ntok != 5 || !rpl__tok_is(&ln->tok[0], "open") ||
         !rpl__tok_uint(&ln->tok[2], SOC_MAX_CHOICE, &d) ||
         !rpl__tok_seat(&ln->tok[3], s->p.n, &k))
-        return fail_expected(err, RPL_E_SYNTAX, ln, want);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, want);
     if (!rpl__tok_is(&ln->tok[1], choice_tok[ch->kind]) ||
         d != s->p.nopened + 1u || k != ch->seat)
-        return fail_expected(err, RPL_E_RULES, ln, want);
+        return rpl__err_expected(err, RPL_E_RULES, ln, want);
     val = &ln->tok[4];
     if (!parse_choice_value(ch->kind, val->p, val->n, v, &n))
-        return fail_expected(err, RPL_E_SYNTAX, ln, want);
+        return rpl__err_expected(err, RPL_E_SYNTAX, ln, want);
     {
         char value[192];
 
