@@ -2348,6 +2348,7 @@ stats_rows(struct rpl_archive *ar, sqlite3_stmt *st, int q, struct rpl__buf *b,
             break;
         }
         case Q_REASONS:
+        case Q_SOC_REASONS: /* the same row for both games */
             rpl__buf_puts(b, "{\"winner\":");
             json_str(b, col_text(st, 0));
             rpl__buf_puts(b, ",\"reason\":");
@@ -2452,16 +2453,6 @@ stats_rows(struct rpl_archive *ar, sqlite3_stmt *st, int q, struct rpl__buf *b,
                             (unsigned long long)col_u64(st, 1),
                             (unsigned long long)col_u64(st, 2));
             json_rate(b, col_u64(st, 1), col_u64(st, 0));
-            rpl__buf_add(b, "}", 1);
-            break;
-        case Q_SOC_REASONS:
-            rpl__buf_puts(b, "{\"winner\":");
-            json_str(b, col_text(st, 0));
-            rpl__buf_puts(b, ",\"reason\":");
-            json_str(b, col_text(st, 1));
-            rpl__buf_printf(b, ",\"games\":%llu,\"share\":",
-                            (unsigned long long)col_u64(st, 2));
-            json_rate(b, col_u64(st, 2), ended);
             rpl__buf_add(b, "}", 1);
             break;
         case Q_SOC_PLAYERS:
