@@ -27,6 +27,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
 
@@ -2286,46 +2287,6 @@ END_TEST
 
 /* ------------------------------------------------------- allocations */
 
-struct failing {
-    long countdown;
-    long live;
-};
-
-static void *
-f_alloc(void *ud, size_t n)
-{
-    struct failing *f = ud;
-
-    if (f->countdown-- == 0)
-        return NULL;
-    f->live++;
-    return malloc(n);
-}
-
-static void *
-f_realloc(void *ud, void *p, size_t n)
-{
-    struct failing *f = ud;
-    void *q;
-
-    if (f->countdown-- == 0)
-        return NULL;
-    q = realloc(p, n);
-    if (!p && q)
-        f->live++;
-    return q;
-}
-
-static void
-f_free(void *ud, void *p)
-{
-    struct failing *f = ud;
-
-    if (p)
-        f->live--;
-    free(p);
-}
-
 /* Each allocation of add, query and stats fails in turn: the call says
  * RPL_E_NOMEM, the archive is unchanged, nothing leaks. */
 START_TEST(allocation_failures)
@@ -2339,7 +2300,7 @@ START_TEST(allocation_failures)
     make_corpus(plain, &g, 1);
     for (long nth = 0; !done; nth++) {
         struct failing f = {-1, 0};
-        const struct rpl_allocator a = {f_alloc, f_realloc, f_free, &f};
+        const struct rpl_allocator a = failing_allocator(&f);
         struct rpl_ctx *ctx = NULL;
         struct rpl_archive *ar = NULL;
         struct rpl_log *log = NULL;

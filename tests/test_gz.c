@@ -16,6 +16,7 @@
 #define ZLIB_CONST
 #include <zlib.h>
 
+#include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
 
@@ -755,51 +756,6 @@ START_TEST(test_write_relative_and_stdout)
 }
 END_TEST
 
-/* An allocator that fails its Nth call and counts live blocks. */
-struct failing {
-    size_t fail_at; /* 0: never */
-    size_t calls;
-    long live;
-};
-
-static void *
-f_alloc(void *ud, size_t size)
-{
-    struct failing *f = ud;
-    void *p;
-
-    if (++f->calls == f->fail_at)
-        return NULL;
-    p = malloc(size);
-    if (p)
-        f->live++;
-    return p;
-}
-
-static void *
-f_realloc(void *ud, void *ptr, size_t size)
-{
-    struct failing *f = ud;
-    void *p;
-
-    if (++f->calls == f->fail_at)
-        return NULL;
-    p = realloc(ptr, size);
-    if (p && !ptr)
-        f->live++;
-    return p;
-}
-
-static void
-f_free(void *ud, void *ptr)
-{
-    struct failing *f = ud;
-
-    if (ptr)
-        f->live--;
-    free(ptr);
-}
-
 enum op { OP_INFLATE, OP_DEFLATE, OP_READ };
 
 /* Runs op with the Nth allocation failing, for N = 1, 2, ... until it
@@ -807,8 +763,8 @@ enum op { OP_INFLATE, OP_DEFLATE, OP_READ };
 START_TEST(test_nomem)
 {
     const enum op op = (enum op)_i;
-    struct failing f = {0, 0, 0};
-    const struct rpl_allocator a = {f_alloc, f_realloc, f_free, &f};
+    struct failing f = {-1, 0};
+    const struct rpl_allocator a = failing_allocator(&f);
     struct rpl_ctx *fctx;
     struct rpl_error err;
     uint8_t *gz;
@@ -830,8 +786,7 @@ START_TEST(test_nomem)
         void *out;
         size_t len = 0;
 
-        f.calls = 0;
-        f.fail_at = n;
+        f.countdown = (long)n - 1; /* the Nth allocation fails */
         switch (op) {
         case OP_INFLATE:
             rc = rpl__gz_inflate(fctx, gz, gz_len, &text, &len, &err);
@@ -845,7 +800,7 @@ START_TEST(test_nomem)
             break;
         }
         out = text ? (void *)text : (void *)bytes;
-        f.fail_at = 0;
+        f.countdown = -1;
         if (rc == RPL_OK) {
             ck_assert_ptr_nonnull(out);
             rpl_free(fctx, out);

@@ -13,6 +13,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
 
@@ -838,47 +839,6 @@ START_TEST(tamper_compressed)
 }
 END_TEST
 
-/* An allocator that fails the Nth allocation and counts what is live. */
-struct failing {
-    long countdown;
-    long live;
-};
-
-static void *
-f_alloc(void *ud, size_t n)
-{
-    struct failing *f = ud;
-
-    if (f->countdown-- == 0)
-        return NULL;
-    f->live++;
-    return malloc(n);
-}
-
-static void *
-f_realloc(void *ud, void *p, size_t n)
-{
-    struct failing *f = ud;
-    void *q;
-
-    if (f->countdown-- == 0)
-        return NULL;
-    q = realloc(p, n);
-    if (!p && q)
-        f->live++;
-    return q;
-}
-
-static void
-f_free(void *ud, void *p)
-{
-    struct failing *f = ud;
-
-    if (p)
-        f->live--;
-    free(p);
-}
-
 /* Each allocation of reading, verifying and replaying fails in turn: the
  * call reports RPL_E_NOMEM and nothing leaks. */
 START_TEST(allocation_failures)
@@ -890,7 +850,7 @@ START_TEST(allocation_failures)
 
     for (long nth = 1; !done; nth++) {
         struct failing f = {nth, 0};
-        const struct rpl_allocator a = {f_alloc, f_realloc, f_free, &f};
+        const struct rpl_allocator a = failing_allocator(&f);
         struct rpl_ctx *ctx = NULL;
         struct rpl_log *log = NULL;
         struct rpl_report rep;
