@@ -15,6 +15,7 @@
 #include <sodium.h>
 
 #include "internal.h"
+#include "json.h"
 #include "log.h"
 
 static const char SEAL_DOMAIN[] = "camelog seal v1";
@@ -1072,44 +1073,54 @@ rpl_log_view_json(struct rpl_log *log, int viewer, char **json,
     return view_out(log, viewer, true, json, err);
 }
 
-/* What the log layer's own lines say, for people and as events. */
+/* What the log layer's own lines say, for people; nothing for a seal or
+ * a sig. */
 static void
-describe_own(const struct rpl_log *log, const struct rpl__line *ln, bool json,
+describe_own(const struct rpl_log *log, const struct rpl__line *ln,
              struct rpl__buf *b)
 {
     const struct rpl__tok *kw = &ln->tok[0];
     size_t seat = 0;
 
     if (rpl__tok_is(kw, "entropy") &&
-        rpl__tok_seat(&ln->tok[1], log->seats, &seat)) {
-        if (json)
-            rpl__buf_printf(b, "[{\"event\":\"entropy\",\"seat\":%zu}]", seat);
-        else
-            rpl__buf_printf(b, "%s (p%zu) adds entropy to the seed",
-                            log->names[seat], seat);
-    } else if (rpl__tok_is(kw, "reveal")) {
-        if (json)
-            rpl__buf_puts(b, "[{\"event\":\"reveal\"}]");
-        else
-            rpl__buf_puts(b, "the dealer reveals the secret: every deal can "
-                             "now be checked");
-    } else if (rpl__tok_is(kw, "open") && ln->ntok >= 3) {
-        if (json)
-            rpl__buf_puts(b, "[{\"event\":\"open\"}]");
-        else
-            rpl__buf_printf(b, "opened: %.*s",
-                            (int)(ln->len - (size_t)(kw->n + 1)),
-                            ln->text + kw->n + 1);
-    } else if (rpl__tok_is(kw, "seal")) {
-        if (json)
-            rpl__buf_puts(b, "[{\"event\":\"seal\"}]");
-    } else if (rpl__tok_is(kw, "sig") &&
-               rpl__tok_seat(&ln->tok[1], log->seats, &seat)) {
-        if (json)
-            rpl__buf_printf(b, "[{\"event\":\"sig\",\"seat\":%zu}]", seat);
-    } else if (json) {
-        rpl__buf_puts(b, "[]");
+        rpl__tok_seat(&ln->tok[1], log->seats, &seat))
+        rpl__buf_printf(b, "%s (p%zu) adds entropy to the seed",
+                        log->names[seat], seat);
+    else if (rpl__tok_is(kw, "reveal"))
+        rpl__buf_puts(b, "the dealer reveals the secret: every deal can "
+                         "now be checked");
+    else if (rpl__tok_is(kw, "open") && ln->ntok >= 3)
+        rpl__buf_printf(b, "opened: %.*s", (int)(ln->len - (size_t)(kw->n + 1)),
+                        ln->text + kw->n + 1);
+}
+
+/* The same as JSON events: [{"event": keyword, "seat": K}] (the seat for
+ * entropy and sig), [] for a header line. */
+static void
+events_own(const struct rpl_log *log, const struct rpl__line *ln,
+           bool is_header, struct rpl__buf *b)
+{
+    static const char *const kinds[] = {"entropy", "reveal", "open", "seal",
+                                        "sig"};
+    struct rpl__jb j = {true};
+    json_t *events = json_array();
+    size_t seat = 0;
+
+    for (size_t i = 0; !is_header && i < sizeof(kinds) / sizeof(kinds[0]);
+         i++) {
+        json_t *e;
+
+        if (!rpl__tok_is(&ln->tok[0], kinds[i]))
+            continue;
+        e = json_object();
+        rpl__jset(&j, e, "event", json_string(kinds[i]));
+        if (ln->ntok > 1 && rpl__tok_seat(&ln->tok[1], log->seats, &seat) &&
+            (i == 0 || i == 4))
+            rpl__jset(&j, e, "seat", json_integer((json_int_t)seat));
+        rpl__japp(&j, events, e);
+        break;
     }
+    rpl__jdump(&j, events, b);
 }
 
 static enum rpl_status
@@ -1155,7 +1166,7 @@ rpl_log_describe(struct rpl_log *log, size_t no, int viewer, char **text,
     else if (is_game_line(ln.text, ln.len))
         log->game->describe(log->st, &env, &ln, viewer, &b);
     else
-        describe_own(log, &ln, false, &b);
+        describe_own(log, &ln, &b);
     if (b.len == 0 && !b.failed) {
         rpl__buf_release(&b);
         return RPL_OK;
@@ -1178,12 +1189,10 @@ rpl_log_events_json(struct rpl_log *log, size_t no, char **json,
         return rc;
     env_init(&env, log);
     rpl__buf_init(&b, log->ctx);
-    if (no <= log->header_end)
-        rpl__buf_puts(&b, "[]");
-    else if (is_game_line(ln.text, ln.len))
+    if (no > log->header_end && is_game_line(ln.text, ln.len))
         log->game->events_json(log->st, &env, &ln, &b);
     else
-        describe_own(log, &ln, true, &b);
+        events_own(log, &ln, no <= log->header_end, &b);
     return rpl__buf_take(&b, json, err);
 }
 
