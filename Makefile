@@ -77,7 +77,8 @@ ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) $(CPPFL
                 $(DEP_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
-LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/soc/*.c))
+LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c \
+            libreplay/games/*.c libreplay/games/*/*.c))
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
@@ -90,7 +91,8 @@ CAMELOG  := $(B)/camelog
 TESTRUN  := $(B)/tests/run
 
 MAN_PAGES := $(sort $(wildcard man/man[1357]/*.[1357]))
-FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/soc/*.[ch] \
+FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] \
+              libreplay/games/*.[ch] libreplay/games/*/*.[ch] \
               tools/*.[ch] tests/*.[ch] tests/fuzz/*.[ch] \
               tests/install/*.[ch]))
 
@@ -381,7 +383,7 @@ $(B)/archive_sql.h: schema/archive.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
 	  echo '};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/libreplay/archive.o: $(B)/archive_sql.h
+$(B)/libreplay/archive/archive.o: $(B)/archive_sql.h
 
 # ---------------------------------------------------------------- fuzz
 

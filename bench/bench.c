@@ -23,7 +23,7 @@
 
 #include <sodium.h>
 
-#include "internal.h"
+#include "games/game.h"
 
 static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",
                                     "Frank", "Grace", "Heidi", "Ivan", "Judy"};

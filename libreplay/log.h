@@ -5,7 +5,7 @@
 #ifndef LIBREPLAY_LOG_H
 #define LIBREPLAY_LOG_H
 
-#include "internal.h"
+#include "games/game.h"
 
 struct rpl_log {
     struct rpl_ctx *ctx;

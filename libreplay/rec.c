@@ -13,7 +13,7 @@
 
 #include <sodium.h>
 
-#include "internal.h"
+#include "games/game.h"
 
 static const char SEAL_DOMAIN[] = "camelog seal v1";
 static const char SIG_DOMAIN[] = "camelog sig v1";

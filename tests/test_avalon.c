@@ -19,7 +19,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "avalon.h"
+#include "games/avalon/avalon.h"
 #include "internal.h"
 #include "suites.h"
 

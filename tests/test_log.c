@@ -14,7 +14,7 @@
 #include <sodium.h>
 
 #include "failalloc.h"
-#include "internal.h"
+#include "games/game.h"
 #include "suites.h"
 
 static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",

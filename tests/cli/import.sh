@@ -1,9 +1,9 @@
-# import: the avalongame.online corpus (40 games of the site's public
+# import: the avalongame.online corpus (49 games of the site's public
 # dataset): every game under the official rules imports and verifies as
 # imported; each refused one names the rule it breaks; the summary
 # counts them.  The same seed writes the same files; the game id comes
 # from the record alone.
-ln -s "$SRCDIR/../shared/corpora/avalongame-online" corpus
+ln -s "$TESTDATA/avalongame" corpus
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o importer >/dev/null
 echo "== import the corpus"
 camelog import --from avalongame --seed 01 --key importer.key -o games \

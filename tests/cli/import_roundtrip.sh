@@ -1,7 +1,7 @@
 # import: imported games go through the rest of camelog: archive add,
 # stats (win rates and end reasons of the site's games), export byte
 # for byte, verify; replay, step and reveal one of them.
-ln -s "$SRCDIR/../shared/corpora/avalongame-online" corpus
+ln -s "$TESTDATA/avalongame" corpus
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o importer >/dev/null
 camelog import --from avalongame -q --seed 01 --key importer.key -o games \
     corpus/*.json >/dev/null 2>&1

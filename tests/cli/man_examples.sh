@@ -6,7 +6,7 @@
 # camelog, e.g. jq) is counted as skipped.
 cp -r "$SAMPLES" samples
 chmod 600 samples/dealer.key
-ln -s "$SRCDIR/../shared/corpora/avalongame-online" records
+ln -s "$TESTDATA/avalongame" records
 
 # The commands of a page's EXAMPLES: lines starting with "$ ", joined with
 # their continuation lines (after a trailing backslash or pipe, or inside

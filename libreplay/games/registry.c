@@ -1,10 +1,14 @@
 /*
- * engine.c - the registry of game modules.  Adding a game is one line
- * here and one module implementing struct rpl__game (internal.h).
+ * games/registry.c - the registry of game modules, the only file outside
+ * a game's folder that names the games.  Adding a game is one line here
+ * and one folder implementing struct rpl__game (games/game.h).
  */
 #include <string.h>
 
-#include "internal.h"
+#include "games/game.h"
+
+extern const struct rpl__game rpl__avalon;
+extern const struct rpl__game rpl__soc;
 
 static const struct rpl__game *const games[] = {
     &rpl__avalon,

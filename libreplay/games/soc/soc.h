@@ -24,7 +24,7 @@
 #ifndef LIBREPLAY_SOC_H
 #define LIBREPLAY_SOC_H
 
-#include "internal.h"
+#include "games/game.h"
 
 /* ---------------------------------------------------------- constants */
 

@@ -1,7 +1,7 @@
 /*
  * avalon.h - the Avalon module's state and the helpers its two files
  * share: avalon.c (the rules: rules line, setup, apply, reveal, views)
- * and bot.c (the seeded players).  Nothing here is public API.
+ * and players.c (the seeded players).  Nothing here is public API.
  *
  * The state is plain data: no pointers, zeroed by the log layer, copied
  * with memcpy.  Seats are 1-based; a team or a set of seats is a mask
@@ -12,7 +12,7 @@
 #ifndef LIBREPLAY_AVALON_H
 #define LIBREPLAY_AVALON_H
 
-#include "internal.h"
+#include "games/game.h"
 
 /* Roles, in the canonical order of the rules line. */
 enum av_role {
@@ -232,7 +232,7 @@ unsigned rpl__av_next_card(const struct av_state *s);
 /* The seats pK sees at night as a mask (needs the deal). */
 uint16_t rpl__av_seen(const struct av_state *s, unsigned seat);
 
-/* The seeded players (bot.c): the action of the seat whose turn it is, in
+/* The seeded players (players.c): the action of the seat whose turn it is, in
  * its private form ("vote p3 yes"), written to out. */
 enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
                             struct rpl__stream *rng, char *out, size_t cap,
@@ -249,5 +249,8 @@ const char *rpl__avalon_role(const void *st, size_t seat);
 enum rpl_status rpl__avalon_deal(void *st, const char *const *roles,
                                  size_t nroles, size_t leader,
                                  struct rpl_error *err);
+
+/* The module (avalon.c). */
+extern const struct rpl__game rpl__avalon;
 
 #endif /* LIBREPLAY_AVALON_H */

@@ -1,5 +1,5 @@
 /*
- * bot.c - seeded players for Avalon (camelog simulate, tests).
+ * games/avalon/players.c - seeded players for Avalon (camelog simulate, tests).
  *
  * A bot acts for the seat whose turn it is and draws every choice from
  * the stream it is given, so the same state and stream give the same
