@@ -1,7 +1,26 @@
 /*
- * avalon.h - the Avalon module's state and the helpers its two files
- * share: avalon.c (the rules: rules line, setup, apply, reveal, views)
- * and players.c (the seeded players).  Nothing here is public API.
+ * avalon.h - the Avalon module's state and the declarations its files
+ * share.  Nothing here is public API.
+ *
+ *   notation.c  the rules line; reading and writing the game lines; the
+ *               role, keyword, end and card names; the tables of §2
+ *   rules.c     the engine: setup, apply, learn, pending, action, the
+ *               reveal and the opens, serialize
+ *   views.c     view, view_json, describe, events_json, reveal_text,
+ *               reveal_json
+ *   players.c   the seeded players
+ *   module.c    the struct rpl__game table and its thin glue
+ *
+ * Dependency order, with no circle: a file calls only what the core
+ * (games/game.h and below) and the files before it in this order define.
+ *
+ *   notation.c <- rules.c <- views.c
+ *                 rules.c <- players.c
+ *   module.c depends on all of them
+ *
+ * So rules.c may use notation.c, views.c and players.c may use rules.c
+ * and notation.c, and nothing but module.c uses views.c or players.c.
+ * The declarations below are grouped by the file that defines them.
  *
  * The state is plain data: no pointers, zeroed by the log layer, copied
  * with memcpy.  Seats are 1-based; a team or a set of seats is a mask
@@ -161,8 +180,74 @@ struct av_state {
     uint32_t end_line;
 };
 
+/* ----------------------------------------------------------- notation.c */
+
 /* Rules tables (rules/avalon.md §2), index n - 5 and slot - 1. */
 extern const unsigned char rpl__av_team[6][5];
+
+/* Tokens: roles by enum av_role, winners and reasons by enum av_reason
+ * (AV_R_EITHER has none; AV_R_NONE is ""). */
+extern const char *const rpl__av_role_name[AV_NROLES];
+extern const char *const rpl__av_winner_name[AV_R_ABORTED + 1];
+extern const char *const rpl__av_reason_name[AV_R_ABORTED + 1];
+
+/* The keywords of the game lines, in the order of rpl__av_keyword(). */
+enum av_kw {
+    AV_KW_START,
+    AV_KW_DEAL,
+    AV_KW_PROPOSE,
+    AV_KW_VOTE,
+    AV_KW_TEAM,
+    AV_KW_CARD,
+    AV_KW_QUEST,
+    AV_KW_LADY,
+    AV_KW_ASSASSINATE,
+    AV_KW_END,
+    AV_KW_COUNT
+};
+
+/* What one game line says, once its syntax is checked. */
+struct av_parsed {
+    size_t a, b;        /* seats */
+    unsigned long x, y; /* numbers: slot, tally, fails */
+    bool yes;           /* vote yes, team approved, quest success */
+    uint16_t team;
+    size_t nteam;    /* entries, duplicates included */
+    size_t dup;      /* a seat named twice, 0 when none */
+    unsigned reason; /* end */
+    uint8_t commit[32];
+};
+
+/* "good", "evil" or "unknown" of AV_GOOD, AV_EVIL, 0. */
+const char *rpl__av_side_name(unsigned side);
+
+/* "success", "fail" or "unknown" of AV_SUCCESS, AV_FAIL, 0. */
+const char *rpl__av_card_name(unsigned v);
+
+/* "p1,p3,p5" of a mask ("" for none), written to out. */
+void rpl__av_fmt_mask(char *out, size_t cap, uint16_t mask);
+
+/* The enum av_role of the role token p[0..n), or -1. */
+int rpl__av_role_index(const char *p, size_t n);
+
+/* The enum av_kw of a line's first token, or -1. */
+int rpl__av_keyword(const struct rpl__tok *t);
+
+/* The generic form of a line of keyword kw ("vote pK yes|no"), for
+ * syntax errors. */
+void rpl__av_form(const struct av_state *s, int kw, char *out, size_t cap);
+
+/* Checks the syntax of a line of keyword kw and reads it into p (zeroed
+ * by the caller); false when the line is not of that form. */
+bool rpl__av_parse(const struct av_state *s, int kw, const struct rpl__line *ln,
+                   struct av_parsed *p);
+
+/* The rules line (struct rpl__game.rules): checks it and fills st. */
+enum rpl_status rpl__av_rules(void *st, const struct rpl__line *ln,
+                              const struct rpl__env *env, size_t *seats,
+                              struct rpl_error *err);
+
+/* ------------------------------------------------ inline helpers (here) */
 
 /* Seat masks: bit k is seat pK. */
 static inline uint16_t
@@ -199,9 +284,12 @@ av_is_evil(unsigned role)
     return role >= AV_ASSASSIN;
 }
 
-/* Whether a viewer with role `viewer` sees a seat with role `seen` at
- * night (rules/avalon.md §3.2; the viewer's own seat excluded). */
-bool rpl__av_sees(unsigned viewer, unsigned seen);
+/* AV_GOOD or AV_EVIL, the side of a role. */
+static inline unsigned
+av_side_of(unsigned role)
+{
+    return av_is_evil(role) ? AV_EVIL : AV_GOOD;
+}
 
 /* The leader of the next proposal (leader invariant, §5.5); 0 before
  * `start`. */
@@ -222,6 +310,8 @@ av_slot_open(const struct av_state *s, unsigned slot)
     return slot != 5 || s->successes >= 2;
 }
 
+/* -------------------------------------------------------------- rules.c */
+
 /* The seat that must act next (the Assassin too when the deal is known);
  * 0 when the dealer writes next or the game is over. */
 size_t rpl__av_turn(const struct av_state *s);
@@ -232,11 +322,10 @@ unsigned rpl__av_next_card(const struct av_state *s);
 /* The seats pK sees at night as a mask (needs the deal). */
 uint16_t rpl__av_seen(const struct av_state *s, unsigned seat);
 
-/* The seeded players (players.c): the action of the seat whose turn it is, in
- * its private form ("vote p3 yes"), written to out. */
-enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
-                            struct rpl__stream *rng, char *out, size_t cap,
-                            struct rpl_error *err);
+/* The night view of pK, "role=merlin sees=p2,p4" (needs the deal): the
+ * value its deal line commits to. */
+void rpl__av_night_view(const struct av_state *s, unsigned seat, char *out,
+                        size_t cap);
 
 /* The role token ("merlin") of seat when the state knows the deal, else
  * NULL (tests, import). */
@@ -250,7 +339,54 @@ enum rpl_status rpl__avalon_deal(void *st, const char *const *roles,
                                  size_t nroles, size_t leader,
                                  struct rpl_error *err);
 
-/* The module (avalon.c). */
+/* The members of struct rpl__game of the same names (games/game.h). */
+enum rpl_status rpl__av_setup(void *st, const struct rpl__env *env,
+                              struct rpl_error *err);
+enum rpl_status rpl__av_apply(void *st, const struct rpl__line *ln,
+                              const struct rpl__env *env,
+                              struct rpl__applied *out, struct rpl_error *err);
+enum rpl_status rpl__av_learn(void *st, const char *label, const char *value,
+                              struct rpl_error *err);
+bool rpl__av_pending(const void *st, const struct rpl__env *env,
+                     struct rpl__emit *e);
+enum rpl_status rpl__av_action(const void *st, const struct rpl__env *env,
+                               const char *action, struct rpl__emit *e,
+                               struct rpl_error *err);
+enum rpl_status rpl__av_reveal(void *st, const struct rpl__env *env,
+                               size_t reveal_line, struct rpl_error *err);
+enum rpl_status rpl__av_open(void *st, const struct rpl__line *ln,
+                             const struct rpl__env *env, struct rpl_error *err);
+size_t rpl__av_opens_left(const void *st);
+bool rpl__av_open_line(const void *st, size_t i, struct rpl__emit *e);
+size_t rpl__av_serialize(const void *st, uint8_t *buf, size_t cap);
+
+/* -------------------------------------------------------------- views.c */
+
+/* The members of struct rpl__game of the same names (games/game.h). */
+void rpl__av_view(const void *st, const struct rpl__env *env, int viewer,
+                  struct rpl__buf *out);
+void rpl__av_view_json(const void *st, const struct rpl__env *env, int viewer,
+                       struct rpl__buf *out);
+void rpl__av_describe(const void *st, const struct rpl__env *env,
+                      const struct rpl__line *ln, int viewer,
+                      struct rpl__buf *out);
+void rpl__av_events_json(const void *st, const struct rpl__env *env,
+                         const struct rpl__line *ln, struct rpl__buf *out);
+void rpl__av_reveal_text(const void *st, const struct rpl__env *env,
+                         struct rpl__buf *out);
+void rpl__av_reveal_json(const void *st, const struct rpl__env *env,
+                         struct rpl__buf *out);
+
+/* ------------------------------------------------------------ players.c */
+
+/* The action of the seat whose turn it is, in its private form ("vote p3
+ * yes"), written to out. */
+enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
+                            struct rpl__stream *rng, char *out, size_t cap,
+                            struct rpl_error *err);
+
+/* ------------------------------------------------------------- module.c */
+
 extern const struct rpl__game rpl__avalon;
 
 #endif /* LIBREPLAY_AVALON_H */

@@ -1,0 +1,91 @@
+/*
+ * module.c - Avalon as a game module: the const struct rpl__game table
+ * (games/game.h) that is the only door into this folder, and the thin
+ * glue its members need where the engine's functions do not fit them
+ * as they are: the turn and the seeded players through the rules, the
+ * end through the names, the imported deal.
+ *
+ * Last in the module's dependency order (avalon.h): it may use every
+ * other file of the folder, and none of them uses it.  The table keeps
+ * its order; new members go at its end.
+ */
+#include "avalon.h"
+
+static size_t
+av_turn(const void *st)
+{
+    return rpl__av_turn(st);
+}
+
+static enum rpl_status
+av_bot(const void *st, const struct rpl__env *env, enum rpl_bot kind,
+       struct rpl__stream *rng, struct rpl__emit *e, struct rpl_error *err)
+{
+    const struct av_state *s = st;
+    char act[128];
+    enum rpl_status rc;
+
+    if (!s->knows || av_turn(s) == 0)
+        return rpl__err(err, RPL_E_STATE, 0, "no seat is to act");
+    rc = rpl__av_bot(s, kind, rng, act, sizeof(act), err);
+    if (rc != RPL_OK)
+        return rc;
+    return rpl__av_action(st, env, act, e, err);
+}
+
+static bool
+av_is_over(const void *st)
+{
+    const struct av_state *s = st;
+
+    return s->phase == AV_PH_OVER;
+}
+
+static void
+av_outcome(const void *st, const char **winner, const char **reason)
+{
+    const struct av_state *s = st;
+
+    *winner = "";
+    *reason = "";
+    if (s->phase == AV_PH_OVER && s->reason >= AV_R_QUESTS &&
+        s->reason <= AV_R_ABORTED) {
+        *winner = rpl__av_winner_name[s->reason];
+        *reason = rpl__av_reason_name[s->reason];
+    }
+}
+
+static enum rpl_status
+av_import_deal(void *st, const struct rpl__env *env, const char *const *deal,
+               size_t first, struct rpl_error *err)
+{
+    (void)env;
+    return rpl__avalon_deal(st, deal, ((struct av_state *)st)->n, first, err);
+}
+
+const struct rpl__game rpl__avalon = {
+    .name = "avalon",
+    .state_size = sizeof(struct av_state),
+    .rules = rpl__av_rules,
+    .setup = rpl__av_setup,
+    .import_deal = av_import_deal,
+    .apply = rpl__av_apply,
+    .learn = rpl__av_learn,
+    .pending = rpl__av_pending,
+    .turn = av_turn,
+    .action = rpl__av_action,
+    .bot = av_bot,
+    .is_over = av_is_over,
+    .outcome = av_outcome,
+    .reveal = rpl__av_reveal,
+    .open = rpl__av_open,
+    .opens_left = rpl__av_opens_left,
+    .open_line = rpl__av_open_line,
+    .serialize = rpl__av_serialize,
+    .view = rpl__av_view,
+    .view_json = rpl__av_view_json,
+    .describe = rpl__av_describe,
+    .events_json = rpl__av_events_json,
+    .reveal_text = rpl__av_reveal_text,
+    .reveal_json = rpl__av_reveal_json,
+};
