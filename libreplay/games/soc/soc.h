@@ -1,10 +1,29 @@
 /*
  * soc.h - the Shadows over Camelot module's tables, state and the helpers
- * its files share: cards.c (the card, quest and knight tables), hidden.c
- * (the secret part of the game: decks, hands, loyalty, dice), rules.c
- * (the engine: what each line may be and what it does), module.c (the
- * notation and the game-module interface), views.c (views, descriptions,
- * JSON) and players.c (the seeded players).  Nothing here is public API.
+ * its files share.  Nothing here is public API.  The files, in the order
+ * of their dependencies (a file calls only functions of the files before
+ * it, and of the core):
+ *
+ *   cards.c     the card, quest and knight tables, token readers
+ *   hidden.c    the secret half: the deal, decks, hands, loyalty, dice
+ *   notation.c  the lines of camelog-soc(7) read and written, the rules
+ *               line, the private forms of secret choices
+ *   board.c     what the public board allows (places, quests, cards)
+ *   validate.c  what the next line may be
+ *   effects.c   what a line does: the effects and the task stack
+ *   rules.c     the engine as the log layer sees it: rules line, setup,
+ *               apply, learn, pending, action, reveal, open, serialize
+ *   views.c     views, descriptions, JSON (needs cards and notation)
+ *   tactics.c   the plausible player's knowledge and scores
+ *   players.c   the seeded players and the legal moves
+ *   module.c    the struct rpl__game table and the players' glue
+ *
+ * so cards <- hidden <- notation <- board <- validate <- effects <- rules
+ * <- views <- tactics <- players <- module, with no circle (nm on the
+ * objects shows no file needing a symbol of a later one).  notation,
+ * rules, views, players and module are the files of every game folder;
+ * cards and hidden are this game's own, and board, validate, effects and
+ * tactics keep rules.c and players.c under some 1,500 lines.
  *
  * The state is plain data: no pointers, zeroed by the log layer, copied
  * with memcpy.  It has two halves.  The public half (struct soc_pub) is
@@ -52,8 +71,9 @@
 #define SOC_EXC_START    5
 #define SOC_EXC_WIN      10
 #define SOC_GRAIL_SPOTS  7
-#define SOC_WAR_LOSS     4 /* figures */
-#define SOC_HEAL_SAME    3 /* identical cards discarded to heal */
+#define SOC_EMPTY        SOC_NCARDS /* an empty Grail spot */
+#define SOC_WAR_LOSS     4          /* figures */
+#define SOC_HEAL_SAME    3          /* identical cards discarded to heal */
 #define SOC_SAVE_LP      4 /* the Holy Grail saves a knight at this LP */
 #define SOC_D8           8
 
@@ -620,6 +640,22 @@ struct soc_cmd {
 
 /* ------------------------------------------------------------ helpers */
 
+static inline unsigned
+soc_bit(unsigned k)
+{
+    return 1u << k;
+}
+
+static inline unsigned
+soc_popcount(unsigned m)
+{
+    unsigned c = 0;
+
+    for (; m; m &= m - 1)
+        c++;
+    return c;
+}
+
 static inline bool
 soc_living(const struct soc_pub *p, unsigned k)
 {
@@ -644,6 +680,13 @@ static inline bool
 soc_is_dealer_need(unsigned kind)
 {
     return kind >= SOC_N_START && kind <= SOC_N_DEALER_LAST;
+}
+
+/* The keywords of the dealer's lines come first (enum soc_kw). */
+static inline bool
+soc_is_dealer_kw(unsigned kw)
+{
+    return kw <= SOC_K_END;
 }
 
 /* ------------------------------------------------------------ hidden.c */
@@ -680,45 +723,13 @@ enum rpl_status rpl__soc_check_journal(struct soc_state *st,
                                        const struct rpl__env *env,
                                        struct rpl_error *err);
 
-/* ------------------------------------------------------------- rules.c */
+/* ---------------------------------------------------------- notation.c */
 
-/* Checks cmd against the state (nothing changes). */
-enum rpl_status rpl__soc_validate(const struct soc_state *st,
-                                  const struct soc_cmd *cmd,
-                                  const struct rpl__env *env, size_t line,
-                                  struct rpl_error *err);
-/* Whether cmd is the kind of line the state waits for (keyword, seat). */
-bool rpl__soc_fits(const struct soc_state *st, const struct soc_cmd *cmd);
-/* Validates and applies cmd, then runs the rules until the next line is
- * due.  Leaves the state as it was on failure. */
-enum rpl_status rpl__soc_exec(struct soc_state *st, const struct soc_cmd *cmd,
-                              const struct rpl__env *env, size_t line,
-                              struct rpl_error *err);
-/* After the rules line: the state waits for `start`. */
-void rpl__soc_begin(struct soc_state *st);
-/* The expected dealer line (knowing state) as a command; false when a
- * seat must act or the game is over. */
-bool rpl__soc_expected(const struct soc_state *st, const uint8_t seed[32],
-                       struct soc_cmd *cmd, char *label, size_t label_cap,
-                       char *value, size_t value_cap);
-
-/* Whether seat k holds cnt copies of card (public: could hold). */
-bool rpl__soc_holds(const struct soc_state *st, unsigned k, unsigned card,
-                    unsigned cnt);
-/* Whether card could be played on quest q now (pattern, order, state). */
-bool rpl__soc_play_ok(const struct soc_pub *p, unsigned q, unsigned card);
-/* Whether location loc is open to a knight moving there. */
-bool rpl__soc_loc_open(const struct soc_pub *p, unsigned loc);
-bool rpl__soc_loc_active(const struct soc_pub *p, unsigned loc);
-/* The Kay window and Excalibur bonus helpers. */
-unsigned rpl__soc_kay_seat(const struct soc_pub *p, unsigned loc);
-/* Swords a quest would lay if it ended now. */
-unsigned rpl__soc_quest_swords(const struct soc_pub *p, unsigned q, bool won);
-/* Totals of a combat quest (white with bonuses, black). */
-void rpl__soc_combat_totals(const struct soc_pub *p, unsigned q,
-                            unsigned *white, unsigned *black);
-
-/* ------------------------------------------------------------ module.c */
+/* The tokens of enum soc_winner, enum soc_reason ("" when out of range)
+ * and enum soc_choice_kind; rpl__soc_kw (above) is defined here too. */
+const char *rpl__soc_reason_tok(unsigned reason);
+const char *rpl__soc_winner_tok(unsigned winner);
+extern const char *const rpl__soc_choice_tok[4];
 
 /* The command as a line (without commitment). */
 void rpl__soc_format(const struct soc_pub *p, const struct soc_cmd *cmd,
@@ -729,18 +740,141 @@ enum rpl_status rpl__soc_parse(const struct soc_pub *p,
                                struct rpl_error *err);
 /* The form expected now, for messages ("evil p3 black|siege|life"). */
 void rpl__soc_expected_form(const struct soc_state *st, char *out, size_t cap);
+/* The rules line's values; RPL_E_SYNTAX when it does not read as
+ * "rules players=N traitor=on|off brave=on|off" (N is not checked). */
+enum rpl_status rpl__soc_parse_rules(const struct rpl__line *ln,
+                                     unsigned long *players, bool *traitor,
+                                     bool *brave, struct rpl_error *err);
+/* A secret choice's label ("swap 3 p1": kind, 1-based index, seat) and
+ * its value (card ids into out, *n of them); false when malformed. */
+bool rpl__soc_parse_choice_label(const struct soc_state *s, const char *label,
+                                 unsigned *kind, unsigned *idx, unsigned *seat);
+bool rpl__soc_parse_choice_value(unsigned kind, const char *v, size_t len,
+                                 uint8_t *out, unsigned *n);
+/* A seat's action in private form ("swap p1 fight_3") as the line, the
+ * label and the value its commitment hides. */
+enum rpl_status rpl__soc_parse_action(const struct soc_pub *p,
+                                      const char *action, struct rpl__emit *e,
+                                      struct rpl_error *err);
 
-/* ------------------------------------------------------------ players.c */
+/* ------------------------------------------------------------- board.c */
 
-/* The seeded player's action for the seat to act, in private form. */
-enum rpl_status rpl__soc_bot(const struct soc_state *st, enum rpl_bot kind,
-                             struct rpl__stream *rng, char *out, size_t cap,
-                             struct rpl_error *err);
+/* White (pile and discards) and black cards left to draw. */
+unsigned rpl__soc_white_avail(const struct soc_pub *p);
+unsigned rpl__soc_black_avail(const struct soc_pub *p);
+/* Living knights (not dead, not the revealed traitor) as a mask of seat
+ * bits, all of them or those at loc. */
+unsigned rpl__soc_living_mask(const struct soc_pub *p);
+unsigned rpl__soc_present_mask(const struct soc_pub *p, unsigned loc);
+/* The first seat of mask in turn order from `from`, 0 when empty. */
+unsigned rpl__soc_first_in(const struct soc_pub *p, unsigned from,
+                           unsigned mask);
+/* lp + d within 0..SOC_LP_MAX. */
+unsigned rpl__soc_lp_add(unsigned lp, int d);
+bool rpl__soc_relic_held_by(const struct soc_pub *p, unsigned relic,
+                            unsigned k);
+/* The holder of a relic if that knight is living, else 0. */
+unsigned rpl__soc_relic_holder(const struct soc_pub *p, unsigned relic);
+/* The relic of quest q won goes to the knight who completed it: that
+ * seat, or 0. */
+unsigned rpl__soc_relic_to(const struct soc_pub *p, unsigned q,
+                           unsigned completer);
+/* The Grail's spots: whether a card there is black, the lowest and the
+ * highest free spot, the most advanced Grail card, the black card
+ * nearest the Grail (-1 for none), whether all are black (or Grail). */
+bool rpl__soc_grail_black(unsigned c);
+int rpl__soc_grail_low_free(const struct soc_pub *p);
+int rpl__soc_grail_high_free(const struct soc_pub *p);
+int rpl__soc_grail_last_white(const struct soc_pub *p);
+int rpl__soc_grail_first_black(const struct soc_pub *p);
+bool rpl__soc_grail_all(const struct soc_pub *p, bool black);
+/* The combat of quest q (Black Knight, or Lancelot/Dragon), the index
+ * of a war (Picts 0, Saxons 1) and the value its next fight card must
+ * have (0 when complete). */
+const struct soc_combat *rpl__soc_combat_of(const struct soc_pub *p,
+                                            unsigned q);
+unsigned rpl__soc_war_index(unsigned q);
+unsigned rpl__soc_war_next(const struct soc_war *w);
+/* Whether the fight values of a combat quest can still end in its
+ * pattern. */
+bool rpl__soc_pattern_ok(unsigned q, const uint8_t *cards, unsigned n);
+/* Whether location loc is open to a knight moving there. */
+bool rpl__soc_loc_open(const struct soc_pub *p, unsigned loc);
+bool rpl__soc_loc_active(const struct soc_pub *p, unsigned loc);
+/* The Kay window and Excalibur bonus helpers. */
+unsigned rpl__soc_kay_seat(const struct soc_pub *p, unsigned loc);
+/* Swords a quest would lay if it ended now. */
+unsigned rpl__soc_quest_swords(const struct soc_pub *p, unsigned q, bool won);
+/* Totals of a combat quest (white with bonuses, black). */
+void rpl__soc_combat_totals(const struct soc_pub *p, unsigned q,
+                            unsigned *white, unsigned *black);
+/* Whether card could be played on quest q now (pattern, order, state). */
+bool rpl__soc_play_ok(const struct soc_pub *p, unsigned q, unsigned card);
+/* Whether seat k holds cnt copies of card (public: could hold), and
+ * every card of a list (else *missing is a card it lacks). */
+bool rpl__soc_holds(const struct soc_state *st, unsigned k, unsigned card,
+                    unsigned cnt);
+bool rpl__soc_holds_list(const struct soc_state *st, unsigned k,
+                         const uint8_t *cards, unsigned n, unsigned *missing);
+/* Whether three Merlins could be played, and whether a single Merlin
+ * can cancel something at loc (§3.4, §8 item 8). */
+bool rpl__soc_merlins_possible(const struct soc_pub *p);
+bool rpl__soc_merlin_target_ok(const struct soc_pub *p, unsigned loc);
+/* The type of heroic action (SOC_T_*) a keyword takes, 0 for none, and
+ * whether cmd costs no action (Tristan from Camelot, Galahad's special
+ * card). */
+unsigned rpl__soc_action_type(unsigned kw);
+bool rpl__soc_is_free(const struct soc_pub *p, const struct soc_cmd *cmd);
 
-/* Every legal command of the seat to act (knowing state); returns how
- * many were written (at most cap), *total counts them all. */
-size_t rpl__soc_legal(const struct soc_state *st, struct soc_cmd *out,
-                      size_t cap, size_t *total);
+/* ---------------------------------------------------------- validate.c */
+
+/* Checks cmd against the state (nothing changes). */
+enum rpl_status rpl__soc_validate(const struct soc_state *st,
+                                  const struct soc_cmd *cmd,
+                                  const struct rpl__env *env, size_t line,
+                                  struct rpl_error *err);
+/* Whether cmd is the kind of line the state waits for (keyword, seat). */
+bool rpl__soc_fits(const struct soc_state *st, const struct soc_cmd *cmd);
+
+/* ----------------------------------------------------------- effects.c */
+
+/* Applies cmd, validated, then runs the rules until the next line is
+ * due.  On failure the state is left half-changed: the caller restores
+ * the core it saved (rules.c). */
+enum rpl_status rpl__soc_effects(struct soc_state *st,
+                                 const struct soc_cmd *cmd,
+                                 const struct rpl__env *env, size_t line,
+                                 struct rpl_error *err);
+
+/* ------------------------------------------------------------- rules.c */
+
+/* The functions of struct rpl__game (games/game.h) but the views. */
+enum rpl_status rpl__soc_rules(void *st, const struct rpl__line *ln,
+                               const struct rpl__env *env, size_t *seats,
+                               struct rpl_error *err);
+enum rpl_status rpl__soc_setup(void *st, const struct rpl__env *env,
+                               struct rpl_error *err);
+enum rpl_status rpl__soc_apply(void *st, const struct rpl__line *ln,
+                               const struct rpl__env *env,
+                               struct rpl__applied *out, struct rpl_error *err);
+enum rpl_status rpl__soc_learn(void *st, const char *label, const char *value,
+                               struct rpl_error *err);
+bool rpl__soc_pending(const void *st, const struct rpl__env *env,
+                      struct rpl__emit *e);
+size_t rpl__soc_turn(const void *st);
+enum rpl_status rpl__soc_action(const void *st, const struct rpl__env *env,
+                                const char *action, struct rpl__emit *e,
+                                struct rpl_error *err);
+bool rpl__soc_is_over(const void *st);
+void rpl__soc_outcome(const void *st, const char **winner, const char **reason);
+enum rpl_status rpl__soc_reveal(void *st, const struct rpl__env *env,
+                                size_t reveal_line, struct rpl_error *err);
+enum rpl_status rpl__soc_open(void *st, const struct rpl__line *ln,
+                              const struct rpl__env *env,
+                              struct rpl_error *err);
+size_t rpl__soc_opens_left(const void *st);
+bool rpl__soc_open_line(const void *st, size_t i, struct rpl__emit *e);
+size_t rpl__soc_serialize(const void *st, uint8_t *buf, size_t cap);
 
 /* ------------------------------------------------------------- views.c */
 
@@ -758,8 +892,42 @@ void rpl__soc_reveal_text(const void *st, const struct rpl__env *env,
 void rpl__soc_reveal_json(const void *st, const struct rpl__env *env,
                           struct rpl__buf *out);
 
-const char *rpl__soc_reason_tok(unsigned reason);
-const char *rpl__soc_winner_tok(unsigned winner);
+/* ----------------------------------------------------------- tactics.c */
+
+/* What the seat to act knows (tactics.c's opening comment). */
+struct soc_know {
+    const struct soc_state *st;
+    const struct soc_pub *p;
+    const uint8_t *h; /* the seat's own hand, card counts */
+    unsigned k;
+    bool traitor;  /* has looked at its loyalty card: the traitor */
+    bool evil;     /* plays for evil: the traitor, hidden or revealed */
+    int top;       /* the top black card it has just seen, -1 */
+    unsigned mood; /* 0..99, drawn once per decision from the stream */
+};
+
+/* The knowledge of the seat to act (a knowing state), with its mood. */
+void rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,
+                        unsigned mood);
+/* The score of a legal move for that seat: higher is better. */
+long rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd);
+/* The best siege fight: the fight cards into cards (*n), its score. */
+long rpl__soc_best_siege(const struct soc_know *kn, uint8_t *cards,
+                         unsigned *n);
+
+/* ------------------------------------------------------------ players.c */
+
+/* The seeded player's action for the seat to act, in private form. */
+enum rpl_status rpl__soc_bot(const struct soc_state *st, enum rpl_bot kind,
+                             struct rpl__stream *rng, char *out, size_t cap,
+                             struct rpl_error *err);
+
+/* Every legal command of the seat to act (knowing state); returns how
+ * many were written (at most cap), *total counts them all. */
+size_t rpl__soc_legal(const struct soc_state *st, struct soc_cmd *out,
+                      size_t cap, size_t *total);
+
+/* ------------------------------------------------------------ module.c */
 
 extern const struct rpl__game rpl__soc;
 
