@@ -253,4 +253,8 @@ enum rpl_status rpl__avalon_deal(void *st, const char *const *roles,
 /* The module (avalon.c). */
 extern const struct rpl__game rpl__avalon;
 
+/* The importers of records of other systems (import.c), for the
+ * module's importers member: NULL-terminated. */
+extern const struct rpl__importer *const rpl__avalon_importers[];
+
 #endif /* LIBREPLAY_AVALON_H */
