@@ -37,4 +37,8 @@
 /* Key and secret-key files are a few lines; anything longer is not one. */
 #define RPL_MAX_KEYFILE 4096u
 
+/* A record of another system (rpl_import()): the games of the
+ * avalongame.online dataset are under 12 KiB. */
+#define RPL_MAX_RECORD (1024u * 1024u)
+
 #endif /* LIBREPLAY_LIMITS_H */

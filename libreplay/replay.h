@@ -461,6 +461,95 @@ rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,
             struct rpl_error *err) RPL_NONNULL(1, 2);
 
 /* ---------------------------------------------------------------------
+ * Importing games recorded by other systems
+ * ------------------------------------------------------------------ */
+
+/* A record of another system (a format, such as "avalongame" for the
+ * JSON game logs of avalongame.online) is checked against the official
+ * rules by the game's own engine and recorded as a sealed, complete
+ * camelog log whose header says where it comes from (camelog(5),
+ * "Imported games"); the deal comes from the record, not from a seed.
+ * camelog-import(1) describes the formats. */
+
+/* Whether the library imports records of this format. */
+RPL_API bool rpl_import_has_format(const char *format) RPL_NONNULL(1);
+
+/* One reason to refuse a record.  Every format lists its own, in the
+ * order a summary shows them; all have the keys "read" (the file cannot
+ * be read), "size" (over the format's size limit), "invalid" (the log
+ * made does not verify), "exists" and "write" (for the caller: the
+ * output exists, or cannot be written) and "internal" (the library
+ * failed: memory, randomness). */
+struct rpl_import_category {
+    const char *key;  /* stable token for JSON outputs, e.g. "syntax" */
+    const char *text; /* for a summary, e.g. "not JSON" */
+};
+
+/* Category i (1-based) of the format, in summary order; NULL past the
+ * last one or for an unknown format.  Static storage. */
+RPL_API const struct rpl_import_category *
+rpl_import_category(const char *format, size_t i) RPL_NONNULL(1);
+
+/* The number of the format's category with this key; 0 when none. */
+RPL_API size_t rpl_import_category_find(const char *format, const char *key)
+    RPL_NONNULL(1, 2);
+
+struct rpl_import_opts {
+    const struct rpl_seckey *dealer; /* seals the logs (required) */
+    /* With seed_len 1 to 64: each game's dealer secret derives from the
+     * seed and the record's original id, so that the same seed writes
+     * the same files (tests).  NULL: a random secret per game. */
+    const uint8_t *seed;
+    size_t seed_len;
+    /* The format's settings as space-separated key=value words; NULL or
+     * "" for none (no format has settings yet: any is RPL_E_ARG). */
+    const char *options;
+};
+
+#define RPL_IMPORT_NAME_MAX   129 /* an original id: 1 to 128 bytes, NUL */
+#define RPL_IMPORT_FIELD_MAX  192
+#define RPL_IMPORT_REASON_MAX 512
+
+/* What became of one record.  The caller allocates it. */
+struct rpl_import_report {
+    size_t category; /* 0 when imported; else see rpl_import_category() */
+    char name[RPL_IMPORT_NAME_MAX];     /* the original id, "" until known:
+                                         * the log's name ("<name>.camelog") */
+    char field[RPL_IMPORT_FIELD_MAX];   /* the record's field at fault as a
+                                         * JSON path, "" for none */
+    char reason[RPL_IMPORT_REASON_MAX]; /* why, for people; "" if imported */
+    struct rpl_report log;              /* the imported log's verification */
+};
+
+/* Imports one record of format: record_len bytes (copied), whose file
+ * name is name (its directory is ignored; formats whose records do not
+ * hold their original id take it from the name, "avalongame" the name
+ * without ".json").  On success *out is the verified log (free it with
+ * rpl_log_free()) and rep->log its report.  A refused record returns its
+ * status (rpl_status_is_invalid_input() tells the record's faults from
+ * the environment's) with rep->category, field and reason set, and err
+ * holding the reason (cut at RPL_ERRMSG_MAX); *out is NULL.  An unknown
+ * format is RPL_E_UNSUPPORTED and options without a dealer or with a bad
+ * seed are RPL_E_ARG, with rep->category 0.  rep is filled either way. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_import(struct rpl_ctx *ctx, const char *format, const char *name,
+           const void *record, size_t record_len,
+           const struct rpl_import_opts *opts, struct rpl_log **out,
+           struct rpl_import_report *rep, struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3, 6, 7, 8);
+
+/* The same for the record in file path ("-" is not accepted: the name
+ * may be the record's id).  A file that cannot be read is category
+ * "read" (RPL_E_IO, reason the system's text, e.g. "No such file or
+ * directory"); one over the format's limit is "size" (RPL_E_LIMIT) and
+ * is not read further. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_import_file(struct rpl_ctx *ctx, const char *format, const char *path,
+                const struct rpl_import_opts *opts, struct rpl_log **out,
+                struct rpl_import_report *rep, struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3, 4, 5, 6);
+
+/* ---------------------------------------------------------------------
  * Archive (SQLite): many games, indexed for review and statistics
  * ------------------------------------------------------------------ */
 

@@ -6,8 +6,9 @@
  * What may include what:
  *   - the core (text, crypto, rng, keys, gz, ctx, json) includes
  *     internal.h and never anything under games/;
- *   - the log layer (log.c, rec.c) and archive/ include games/game.h and
- *     reach a game only through struct rpl__game and rpl__game_find();
+ *   - the log layer (log.c, rec.c, importer.c) and archive/ include
+ *     games/game.h and reach a game only through struct rpl__game,
+ *     rpl__game_find() and rpl__importer_find();
  *   - a game's files include internal.h, games/game.h, json.h and their
  *     own folder's headers, never another game's;
  *   - registry.c alone names the games.
@@ -127,9 +128,70 @@ struct rpl__game {
                         struct rpl__buf *out);
     void (*reveal_json)(const void *st, const struct rpl__env *env,
                         struct rpl__buf *out);
+    /* The formats of other systems whose records become games of this
+     * one (rpl_import()): NULL-terminated, or NULL for none. */
+    const struct rpl__importer *const *importers;
 };
 
 /* The registry (registry.c): NULL for an unknown name. */
 const struct rpl__game *rpl__game_find(const char *name, size_t len);
+
+/* ------------------------------------------------------------ imports */
+
+/* A record of another system, as importer.c hands it to an importer. */
+struct rpl__import_in {
+    struct rpl_ctx *ctx;
+    const struct rpl__game *game; /* the game the importer belongs to */
+    const char *name;             /* the record's file name, no directory */
+    const char *record;           /* record_len bytes (not a C string) */
+    size_t record_len;
+    const char *options; /* the format's settings; "" for none */
+    bool has_seed;       /* with root: dealer secrets derive from it */
+    uint8_t root[32];
+};
+
+#define RPL__IMPORT_ID_MAX 128 /* bytes of an original id */
+
+/* How to record a record an importer accepts: the recorder's
+ * configuration and the players' actions in their private form. */
+struct rpl__import_plan {
+    char oid[RPL__IMPORT_ID_MAX + 1]; /* the original id */
+    uint8_t id[16];                   /* rpl__import_derive() */
+    uint8_t secret[32];               /* wiped by importer.c */
+    char rules[256];                  /* the rules line after "rules " */
+    size_t seats;
+    char names[RPL_MAX_SEATS][RPL_MAX_NAME + 1];
+    char deal[RPL_MAX_SEATS][32]; /* each seat's secret (Avalon: role) */
+    size_t first;                 /* the first player, 1-based */
+    char created[32];             /* "YYYY-MM-DDTHH:MM:SSZ" or "" */
+    struct rpl__buf actions;      /* one action per line, each with LF */
+};
+
+/* One foreign format.  Its categories (rpl_import_category()) are its
+ * own; importer.c fills those keyed "read", "size", "invalid" and
+ * "internal", and callers those keyed "exists" and "write". */
+struct rpl__importer {
+    const char *format; /* the name callers give: "avalongame" */
+    const char *source; /* the `import` line's source */
+    const struct rpl_import_category *categories; /* [0] is "imported" */
+    size_t ncategories;
+    /* Reads and checks a record with the game's own engine: RPL_OK with
+     * plan filled (plan->actions is initialized by the caller), or the
+     * refusal's status with rep->category, field and reason set. */
+    enum rpl_status (*convert)(const struct rpl__import_in *in,
+                               struct rpl__import_plan *plan,
+                               struct rpl_import_report *rep);
+};
+
+/* The importer of a format, and its game in *game; NULL when none. */
+const struct rpl__importer *rpl__importer_find(const char *format,
+                                               const struct rpl__game **game);
+
+/* The game id of a record and its dealer secret (importer.c): the id is
+ * the first 16 bytes of BLAKE2b-256("camelog import" || source || 0x00
+ * || oid); the secret is BLAKE2b-256(key = root, "camelog import secret
+ * " || oid) with a seed, else random. */
+void rpl__import_derive(const struct rpl__import_in *in, const char *source,
+                        const char *oid, uint8_t id[16], uint8_t secret[32]);
 
 #endif /* LIBREPLAY_GAMES_GAME_H */

@@ -24,3 +24,16 @@ rpl__game_find(const char *name, size_t len)
             return games[i];
     return NULL;
 }
+
+const struct rpl__importer *
+rpl__importer_find(const char *format, const struct rpl__game **game)
+{
+    for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++)
+        for (size_t j = 0; games[i]->importers && games[i]->importers[j]; j++)
+            if (strcmp(games[i]->importers[j]->format, format) == 0) {
+                if (game)
+                    *game = games[i];
+                return games[i]->importers[j];
+            }
+    return NULL;
+}

@@ -389,4 +389,8 @@ enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
 
 extern const struct rpl__game rpl__avalon;
 
+/* The importers of records of other systems (import.c), for the
+ * module's importers member: NULL-terminated. */
+extern const struct rpl__importer *const rpl__avalon_importers[];
+
 #endif /* LIBREPLAY_AVALON_H */

@@ -88,4 +88,5 @@ const struct rpl__game rpl__avalon = {
     .events_json = rpl__av_events_json,
     .reveal_text = rpl__av_reveal_text,
     .reveal_json = rpl__av_reveal_json,
+    .importers = rpl__avalon_importers,
 };
