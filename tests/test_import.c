@@ -447,51 +447,6 @@ START_TEST(test_files)
 }
 END_TEST
 
-/* The failing allocator, except that an allocation of the same size as
- * the one just before it (1 KiB or more) is never failed: rec.c's
- * rpl_rec_free() wipes the recorder's state backup without checking that
- * it was allocated, so failing that one allocation crashes in rec.c, not
- * in the import.  Remove once rec.c is fixed. */
-struct skipping {
-    struct failing f;
-    struct rpl_allocator inner;
-    size_t last;
-};
-
-static void *
-s_alloc(void *ud, size_t n)
-{
-    struct skipping *s = ud;
-    const long countdown = s->f.countdown;
-    const bool is_backup = n == s->last && n >= 1024;
-    void *p;
-
-    if (is_backup)
-        s->f.countdown = -1;
-    p = s->inner.alloc(s->inner.ud, n);
-    if (is_backup)
-        s->f.countdown = countdown;
-    s->last = n;
-    return p;
-}
-
-static void *
-s_realloc(void *ud, void *p, size_t n)
-{
-    struct skipping *s = ud;
-
-    s->last = 0;
-    return s->inner.realloc(s->inner.ud, p, n);
-}
-
-static void
-s_free(void *ud, void *p)
-{
-    struct skipping *s = ud;
-
-    s->inner.free(s->inner.ud, p);
-}
-
 /* Every allocation of an import fails in turn: RPL_E_NOMEM, category
  * "internal", nothing leaked. */
 START_TEST(test_nomem)
@@ -499,9 +454,9 @@ START_TEST(test_nomem)
     bool done = false;
 
     for (long nth = 0; !done; nth++) {
-        struct skipping sa = {{-1, 0}, {0}, 0};
-        struct failing *const fp = &sa.f;
-        const struct rpl_allocator a = {s_alloc, s_realloc, s_free, &sa};
+        struct failing f = {-1, 0};
+        struct failing *const fp = &f;
+        const struct rpl_allocator a = failing_allocator(fp);
         struct rpl_ctx *ctx = NULL;
         struct rpl_seckey *sk;
         struct rpl_import_opts o;
@@ -510,7 +465,6 @@ START_TEST(test_nomem)
         struct rpl_error err;
         enum rpl_status rc;
 
-        sa.inner = failing_allocator(fp);
         ck_assert_int_eq(rpl_ctx_new(&ctx, &a, NULL), RPL_OK);
         sk = dealer_key(ctx);
         o = seeded(sk);
