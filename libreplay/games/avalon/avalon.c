@@ -2629,4 +2629,5 @@ const struct rpl__game rpl__avalon = {
     .events_json = av_events_json,
     .reveal_text = av_reveal_text,
     .reveal_json = av_reveal_json,
+    .index = rpl__av_index,
 };

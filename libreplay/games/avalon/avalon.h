@@ -253,4 +253,11 @@ enum rpl_status rpl__avalon_deal(void *st, const char *const *roles,
 /* The module (avalon.c). */
 extern const struct rpl__game rpl__avalon;
 
+/* The archive's rows of a game (index.c): the index member of
+ * struct rpl__game (games/game.h). */
+enum rpl_status rpl__av_index(void *ix, const void *st,
+                              const struct rpl__env *env,
+                              const struct rpl__line *ln,
+                              struct rpl__rows *rows, struct rpl_error *err);
+
 #endif /* LIBREPLAY_AVALON_H */
