@@ -5,12 +5,13 @@
  *
  * The files, each one verb, and who calls whom (no circle):
  *   stmt.c   SQLite helpers: errors, prepared and cached statements,
- *            binding, columns, the tables of the schema;
+ *            binding, columns, which tables are whose;
  *   index.c  reads a verified log into a struct ix: the header, and the
  *            game's rows through its index hook (games/game.h), kept in
  *            memory by a generic row sink;
  *   store.c  writes a struct ix (add, replace, index again), batches;
- *   db.c     open and close, pragmas, schema and migrations (store.c);
+ *   db.c     open and close, pragmas, the schema and its tables,
+ *            migrations (store.c);
  *   query.c  the filter, query and export;
  *   stats.c  the statistics (query.c's filter);
  *   sql.c    read-only SQL;
@@ -66,7 +67,7 @@ struct rpl_archive {
     unsigned version;
     bool is_readonly;
     bool in_batch;
-    /* The tables of the schema, in its order (stmt.c). */
+    /* The tables of the schema, in its order (db.c). */
     size_t ntables;
     char table[RPL__AR_MAX_TABLES][RPL__AR_TABLE_NAME];
     sqlite3_stmt *ins[RPL__AR_NTARGETS][RPL__AR_NINS];
@@ -109,13 +110,16 @@ void rpl__ar_bind_uint(sqlite3_stmt *st, int i, size_t v);
 const char *rpl__ar_col_text(sqlite3_stmt *st, int i);
 const char *rpl__ar_col_text_or_null(sqlite3_stmt *st, int i);
 size_t rpl__ar_col_uint(sqlite3_stmt *st, int i);
-/* Reads the tables of the embedded schema into ar->table. */
-enum rpl_status rpl__ar_tables(struct rpl_archive *ar, struct rpl_error *err);
 /* Whether table i is the archive's own (game, log, rule, seat) rather
  * than a game's. */
 bool rpl__ar_is_own(const struct rpl_archive *ar, size_t i);
 /* Whether table i is an index table (every table but log). */
 bool rpl__ar_is_index(const struct rpl_archive *ar, size_t i);
+
+/* --------------------------------------------------------------- db.c */
+
+/* Reads the tables of the embedded schema into ar->table. */
+enum rpl_status rpl__ar_tables(struct rpl_archive *ar, struct rpl_error *err);
 
 /* ------------------------------------------------------------ index.c */
 

@@ -7,6 +7,7 @@
  * (index.c) without touching the database; then one SAVEPOINT stores it,
  * so a failed add changes nothing, inside a batch or not.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "archive.h"
@@ -28,6 +29,7 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
 {
     const struct rpl__rows *g = &x->rows;
     sqlite3_stmt *st = NULL;
+    char what[RPL__AR_TABLE_NAME + 32];
     enum rpl_status rc;
 
     rc = rpl__ar_ins(ar, t, RPL__AR_INS_GAME, &st, err);
@@ -99,7 +101,9 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
             else if (cell->kind == RPL__CELL_TEXT)
                 rpl__ar_bind_text(st, col, x->text.p + cell->off);
         }
-        rc = rpl__ar_step(ar, st, "cannot add a row of the game", err);
+        snprintf(what, sizeof(what), "cannot add a row to %s",
+                 ar->table[r->table]);
+        rc = rpl__ar_step(ar, st, what, err);
     }
     return rc;
 }
