@@ -373,7 +373,7 @@ clean:
 
 # ---------------------------------------------------------------- archive
 
-# schema/archive.sql is the only copy of the archive schema: archive.c
+# schema/archive.sql is the only copy of the archive schema: db.c
 # includes it as an array of C string literals, one per line (ISO C
 # bounds the length of one literal, not of an array).
 $(B)/archive_sql.h: schema/archive.sql
@@ -383,7 +383,7 @@ $(B)/archive_sql.h: schema/archive.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
 	  echo '};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/libreplay/archive/archive.o: $(B)/archive_sql.h
+$(B)/libreplay/archive/db.o: $(B)/archive_sql.h
 
 # ---------------------------------------------------------------- fuzz
 

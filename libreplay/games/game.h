@@ -48,6 +48,72 @@ struct rpl__applied {
     bool in_group;    /* signed against the base of its group (votes) */
 };
 
+/* A cell of an archive row: SQL NULL, an integer or a text. */
+enum rpl__cell_kind {
+    RPL__CELL_NULL = 0,
+    RPL__CELL_INT = 1,
+    RPL__CELL_TEXT = 2
+};
+
+struct rpl__cell {
+    enum rpl__cell_kind kind;
+    int64_t i;     /* RPL__CELL_INT */
+    const char *s; /* RPL__CELL_TEXT: NUL-terminated, copied by row() */
+};
+
+/* What the archive lends a game's index() (archive/index.c), zeroed
+ * before the first call.
+ *
+ * The game's part of the common rows (schema/archive.sql): game.leader
+ * (0: NULL), game.rounds, game.proposals, and seat.role and seat.side
+ * of seat k (NULL while unknown).  role and side point to static
+ * strings: the archive stores them after the last call.
+ *
+ * row() adds one row to table, a table of the schema other than the
+ * archive's own (game, log, rule, seat): cells are its columns after
+ * gid, in the schema's order.  The archive names the table in SQL only
+ * with its own copy of the schema's name, and binds every cell as a
+ * parameter; it keeps the rows until the log is stored, so a failed
+ * index changes nothing.  Returns RPL_E_ARG for a table that is not a
+ * game's, RPL_E_NOMEM. */
+struct rpl__rows {
+    size_t leader;
+    size_t rounds;
+    size_t proposals;
+    const char *role[RPL_MAX_SEATS + 1];
+    const char *side[RPL_MAX_SEATS + 1];
+
+    void *a;
+    enum rpl_status (*row)(void *a, const char *table,
+                           const struct rpl__cell *cells, size_t ncells,
+                           struct rpl_error *err);
+};
+
+/* Cells, for row(). */
+static inline struct rpl__cell
+rpl__cell_int(int64_t i)
+{
+    const struct rpl__cell c = {RPL__CELL_INT, i, NULL};
+
+    return c;
+}
+
+static inline struct rpl__cell
+rpl__cell_text(const char *s)
+{
+    const struct rpl__cell c = {s ? RPL__CELL_TEXT : RPL__CELL_NULL, 0, s};
+
+    return c;
+}
+
+static inline struct rpl__cell
+rpl__cell_null(void)
+{
+    const struct rpl__cell c = {RPL__CELL_NULL, 0, NULL};
+
+    return c;
+}
+
 /* One game.  The state is plain data of state_size bytes (no pointers):
  * the log layer zeroes it, copies it with memcpy and never looks inside.
  * Every function that fails leaves the state as it was. */
@@ -131,6 +197,20 @@ struct rpl__game {
     /* The formats of other systems whose records become games of this
      * one (rpl_import()): NULL-terminated, or NULL for none. */
     const struct rpl__importer *const *importers;
+
+    /* The archive's index of a verified log (archive/index.c).  The
+     * archive zeroes index_size bytes of scratch (ix, the game's own
+     * plain data), calls index() for each game line in log order, st the
+     * state after it, then once with ln NULL, st the state after the last
+     * line; env->seed is set when the log is complete (the state then
+     * knows the deal).  The game fills its part of the common rows and
+     * writes the rows of its own tables through rows.  NULL: the game
+     * has only the common rows. */
+    size_t index_size;
+    enum rpl_status (*index)(void *ix, const void *st,
+                             const struct rpl__env *env,
+                             const struct rpl__line *ln, struct rpl__rows *rows,
+                             struct rpl_error *err);
 };
 
 /* The registry (registry.c): NULL for an unknown name. */

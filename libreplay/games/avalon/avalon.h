@@ -393,4 +393,11 @@ extern const struct rpl__game rpl__avalon;
  * module's importers member: NULL-terminated. */
 extern const struct rpl__importer *const rpl__avalon_importers[];
 
+/* The archive's rows of a game (index.c): the index member of
+ * struct rpl__game (games/game.h). */
+enum rpl_status rpl__av_index(void *ix, const void *st,
+                              const struct rpl__env *env,
+                              const struct rpl__line *ln,
+                              struct rpl__rows *rows, struct rpl_error *err);
+
 #endif /* LIBREPLAY_AVALON_H */

@@ -931,4 +931,29 @@ size_t rpl__soc_legal(const struct soc_state *st, struct soc_cmd *out,
 
 extern const struct rpl__game rpl__soc;
 
+/* ------------------------------------------------------------- index.c */
+
+/* The scratch of the archive's index (index_size): what the lines of a
+ * game have told so far.  Seats are 1-based. */
+struct soc_ix {
+    bool is_begun;
+    bool has_start;
+    uint8_t prev; /* 1 + the keyword of the last game line, 0 none */
+    uint8_t leader;
+    int traitor;          /* his seat, 0 for none, -1 unknown */
+    const char *revealed; /* how he came out, NULL while unknown */
+    uint32_t revealed_line;
+    uint32_t won, lost, nquests;
+    uint32_t acc_line; /* the last accusation */
+    uint8_t accuser, accused;
+    uint8_t loyalty[SOC_MAX_SEATS + 1]; /* 0 unknown, 1 loyal, 2 traitor */
+    uint32_t died[SOC_MAX_SEATS + 1];
+};
+
+/* The index member of struct rpl__game (games/game.h). */
+enum rpl_status rpl__soc_index(void *ix, const void *st,
+                               const struct rpl__env *env,
+                               const struct rpl__line *ln,
+                               struct rpl__rows *rows, struct rpl_error *err);
+
 #endif /* LIBREPLAY_SOC_H */

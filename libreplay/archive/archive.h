@@ -1,0 +1,206 @@
+/*
+ * archive.h - the archive folder's own header: the handle, the index of
+ * one log (struct ix) and the helpers the folder's files share.  Nothing
+ * here is public API; the public half is in replay.h.
+ *
+ * The files, each one verb, and who calls whom (no circle):
+ *   stmt.c   SQLite helpers: errors, prepared and cached statements,
+ *            binding, columns, which tables are whose;
+ *   index.c  reads a verified log into a struct ix: the header, and the
+ *            game's rows through its index hook (games/game.h), kept in
+ *            memory by a generic row sink;
+ *   store.c  writes a struct ix (add, replace, index again), batches;
+ *   db.c     open and close, pragmas, the schema and its tables,
+ *            migrations (store.c);
+ *   query.c  the filter, query and export;
+ *   stats.c  the statistics (query.c's filter);
+ *   sql.c    read-only SQL;
+ *   check.c  rebuilds and compares the index (index.c, store.c).
+ *
+ * Every value reaches SQLite as a bound parameter; the only SQL text built
+ * at run time is made of constant fragments (the schema's table names,
+ * schema prefixes, the filter's clauses) and of our own integers.
+ */
+#ifndef LIBREPLAY_ARCHIVE_H
+#define LIBREPLAY_ARCHIVE_H
+
+#include <sqlite3.h>
+
+#include "internal.h"
+#include "log.h"
+
+/* A minute: long enough for another process's batch to commit. */
+#define RPL__AR_BUSY_TIMEOUT_MS 60000
+/* Tables of schema/archive.sql (the build's copy is checked at open). */
+#define RPL__AR_MAX_TABLES 32
+#define RPL__AR_TABLE_NAME 32
+/* Seats and quests of a game as struct rpl_archive_game gives them. */
+#define RPL__AR_NSEATS     RPL_MAX_SEATS
+#define RPL__AR_MAX_QUESTS 5
+
+/* Where index rows go: the archive, or the temporary tables of check. */
+enum rpl__ar_target { RPL__AR_MAIN = 0, RPL__AR_CHECK = 1 };
+#define RPL__AR_NTARGETS 2
+
+/* Cached statements of the archive's own tables. */
+enum rpl__ar_stmt {
+    /* Inserts into the common tables: one per target. */
+    RPL__AR_INS_GAME,
+    RPL__AR_INS_LOG,
+    RPL__AR_INS_RULE,
+    RPL__AR_INS_SEAT,
+    RPL__AR_NINS,
+    /* Main only. */
+    RPL__AR_FIND = RPL__AR_NINS,
+    RPL__AR_SAME_ID,
+    RPL__AR_DELETE,
+    RPL__AR_SEATS_OF,
+    RPL__AR_QUESTS_OF,
+    RPL__AR_ASSN_OF,
+    RPL__AR_EXPORT,
+    RPL__AR_NSTMT
+};
+
+struct rpl_archive {
+    struct rpl_ctx *ctx;
+    sqlite3 *db;
+    unsigned version;
+    bool is_readonly;
+    bool in_batch;
+    /* The tables of the schema, in its order (db.c). */
+    size_t ntables;
+    char table[RPL__AR_MAX_TABLES][RPL__AR_TABLE_NAME];
+    sqlite3_stmt *ins[RPL__AR_NTARGETS][RPL__AR_NINS];
+    sqlite3_stmt *ins_table[RPL__AR_NTARGETS][RPL__AR_MAX_TABLES];
+    sqlite3_stmt *st[RPL__AR_NSTMT];
+};
+
+/* ------------------------------------------------------------- stmt.c */
+
+/* A failed SQLite call as our status, at the place it happened. */
+enum rpl_status rpl__ar_fail(const struct rpl_archive *ar,
+                             struct rpl_error *err, int rc, const char *what);
+/* Runs constant SQL without parameters (transactions, schema). */
+enum rpl_status rpl__ar_exec(struct rpl_archive *ar, const char *sql,
+                             const char *what, struct rpl_error *err);
+enum rpl_status rpl__ar_prepare(struct rpl_archive *ar, const char *sql,
+                                sqlite3_stmt **out, bool is_cached,
+                                struct rpl_error *err);
+/* A cached statement (main only), prepared on first use and reset after
+ * each use by its caller (rpl__ar_done()). */
+enum rpl_status rpl__ar_stmt(struct rpl_archive *ar, enum rpl__ar_stmt which,
+                             sqlite3_stmt **out, struct rpl_error *err);
+/* The insert into a common table (which < RPL__AR_NINS) of target t. */
+enum rpl_status rpl__ar_ins(struct rpl_archive *ar, enum rpl__ar_target t,
+                            enum rpl__ar_stmt which, sqlite3_stmt **out,
+                            struct rpl_error *err);
+/* The insert into table i of the schema (a game's table) of target t,
+ * with ncols parameters (gid and the cells). */
+enum rpl_status rpl__ar_ins_table(struct rpl_archive *ar, enum rpl__ar_target t,
+                                  size_t i, size_t ncols, sqlite3_stmt **out,
+                                  struct rpl_error *err);
+/* Resets a statement after use (its error, if any, was reported). */
+void rpl__ar_done(sqlite3_stmt *st);
+/* Steps a statement that returns no row, then resets it. */
+enum rpl_status rpl__ar_step(struct rpl_archive *ar, sqlite3_stmt *st,
+                             const char *what, struct rpl_error *err);
+void rpl__ar_bind_text(sqlite3_stmt *st, int i, const char *s);
+void rpl__ar_bind_uint(sqlite3_stmt *st, int i, size_t v);
+/* A column as text: "" for NULL, or NULL for NULL. */
+const char *rpl__ar_col_text(sqlite3_stmt *st, int i);
+const char *rpl__ar_col_text_or_null(sqlite3_stmt *st, int i);
+size_t rpl__ar_col_uint(sqlite3_stmt *st, int i);
+/* Whether table i is the archive's own (game, log, rule, seat) rather
+ * than a game's. */
+bool rpl__ar_is_own(const struct rpl_archive *ar, size_t i);
+/* Whether table i is an index table (every table but log). */
+bool rpl__ar_is_index(const struct rpl_archive *ar, size_t i);
+
+/* --------------------------------------------------------------- db.c */
+
+/* Reads the tables of the embedded schema into ar->table. */
+enum rpl_status rpl__ar_tables(struct rpl_archive *ar, struct rpl_error *err);
+
+/* ------------------------------------------------------------ index.c */
+
+struct ix_kv {
+    const char *key, *value;
+    size_t key_len, value_len;
+};
+
+/* A row of a game's table, kept until it is stored: cells
+ * cell[first..first + n), texts at offsets of text. */
+struct ix_row {
+    size_t table;
+    size_t first, n;
+};
+
+struct ix_cell {
+    enum rpl__cell_kind kind;
+    int64_t i;
+    size_t off;
+};
+
+/* Everything the index says about one log. */
+struct ix {
+    const struct rpl_archive *ar;
+    const char *game;
+    const char *id;
+    uint8_t seal[RPL__HASH];
+    char created[24]; /* "" when absent */
+    const char *rules;
+    size_t rules_len;
+    size_t nrules;
+    struct ix_kv rule[RPL_MAX_TOKENS];
+    size_t players;
+    char dealer[RPL_PUBKEY_B64_LEN + 1];
+    const char *progress;
+    bool is_imported;
+    char source[RPL_MAX_LINE]; /* the `import` line's tokens, "" if none */
+    char source_id[RPL_MAX_LINE];
+    const char *winner; /* NULL before end */
+    const char *reason;
+    size_t lines, seals, sigs;
+    const char *name[RPL__AR_NSEATS + 1];
+    char key[RPL__AR_NSEATS + 1][RPL_PUBKEY_B64_LEN + 1]; /* "" if none */
+    /* The game's part: its common columns and its rows. */
+    struct rpl__rows rows;
+    struct ix_row *row;
+    size_t nrows, row_cap;
+    struct ix_cell *cell;
+    size_t ncells, cell_cap;
+    struct rpl__buf text;
+};
+
+/* Reads everything the index needs from a verified log of ar's. */
+enum rpl_status rpl__ar_index(struct ix *x, const struct rpl_archive *ar,
+                              struct rpl_log *log, struct rpl_error *err);
+/* Frees what an ix holds besides itself. */
+void rpl__ar_ix_release(struct rpl_ctx *ctx, struct ix *x);
+/* The line of the last seal, 0 when none. */
+size_t rpl__ar_last_seal(const struct rpl_log *log);
+
+/* ------------------------------------------------------------ store.c */
+
+/* Writes the index rows of x into target t; gid 0 lets the archive pick
+ * it (main), and *out_gid tells which. */
+enum rpl_status rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
+                               const struct ix *x, sqlite3_int64 gid,
+                               sqlite3_int64 *out_gid, struct rpl_error *err);
+/* Indexes every stored log again (a migration). */
+enum rpl_status rpl__ar_reindex_all(struct rpl_archive *ar,
+                                    struct rpl_error *err);
+
+/* ------------------------------------------------------------ query.c */
+
+enum rpl_status rpl__ar_filter_check(const struct rpl_archive_filter *f,
+                                     struct rpl_error *err);
+/* Prepares head || filter's WHERE over `main.game g` || tail with the
+ * filter bound. */
+enum rpl_status rpl__ar_prepare_filtered(struct rpl_archive *ar,
+                                         const char *head,
+                                         const struct rpl_archive_filter *f,
+                                         const char *tail, sqlite3_stmt **out,
+                                         struct rpl_error *err);
+
+#endif /* LIBREPLAY_ARCHIVE_H */

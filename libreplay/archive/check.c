@@ -1,0 +1,319 @@
+/*
+ * check.c - camelog archive check: SQLite's own checks, then every stored
+ * log verified and its index rebuilt (index.c, store.c) into temporary
+ * tables (temp.chk_*) and compared with the stored rows, table by table.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "archive.h"
+
+/* -------------------------------------------------------------- check */
+
+struct check {
+    struct rpl_archive *ar;
+    void (*each)(void *ud, const char *id, const struct rpl_error *problem);
+    void *ud;
+    struct rpl_error first;
+    size_t problems;
+    /* The index tables: every table of the schema but log. */
+    size_t n;
+    const char *name[RPL__AR_MAX_TABLES];
+    sqlite3_stmt *cmp[RPL__AR_MAX_TABLES];
+    sqlite3_stmt *clear[RPL__AR_MAX_TABLES];
+};
+
+static void
+problem(struct check *c, const char *id, const struct rpl_error *e)
+{
+    if (c->problems++ == 0) {
+        c->first = *e;
+        if (id) {
+            char msg[RPL_ERRMSG_MAX + 48];
+            const int n =
+                snprintf(msg, sizeof(msg), "game %.32s: %s", id, e->msg);
+            const size_t len = n < 0 ? 0
+                               : (size_t)n < RPL_ERRMSG_MAX
+                                   ? (size_t)n
+                                   : RPL_ERRMSG_MAX - 1;
+
+            memcpy(c->first.msg, msg, len);
+            c->first.msg[len] = '\0';
+        }
+    }
+    if (c->each)
+        c->each(c->ud, id, e);
+}
+
+static void problem_msg(struct check *c, const char *id, enum rpl_status code,
+                        const char *fmt, ...) RPL__PRINTF(4, 5);
+
+static void
+problem_msg(struct check *c, const char *id, enum rpl_status code,
+            const char *fmt, ...)
+{
+    struct rpl_error e;
+    va_list ap;
+
+    e.code = code;
+    e.line = 0;
+    va_start(ap, fmt);
+    vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+    va_end(ap);
+    problem(c, id, &e);
+}
+
+/* The temporary tables the index of each log is rebuilt into, and the
+ * statements that compare and clear them. */
+static enum rpl_status
+check_prepare(struct check *c, struct rpl_error *err)
+{
+    struct rpl_archive *ar = c->ar;
+    char sql[512];
+    enum rpl_status rc = RPL_OK;
+
+    c->n = 0;
+    for (size_t i = 0; i < ar->ntables; i++)
+        if (rpl__ar_is_index(ar, i))
+            c->name[c->n++] = ar->table[i];
+    for (size_t i = 0; rc == RPL_OK && i < c->n; i++) {
+        const char *t = c->name[i];
+
+        snprintf(sql, sizeof(sql),
+                 "CREATE TEMP TABLE chk_%s AS SELECT * FROM main.%s "
+                 "WHERE 0",
+                 t, t);
+        rc = rpl__ar_exec(ar, sql, "cannot check the archive", err);
+        snprintf(sql, sizeof(sql),
+                 "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s "
+                 "WHERE gid = ?1 EXCEPT SELECT * FROM temp.chk_%s WHERE "
+                 "gid = ?1)) + (SELECT count(*) FROM (SELECT * FROM "
+                 "temp.chk_%s WHERE gid = ?1 EXCEPT SELECT * FROM main.%s "
+                 "WHERE gid = ?1))",
+                 t, t, t, t);
+        if (rc == RPL_OK)
+            rc = rpl__ar_prepare(ar, sql, &c->cmp[i], true, err);
+        snprintf(sql, sizeof(sql), "DELETE FROM temp.chk_%s", t);
+        if (rc == RPL_OK)
+            rc = rpl__ar_prepare(ar, sql, &c->clear[i], true, err);
+    }
+    return rc;
+}
+
+static void
+check_release(struct check *c)
+{
+    struct rpl_archive *ar = c->ar;
+    char sql[128];
+
+    for (size_t i = 0; i < c->n; i++) {
+        sqlite3_finalize(c->cmp[i]);
+        sqlite3_finalize(c->clear[i]);
+    }
+    for (size_t i = 0; i < RPL__AR_NINS; i++) {
+        sqlite3_finalize(ar->ins[RPL__AR_CHECK][i]);
+        ar->ins[RPL__AR_CHECK][i] = NULL;
+    }
+    for (size_t i = 0; i < RPL__AR_MAX_TABLES; i++) {
+        sqlite3_finalize(ar->ins_table[RPL__AR_CHECK][i]);
+        ar->ins_table[RPL__AR_CHECK][i] = NULL;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS temp.chk_%s",
+                 c->name[i]);
+        sqlite3_exec(ar->db, sql, NULL, NULL, NULL);
+    }
+}
+
+/* One stored log: it verifies, is the game its row names, and its index
+ * rebuilt equals the stored one.  Problems of the log go to c; the
+ * return value is for failures of the check itself. */
+static enum rpl_status
+check_game(struct check *c, sqlite3_stmt *row, struct rpl_error *err)
+{
+    struct rpl_archive *ar = c->ar;
+    const sqlite3_int64 gid = sqlite3_column_int64(row, 0);
+    const char *id = rpl__ar_col_text(row, 1);
+    const char *game = rpl__ar_col_text(row, 2);
+    const void *seal = sqlite3_column_blob(row, 3);
+    const size_t seal_len = (size_t)sqlite3_column_bytes(row, 3);
+    const size_t text_len = rpl__ar_col_uint(row, 4);
+    const void *gz = sqlite3_column_blob(row, 5);
+    const size_t gz_len = (size_t)sqlite3_column_bytes(row, 5);
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error e;
+    struct ix *x = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    sqlite3_int64 out_gid = 0;
+    enum rpl_status rc = RPL_OK;
+
+    if (rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &len, &e) != RPL_OK) {
+        problem(c, id, &e);
+        goto out;
+    }
+    if (len != text_len)
+        problem_msg(c, id, RPL_E_STATE,
+                    "the stored text length does not match the log");
+    if (rpl_log_parse(ar->ctx, &log, text, len, false, &e) != RPL_OK) {
+        problem(c, id, &e);
+        goto out;
+    }
+    if (rpl_log_verify(log, NULL, &rep) != RPL_OK) {
+        problem(c, id, &rep.error);
+        goto out;
+    }
+    x = rpl__calloc(ar->ctx, 1, sizeof(*x));
+    if (!x) {
+        rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        goto out;
+    }
+    if (rpl__ar_index(x, ar, log, &e) != RPL_OK) {
+        problem(c, id, &e);
+        goto out;
+    }
+    if (strcmp(rep.id, id) != 0 || strcmp(rep.game, game) != 0) {
+        problem_msg(c, id, RPL_E_STATE, "the stored log is of game %s", rep.id);
+        goto out;
+    }
+    if (seal_len != sizeof(x->seal) || memcmp(seal, x->seal, seal_len) != 0 ||
+        rpl__ar_last_seal(log) != log->nlines) {
+        problem_msg(c, id, RPL_E_STATE,
+                    "the stored log does not end with the seal its row "
+                    "names");
+        goto out;
+    }
+    rc = rpl__ar_insert(ar, RPL__AR_CHECK, x, gid, &out_gid, err);
+    for (size_t i = 0; rc == RPL_OK && i < c->n; i++) {
+        int src;
+
+        sqlite3_bind_int64(c->cmp[i], 1, gid);
+        src = sqlite3_step(c->cmp[i]);
+        if (src != SQLITE_ROW)
+            rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
+        else if (sqlite3_column_int64(c->cmp[i], 0) != 0)
+            problem_msg(c, id, RPL_E_STATE,
+                        "the index table %s does not match the log",
+                        c->name[i]);
+        rpl__ar_done(c->cmp[i]);
+    }
+out:
+    for (size_t i = 0; i < c->n; i++)
+        if (rc == RPL_OK)
+            rc = rpl__ar_step(ar, c->clear[i], "cannot check the archive", err);
+    rpl__ar_ix_release(ar->ctx, x);
+    rpl__free(ar->ctx, x);
+    rpl_log_free(log);
+    rpl__free(ar->ctx, text);
+    return rc;
+}
+
+/* SQLite's own checks: each row that is not "ok" is a problem. */
+static enum rpl_status
+check_pragma(struct check *c, const char *sql, struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_prepare(c->ar, sql, &st, false, err);
+    if (rc != RPL_OK)
+        return rc;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        struct rpl_error e;
+        const char *what = rpl__ar_col_text(st, 0);
+
+        if (strcmp(what, "ok") == 0)
+            continue;
+        if (sqlite3_column_count(st) >= 3)
+            rpl__err(&e, RPL_E_STATE, 0,
+                     "row %lld of table %s refers to a missing %s row",
+                     (long long)sqlite3_column_int64(st, 1), what,
+                     rpl__ar_col_text(st, 2));
+        else
+            rpl__err(&e, RPL_E_STATE, 0, "database: %s", what);
+        problem(c, NULL, &e);
+    }
+    if (src != SQLITE_DONE)
+        rc = rpl__ar_fail(c->ar, err, src, "cannot check the archive");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+enum rpl_status
+rpl_archive_check(struct rpl_archive *ar,
+                  void (*each)(void *ud, const char *id,
+                               const struct rpl_error *problem),
+                  void *ud, size_t *games, struct rpl_error *err)
+{
+    struct check c;
+    sqlite3_stmt *st = NULL;
+    size_t n = 0;
+    enum rpl_status rc;
+    int src = SQLITE_DONE;
+
+    rpl__err_clear(err);
+    if (ar->in_batch)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "commit or roll back the batch first");
+    memset(&c, 0, sizeof(c));
+    c.ar = ar;
+    c.each = each;
+    c.ud = ud;
+    /* check writes its temporary tables only (temp.chk_*). */
+    if (ar->is_readonly)
+        rc = rpl__ar_exec(ar, "PRAGMA query_only = OFF", "cannot check", err);
+    else
+        rc = RPL_OK;
+    /* One read transaction: the logs and the index of one moment. */
+    if (rc == RPL_OK)
+        rc = rpl__ar_exec(ar, "BEGIN", "cannot read the archive", err);
+    if (rc == RPL_OK)
+        rc = check_pragma(&c, "PRAGMA main.integrity_check", err);
+    if (rc == RPL_OK)
+        rc = check_pragma(&c, "PRAGMA main.foreign_key_check", err);
+    if (rc == RPL_OK)
+        rc = rpl__ar_prepare(ar,
+                             "SELECT g.id FROM main.game g WHERE NOT EXISTS "
+                             "(SELECT 1 FROM main.log l WHERE l.gid = g.gid)",
+                             &st, false, err);
+    while (rc == RPL_OK && (src = sqlite3_step(st)) == SQLITE_ROW)
+        problem_msg(&c, rpl__ar_col_text(st, 0), RPL_E_STATE,
+                    "the archive has no stored log for this game");
+    if (rc == RPL_OK && src != SQLITE_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc == RPL_OK)
+        rc = check_prepare(&c, err);
+    if (rc == RPL_OK)
+        rc = rpl__ar_prepare(
+            ar,
+            "SELECT g.gid, g.id, g.game, g.seal, l.text_len, l.gz "
+            "FROM main.game g JOIN main.log l USING (gid) "
+            "ORDER BY g.gid",
+            &st, false, err);
+    while (rc == RPL_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = check_game(&c, st, err);
+        n++;
+    }
+    if (rc == RPL_OK && src != SQLITE_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
+    sqlite3_finalize(st);
+    check_release(&c);
+    sqlite3_exec(ar->db, "ROLLBACK", NULL, NULL, NULL);
+    if (ar->is_readonly)
+        sqlite3_exec(ar->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
+    if (games)
+        *games = n;
+    if (rc != RPL_OK)
+        return rc;
+    if (c.problems) {
+        if (err)
+            *err = c.first;
+        return c.first.code;
+    }
+    return RPL_OK;
+}

@@ -1,0 +1,419 @@
+/*
+ * query.c - reading the index: the filter that query and stats share
+ * (every value a bound parameter, the clauses constant), the games that
+ * match it with their seats and quests, and the export of one stored log
+ * as its file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "archive.h"
+
+/* ------------------------------------------------------------- filter */
+
+static bool
+is_hex_prefix(const char *s, size_t max)
+{
+    const size_t n = strlen(s);
+
+    if (n == 0 || n > max)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, a real date. */
+static bool
+is_date(const char *s)
+{
+    char full[24];
+    struct rpl__tok t;
+    const size_t n = strlen(s);
+
+    if (n == 10)
+        snprintf(full, sizeof(full), "%sT00:00:00Z", s);
+    else if (n == 20)
+        snprintf(full, sizeof(full), "%s", s);
+    else
+        return false;
+    t.p = full;
+    t.n = 20;
+    return rpl__tok_time(&t);
+}
+
+enum rpl_status
+rpl__ar_filter_check(const struct rpl_archive_filter *f, struct rpl_error *err)
+{
+    if (!f)
+        return RPL_OK;
+    if (f->id && !is_hex_prefix(f->id, 32))
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "id: expected 1 to 32 lowercase hex digits, got "
+                        "\"%.40s\"",
+                        f->id);
+    if (f->since && !is_date(f->since))
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "since: expected YYYY-MM-DD or "
+                        "YYYY-MM-DDTHH:MM:SSZ, got \"%.40s\"",
+                        f->since);
+    if (f->until && !is_date(f->until))
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "until: expected YYYY-MM-DD or "
+                        "YYYY-MM-DDTHH:MM:SSZ, got \"%.40s\"",
+                        f->until);
+    return RPL_OK;
+}
+
+/* The side a filter asks for: Shadows over Camelot's loyalty cards name
+ * its sides, "loyal" the good side and "traitor" the evil one, in its
+ * games only (*is_soc). */
+static const char *
+filter_side(const char *side, bool *is_soc)
+{
+    *is_soc = false;
+    if (side && strcmp(side, "loyal") == 0) {
+        *is_soc = true;
+        return "good";
+    }
+    if (side && strcmp(side, "traitor") == 0) {
+        *is_soc = true;
+        return "evil";
+    }
+    return side;
+}
+
+/* The WHERE clause of a filter over `main.game g`, with named
+ * parameters bound by bind_filter(). */
+static void
+filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
+{
+    rpl__buf_puts(b, " WHERE 1");
+    if (!f)
+        return;
+    if (f->game)
+        rpl__buf_puts(b, " AND g.game = :game");
+    if (f->id)
+        rpl__buf_puts(b, " AND g.id GLOB :id");
+    if (f->winner)
+        rpl__buf_puts(b, " AND g.winner = :winner");
+    if (f->reason)
+        rpl__buf_puts(b, " AND g.reason = :reason");
+    if (f->players)
+        rpl__buf_puts(b, " AND g.players = :players");
+    if (f->since)
+        rpl__buf_puts(b, " AND g.created >= :since");
+    if (f->until)
+        rpl__buf_puts(b, " AND g.created < :until");
+    if (f->side) {
+        bool is_soc;
+
+        filter_side(f->side, &is_soc);
+        if (is_soc)
+            rpl__buf_puts(b, " AND g.game = 'soc'");
+    }
+    if (f->player || f->role || f->side) {
+        /* Not correlated: the seat index finds the games once. */
+        rpl__buf_puts(b, " AND g.gid IN (SELECT s.gid FROM main.seat s "
+                         "WHERE 1");
+        if (f->player)
+            rpl__buf_puts(b, " AND s.name = :player");
+        if (f->role)
+            rpl__buf_puts(b, " AND s.role = :role");
+        if (f->side)
+            rpl__buf_puts(b, " AND s.side = :side");
+        rpl__buf_puts(b, ")");
+    }
+}
+
+static void
+bind_named(sqlite3_stmt *st, const char *name, const char *value)
+{
+    const int i = sqlite3_bind_parameter_index(st, name);
+
+    if (i > 0 && value)
+        sqlite3_bind_text(st, i, value, -1, SQLITE_TRANSIENT);
+}
+
+static void
+bind_filter(sqlite3_stmt *st, const struct rpl_archive_filter *f)
+{
+    char glob[40];
+    bool is_soc;
+    int i;
+
+    if (!f)
+        return;
+    bind_named(st, ":game", f->game);
+    if (f->id) {
+        snprintf(glob, sizeof(glob), "%s*", f->id);
+        bind_named(st, ":id", glob);
+    }
+    bind_named(st, ":winner", f->winner);
+    bind_named(st, ":reason", f->reason);
+    i = sqlite3_bind_parameter_index(st, ":players");
+    if (i > 0)
+        rpl__ar_bind_uint(st, i, f->players);
+    bind_named(st, ":since", f->since);
+    bind_named(st, ":until", f->until);
+    bind_named(st, ":player", f->player);
+    bind_named(st, ":role", f->role);
+    bind_named(st, ":side", filter_side(f->side, &is_soc));
+}
+
+enum rpl_status
+rpl__ar_prepare_filtered(struct rpl_archive *ar, const char *head,
+                         const struct rpl_archive_filter *f, const char *tail,
+                         sqlite3_stmt **out, struct rpl_error *err)
+{
+    struct rpl__buf b;
+    char *sql = NULL;
+    enum rpl_status rc;
+
+    rpl__buf_init(&b, ar->ctx);
+    rpl__buf_puts(&b, head);
+    filter_where(&b, f);
+    rpl__buf_puts(&b, tail);
+    rc = rpl__buf_take(&b, &sql, err);
+    if (rc != RPL_OK)
+        return rc;
+    rc = rpl__ar_prepare(ar, sql, out, false, err);
+    rpl_free(ar->ctx, sql);
+    if (rc == RPL_OK)
+        bind_filter(*out, f);
+    return rc;
+}
+
+/* -------------------------------------------------------------- query */
+
+static enum rpl_progress
+progress_of(const char *s)
+{
+    if (strcmp(s, "complete") == 0)
+        return RPL_PROGRESS_COMPLETE;
+    if (strcmp(s, "finished") == 0)
+        return RPL_PROGRESS_FINISHED;
+    return RPL_PROGRESS_IN_PROGRESS;
+}
+
+/* The strings of a game's seats and quests, copied out of their
+ * statements (SQLite's text lives until the next step). */
+struct game_strings {
+    struct rpl__buf b;
+    size_t seat[RPL__AR_NSEATS][4]; /* name, key, role, side; SIZE_MAX: NULL */
+    size_t quest[RPL__AR_MAX_QUESTS][3]; /* team, result, failed */
+};
+
+static size_t
+keep(struct rpl__buf *b, const char *s)
+{
+    const size_t off = b->len;
+
+    if (!s)
+        return SIZE_MAX;
+    rpl__buf_add(b, s, strlen(s) + 1);
+    return off;
+}
+
+static const char *
+kept(const struct rpl__buf *b, size_t off)
+{
+    return off == SIZE_MAX ? NULL : b->p + off;
+}
+
+/* Fills g's seats, quests and assassination for game gid. */
+static enum rpl_status
+game_details(struct rpl_archive *ar, sqlite3_int64 gid,
+             struct rpl_archive_game *g, struct game_strings *gs,
+             struct rpl_archive_seat *seats, struct rpl_archive_quest *quests,
+             struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    size_t nseats = 0, nquests = 0;
+    enum rpl_status rc;
+    int src;
+
+    gs->b.len = 0;
+    gs->b.failed = false;
+    memset(seats, 0, sizeof(*seats) * RPL__AR_NSEATS);
+    memset(quests, 0, sizeof(*quests) * RPL__AR_MAX_QUESTS);
+    rc = rpl__ar_stmt(ar, RPL__AR_SEATS_OF, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, gid);
+    while ((src = sqlite3_step(st)) == SQLITE_ROW && nseats < RPL__AR_NSEATS) {
+        for (int c = 0; c < 4; c++)
+            gs->seat[nseats][c] =
+                keep(&gs->b, rpl__ar_col_text_or_null(st, c + 1));
+        nseats++;
+    }
+    rpl__ar_done(st);
+    if (src != SQLITE_ROW && src != SQLITE_DONE)
+        return rpl__ar_fail(ar, err, src, "cannot read the seats");
+    rc = rpl__ar_stmt(ar, RPL__AR_QUESTS_OF, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, gid);
+    while ((src = sqlite3_step(st)) == SQLITE_ROW &&
+           nquests < RPL__AR_MAX_QUESTS) {
+        struct rpl_archive_quest *q = &quests[nquests];
+        const bool is_opened = sqlite3_column_int64(st, 6) > 0;
+
+        q->round = (unsigned)rpl__ar_col_uint(st, 0);
+        q->slot = (unsigned)rpl__ar_col_uint(st, 1);
+        q->leader = (unsigned)rpl__ar_col_uint(st, 2);
+        q->fails = (unsigned)rpl__ar_col_uint(st, 3);
+        gs->quest[nquests][0] = keep(&gs->b, rpl__ar_col_text(st, 4));
+        gs->quest[nquests][1] = keep(&gs->b, rpl__ar_col_text(st, 5));
+        gs->quest[nquests][2] =
+            is_opened ? keep(&gs->b, rpl__ar_col_text(st, 7)) : SIZE_MAX;
+        nquests++;
+    }
+    rpl__ar_done(st);
+    if (src != SQLITE_ROW && src != SQLITE_DONE)
+        return rpl__ar_fail(ar, err, src, "cannot read the quests");
+    rc = rpl__ar_stmt(ar, RPL__AR_ASSN_OF, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, gid);
+    src = sqlite3_step(st);
+    g->assassin = 0;
+    g->target = 0;
+    if (src == SQLITE_ROW) {
+        g->assassin = (unsigned)rpl__ar_col_uint(st, 0);
+        g->target = (unsigned)rpl__ar_col_uint(st, 1);
+    }
+    rpl__ar_done(st);
+    if (src != SQLITE_ROW && src != SQLITE_DONE)
+        return rpl__ar_fail(ar, err, src, "cannot read the assassination");
+    if (gs->b.failed)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    for (size_t k = 0; k < nseats; k++) {
+        seats[k].name = kept(&gs->b, gs->seat[k][0]);
+        seats[k].key = kept(&gs->b, gs->seat[k][1]);
+        seats[k].role = kept(&gs->b, gs->seat[k][2]);
+        seats[k].side = kept(&gs->b, gs->seat[k][3]);
+        if (!seats[k].name)
+            seats[k].name = "";
+    }
+    for (size_t i = 0; i < nquests; i++) {
+        quests[i].team = kept(&gs->b, gs->quest[i][0]);
+        quests[i].result = kept(&gs->b, gs->quest[i][1]);
+        quests[i].failed = kept(&gs->b, gs->quest[i][2]);
+    }
+    /* A damaged index may hold fewer seats than players. */
+    if (g->players > nseats)
+        g->players = nseats;
+    g->seats = seats;
+    g->nquests = nquests;
+    g->quests = quests;
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+                  bool (*each)(void *ud, const struct rpl_archive_game *g),
+                  void *ud, struct rpl_error *err)
+{
+    static const char head[] =
+        "SELECT g.gid, g.game, g.id, lower(hex(g.seal)), g.created, g.rules, "
+        "g.dealer, g.winner, g.reason, g.progress, g.imported, g.players, "
+        "g.proposals, g.lines, g.source, g.source_id FROM main.game g";
+    struct rpl_archive_seat *seats = NULL;
+    struct rpl_archive_quest *quests = NULL;
+    struct game_strings *gs = NULL;
+    sqlite3_stmt *st = NULL;
+    enum rpl_status rc;
+    int src;
+
+    rpl__err_clear(err);
+    rc = rpl__ar_filter_check(f, err);
+    if (rc != RPL_OK)
+        return rc;
+    seats = rpl__calloc(ar->ctx, RPL__AR_NSEATS, sizeof(*seats));
+    quests = rpl__calloc(ar->ctx, RPL__AR_MAX_QUESTS, sizeof(*quests));
+    gs = rpl__calloc(ar->ctx, 1, sizeof(*gs));
+    if (!seats || !quests || !gs) {
+        rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        goto out;
+    }
+    rpl__buf_init(&gs->b, ar->ctx);
+    rc = rpl__ar_prepare_filtered(ar, head, f, " ORDER BY g.gid", &st, err);
+    if (rc != RPL_OK)
+        goto out;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        struct rpl_archive_game g;
+
+        memset(&g, 0, sizeof(g));
+        g.game = rpl__ar_col_text(st, 1);
+        g.id = rpl__ar_col_text(st, 2);
+        g.seal = rpl__ar_col_text(st, 3);
+        g.created = rpl__ar_col_text_or_null(st, 4);
+        g.rules = rpl__ar_col_text(st, 5);
+        g.dealer = rpl__ar_col_text(st, 6);
+        g.winner = rpl__ar_col_text_or_null(st, 7);
+        g.reason = rpl__ar_col_text_or_null(st, 8);
+        g.progress = progress_of(rpl__ar_col_text(st, 9));
+        g.is_imported = sqlite3_column_int(st, 10) != 0;
+        g.players = rpl__ar_col_uint(st, 11);
+        g.proposals = rpl__ar_col_uint(st, 12);
+        g.lines = rpl__ar_col_uint(st, 13);
+        g.source = rpl__ar_col_text_or_null(st, 14);
+        g.source_id = rpl__ar_col_text_or_null(st, 15);
+        rc = game_details(ar, sqlite3_column_int64(st, 0), &g, gs, seats,
+                          quests, err);
+        if (rc != RPL_OK || !each(ud, &g))
+            break;
+    }
+    if (rc == RPL_OK && src != SQLITE_ROW && src != SQLITE_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+out:
+    sqlite3_finalize(st);
+    if (gs)
+        rpl__buf_release(&gs->b);
+    rpl__free(ar->ctx, gs);
+    rpl__free(ar->ctx, quests);
+    rpl__free(ar->ctx, seats);
+    return rc;
+}
+
+/* ------------------------------------------------------------- export */
+
+enum rpl_status
+rpl_archive_export(struct rpl_archive *ar, const char *id, const char *seal,
+                   const char *path, bool force, struct rpl_error *err)
+{
+    uint8_t hash[RPL__HASH];
+    const struct rpl__tok t = {seal, strlen(seal)};
+    sqlite3_stmt *st = NULL;
+    enum rpl_status rc;
+    int src;
+
+    rpl__err_clear(err);
+    if (strlen(id) != 32 || !is_hex_prefix(id, 32))
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "a game id is 32 lowercase hex digits");
+    if (!rpl__tok_hex(&t, hash, sizeof(hash)))
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "a seal hash is 64 lowercase hex digits");
+    rc = rpl__ar_stmt(ar, RPL__AR_EXPORT, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    rpl__ar_bind_text(st, 1, id);
+    sqlite3_bind_blob(st, 2, hash, sizeof(hash), SQLITE_STATIC);
+    src = sqlite3_step(st);
+    if (src == SQLITE_ROW)
+        rc = rpl__file_write_atomic(path, sqlite3_column_blob(st, 0),
+                                    (size_t)sqlite3_column_bytes(st, 0), 0644,
+                                    force, err);
+    else if (src == SQLITE_DONE)
+        rc = rpl__err(err, RPL_E_ARG, 0,
+                      "no log of game %s with seal %.16s "
+                      "in the archive",
+                      id, seal);
+    else
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    rpl__ar_done(st);
+    return rc;
+}

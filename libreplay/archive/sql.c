@@ -1,0 +1,210 @@
+/*
+ * sql.c - one read-only SQL statement on the archive, for camelog archive
+ * sql: an authorizer lets it read and nothing else, and each row reaches
+ * the caller as texts (blobs in hex).
+ */
+#include <string.h>
+
+#include "archive.h"
+
+/* ---------------------------------------------------------------- sql */
+
+/* Pragmas that only read (with an argument that names a table or an
+ * index, never one that sets a value). */
+static bool
+pragma_reads(const char *name, const char *arg)
+{
+    static const char *const with_arg[] = {
+        "table_info",        "table_xinfo",     "index_list",
+        "index_info",        "index_xinfo",     "foreign_key_list",
+        "foreign_key_check", "integrity_check", "quick_check",
+    };
+    static const char *const no_arg[] = {
+        "user_version",   "schema_version", "application_id",  "page_count",
+        "page_size",      "freelist_count", "compile_options", "database_list",
+        "collation_list", "function_list",  "pragma_list",     "table_list",
+        "encoding",       "journal_mode",
+    };
+
+    if (!name)
+        return false;
+    for (size_t i = 0; i < sizeof(with_arg) / sizeof(with_arg[0]); i++)
+        if (strcmp(name, with_arg[i]) == 0)
+            return true;
+    if (arg)
+        return false;
+    for (size_t i = 0; i < sizeof(no_arg) / sizeof(no_arg[0]); i++)
+        if (strcmp(name, no_arg[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Lets a statement read and nothing else (no write, attach, schema or
+ * transaction change). */
+static int
+authorize_read(void *ud, int action, const char *a3, const char *a4,
+               const char *db, const char *trigger)
+{
+    (void)ud;
+    (void)db;
+    (void)trigger;
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_FUNCTION:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    case SQLITE_PRAGMA:
+        return pragma_reads(a3, a4) ? SQLITE_OK : SQLITE_DENY;
+    default:
+        return SQLITE_DENY;
+    }
+}
+
+static bool
+is_blank_sql(const char *s)
+{
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ';')
+            s++;
+        if (s[0] == '-' && s[1] == '-') {
+            s = strchr(s, '\n');
+            if (!s)
+                return true;
+        } else if (s[0] == '/' && s[1] == '*') {
+            s = strstr(s + 2, "*/");
+            if (!s)
+                return true;
+            s += 2;
+        } else {
+            return *s == '\0';
+        }
+    }
+}
+
+enum rpl_status
+rpl_archive_sql(struct rpl_archive *ar, const char *sql,
+                bool (*each)(void *ud, size_t ncols, const char *const *names,
+                             const char *const *values,
+                             const enum rpl_sql_type *types),
+                void *ud, struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    const char **names = NULL;
+    const char **values = NULL;
+    enum rpl_sql_type *types = NULL;
+    char **hex = NULL;
+    size_t ncols = 0;
+    enum rpl_status rc = RPL_OK;
+    int src;
+
+    rpl__err_clear(err);
+    sqlite3_set_authorizer(ar->db, authorize_read, NULL);
+    src = sqlite3_prepare_v2(ar->db, sql, -1, &st, &tail);
+    if ((src & 0xff) == SQLITE_AUTH) {
+        rc = rpl__err(err, RPL_E_ARG, 0,
+                      "the archive is read-only here: only statements that "
+                      "read are allowed");
+        goto out;
+    }
+    if (src != SQLITE_OK) {
+        rc = rpl__err(err,
+                      (src & 0xff) == SQLITE_NOMEM ? RPL_E_NOMEM : RPL_E_ARG, 0,
+                      "%s", sqlite3_errmsg(ar->db));
+        goto out;
+    }
+    if (!st) {
+        rc = rpl__err(err, RPL_E_ARG, 0, "no SQL statement");
+        goto out;
+    }
+    if (tail && !is_blank_sql(tail)) {
+        rc = rpl__err(err, RPL_E_ARG, 0, "one SQL statement at a time");
+        goto out;
+    }
+    if (!sqlite3_stmt_readonly(st)) {
+        rc = rpl__err(err, RPL_E_ARG, 0,
+                      "the archive is read-only here: only statements that "
+                      "read are allowed");
+        goto out;
+    }
+    ncols = (size_t)sqlite3_column_count(st);
+    names = rpl__calloc(ar->ctx, ncols + 1, sizeof(*names));
+    values = rpl__calloc(ar->ctx, ncols + 1, sizeof(*values));
+    types = rpl__calloc(ar->ctx, ncols + 1, sizeof(*types));
+    hex = rpl__calloc(ar->ctx, ncols + 1, sizeof(*hex));
+    if (!names || !values || !types || !hex) {
+        rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < ncols; i++) {
+        names[i] = sqlite3_column_name(st, (int)i);
+        if (!names[i]) {
+            rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+            goto out;
+        }
+    }
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        bool go_on;
+
+        for (size_t i = 0; i < ncols; i++) {
+            const int c = (int)i;
+
+            switch (sqlite3_column_type(st, c)) {
+            case SQLITE_INTEGER:
+                types[i] = RPL_SQL_INTEGER;
+                break;
+            case SQLITE_FLOAT:
+                types[i] = RPL_SQL_REAL;
+                break;
+            case SQLITE_BLOB:
+                types[i] = RPL_SQL_BLOB;
+                break;
+            case SQLITE_NULL:
+                types[i] = RPL_SQL_NULL;
+                break;
+            default:
+                types[i] = RPL_SQL_TEXT;
+                break;
+            }
+            if (types[i] == RPL_SQL_BLOB) {
+                const size_t n = (size_t)sqlite3_column_bytes(st, c);
+
+                hex[i] = rpl__alloc(ar->ctx, 2 * n + 1);
+                if (!hex[i]) {
+                    rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+                    break;
+                }
+                rpl__hex(hex[i], sqlite3_column_blob(st, c), n);
+                values[i] = hex[i];
+            } else if (types[i] == RPL_SQL_NULL) {
+                values[i] = NULL;
+            } else {
+                values[i] = (const char *)sqlite3_column_text(st, c);
+                if (!values[i]) {
+                    rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+                    break;
+                }
+            }
+        }
+        go_on = rc == RPL_OK && each(ud, ncols, names, values, types);
+        for (size_t i = 0; i < ncols; i++) {
+            rpl__free(ar->ctx, hex[i]);
+            hex[i] = NULL;
+        }
+        if (!go_on)
+            break;
+    }
+    if (rc == RPL_OK && src != SQLITE_ROW && src != SQLITE_DONE)
+        rc =
+            rpl__err(err, (src & 0xff) == SQLITE_NOMEM ? RPL_E_NOMEM : RPL_E_IO,
+                     0, "%s", sqlite3_errmsg(ar->db));
+out:
+    sqlite3_finalize(st);
+    sqlite3_set_authorizer(ar->db, NULL, NULL);
+    rpl__free(ar->ctx, hex);
+    rpl__free(ar->ctx, types);
+    rpl__free(ar->ctx, values);
+    rpl__free(ar->ctx, names);
+    return rc;
+}

@@ -1,0 +1,466 @@
+/*
+ * store.c - writing the index: adding a log (its rows and its gzip file)
+ * or replacing an earlier log of the same game, indexing stored logs
+ * again, and batches of adds in one transaction.
+ *
+ * Adding a log first reads everything the index needs out of the log
+ * (index.c) without touching the database; then one SAVEPOINT stores it,
+ * so a failed add changes nothing, inside a batch or not.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "archive.h"
+
+static enum rpl_status
+need_writable(const struct rpl_archive *ar, struct rpl_error *err)
+{
+    if (ar->is_readonly)
+        return rpl__err(err, RPL_E_STATE, 0, "the archive is open read-only");
+    return RPL_OK;
+}
+
+/* Writes the index rows of x into target t; gid 0 lets the archive pick
+ * it (main), and *out_gid tells which. */
+enum rpl_status
+rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
+               const struct ix *x, sqlite3_int64 gid, sqlite3_int64 *out_gid,
+               struct rpl_error *err)
+{
+    const struct rpl__rows *g = &x->rows;
+    sqlite3_stmt *st = NULL;
+    char what[RPL__AR_TABLE_NAME + 32];
+    enum rpl_status rc;
+
+    rc = rpl__ar_ins(ar, t, RPL__AR_INS_GAME, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (gid)
+        sqlite3_bind_int64(st, 1, gid);
+    rpl__ar_bind_text(st, 2, x->game);
+    rpl__ar_bind_text(st, 3, x->id);
+    sqlite3_bind_blob(st, 4, x->seal, sizeof(x->seal), SQLITE_STATIC);
+    rpl__ar_bind_text(st, 5, x->created[0] ? x->created : NULL);
+    sqlite3_bind_text(st, 6, x->rules, (int)x->rules_len, SQLITE_STATIC);
+    rpl__ar_bind_uint(st, 7, x->players);
+    rpl__ar_bind_text(st, 8, x->dealer);
+    rpl__ar_bind_text(st, 9, x->progress);
+    sqlite3_bind_int(st, 10, x->is_imported ? 1 : 0);
+    rpl__ar_bind_text(st, 11, x->winner);
+    rpl__ar_bind_text(st, 12, x->reason);
+    if (g->leader)
+        rpl__ar_bind_uint(st, 13, g->leader);
+    rpl__ar_bind_uint(st, 14, g->rounds);
+    rpl__ar_bind_uint(st, 15, g->proposals);
+    rpl__ar_bind_uint(st, 16, x->lines);
+    rpl__ar_bind_uint(st, 17, x->seals);
+    rpl__ar_bind_uint(st, 18, x->sigs);
+    rpl__ar_bind_text(st, 19, x->source[0] ? x->source : NULL);
+    rpl__ar_bind_text(st, 20, x->source_id[0] ? x->source_id : NULL);
+    rc = rpl__ar_step(ar, st, "cannot add the game", err);
+    if (rc != RPL_OK)
+        return rc;
+    if (!gid)
+        gid = sqlite3_last_insert_rowid(ar->db);
+    *out_gid = gid;
+
+    rc = rpl__ar_ins(ar, t, RPL__AR_INS_RULE, &st, err);
+    for (size_t i = 0; rc == RPL_OK && i < x->nrules; i++) {
+        sqlite3_bind_int64(st, 1, gid);
+        sqlite3_bind_text(st, 2, x->rule[i].key, (int)x->rule[i].key_len,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, x->rule[i].value, (int)x->rule[i].value_len,
+                          SQLITE_STATIC);
+        rc = rpl__ar_step(ar, st, "cannot add the rules", err);
+    }
+    if (rc == RPL_OK)
+        rc = rpl__ar_ins(ar, t, RPL__AR_INS_SEAT, &st, err);
+    for (size_t k = 1; rc == RPL_OK && k <= x->players; k++) {
+        sqlite3_bind_int64(st, 1, gid);
+        rpl__ar_bind_uint(st, 2, k);
+        rpl__ar_bind_text(st, 3, x->name[k]);
+        rpl__ar_bind_text(st, 4, x->key[k][0] ? x->key[k] : NULL);
+        rpl__ar_bind_text(st, 5, g->role[k]);
+        rpl__ar_bind_text(st, 6, g->side[k]);
+        rc = rpl__ar_step(ar, st, "cannot add a seat", err);
+    }
+    /* The game's rows, cell by cell. */
+    for (size_t i = 0; rc == RPL_OK && i < x->nrows; i++) {
+        const struct ix_row *r = &x->row[i];
+
+        rc = rpl__ar_ins_table(ar, t, r->table, r->n + 1, &st, err);
+        if (rc != RPL_OK)
+            break;
+        sqlite3_bind_int64(st, 1, gid);
+        for (size_t c = 0; c < r->n; c++) {
+            const struct ix_cell *cell = &x->cell[r->first + c];
+            const int col = (int)c + 2;
+
+            if (cell->kind == RPL__CELL_INT)
+                sqlite3_bind_int64(st, col, cell->i);
+            else if (cell->kind == RPL__CELL_TEXT)
+                rpl__ar_bind_text(st, col, x->text.p + cell->off);
+        }
+        snprintf(what, sizeof(what), "cannot add a row to %s",
+                 ar->table[r->table]);
+        rc = rpl__ar_step(ar, st, what, err);
+    }
+    return rc;
+}
+
+/* Indexes stored log gid again: its rows are replaced by what the log
+ * says now, under the same gid.  A log that no longer verifies keeps its
+ * rows (check reports it). */
+static enum rpl_status
+reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error e;
+    struct ix *x = NULL;
+    uint8_t *gz = NULL;
+    char *text = NULL;
+    size_t gz_len = 0, len = 0;
+    sqlite3_int64 out_gid = 0;
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_prepare(ar, "SELECT gz FROM main.log WHERE gid = ?1", &st,
+                         false, err);
+    if (rc != RPL_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, gid);
+    src = sqlite3_step(st);
+    if (src == SQLITE_ROW) {
+        gz_len = (size_t)sqlite3_column_bytes(st, 0);
+        gz = rpl__alloc(ar->ctx, gz_len ? gz_len : 1);
+        if (!gz)
+            rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        else if (gz_len)
+            memcpy(gz, sqlite3_column_blob(st, 0), gz_len);
+    } else if (src != SQLITE_DONE) {
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc != RPL_OK || !gz)
+        goto out;
+    if (rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &len, &e) != RPL_OK ||
+        rpl_log_parse(ar->ctx, &log, text, len, false, &e) != RPL_OK ||
+        rpl_log_verify(log, NULL, &rep) != RPL_OK)
+        goto out;
+    x = rpl__calloc(ar->ctx, 1, sizeof(*x));
+    if (!x) {
+        rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        goto out;
+    }
+    if (rpl__ar_index(x, ar, log, &e) != RPL_OK)
+        goto out;
+    rc = rpl__ar_prepare(ar, "DELETE FROM main.game WHERE gid = ?1", &st, false,
+                         err);
+    if (rc == RPL_OK) {
+        sqlite3_bind_int64(st, 1, gid);
+        src = sqlite3_step(st);
+        if (src != SQLITE_DONE)
+            rc = rpl__ar_fail(ar, err, src, "cannot index the archive again");
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if (rc == RPL_OK)
+        rc = rpl__ar_insert(ar, RPL__AR_MAIN, x, gid, &out_gid, err);
+    if (rc == RPL_OK)
+        rc = rpl__ar_prepare(ar,
+                             "INSERT INTO main.log (gid, text_len, gz) "
+                             "VALUES (?1, ?2, ?3)",
+                             &st, false, err);
+    if (rc == RPL_OK) {
+        sqlite3_bind_int64(st, 1, gid);
+        rpl__ar_bind_uint(st, 2, len);
+        sqlite3_bind_blob64(st, 3, gz, gz_len, SQLITE_STATIC);
+        src = sqlite3_step(st);
+        if (src != SQLITE_DONE)
+            rc = rpl__ar_fail(ar, err, src, "cannot index the archive again");
+        sqlite3_finalize(st);
+    }
+out:
+    rpl__ar_ix_release(ar->ctx, x);
+    rpl__free(ar->ctx, x);
+    rpl_log_free(log);
+    rpl__free(ar->ctx, text);
+    rpl__free(ar->ctx, gz);
+    return rc;
+}
+
+enum rpl_status
+rpl__ar_reindex_all(struct rpl_archive *ar, struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3_int64 *gids = NULL;
+    size_t n = 0, cap = 0;
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_prepare(ar, "SELECT gid FROM main.game ORDER BY gid", &st,
+                         false, err);
+    if (rc != RPL_OK)
+        return rc;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            const size_t grown = cap ? 2 * cap : 64;
+            sqlite3_int64 *g =
+                rpl__realloc(ar->ctx, gids, grown * sizeof(*gids));
+
+            if (!g) {
+                rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+                break;
+            }
+            gids = g;
+            cap = grown;
+        }
+        gids[n++] = sqlite3_column_int64(st, 0);
+    }
+    if (rc == RPL_OK && src != SQLITE_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    sqlite3_finalize(st);
+    for (size_t i = 0; rc == RPL_OK && i < n; i++)
+        rc = reindex_one(ar, gids[i], err);
+    rpl__free(ar->ctx, gids);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- add */
+
+/* Whether a is a prefix of b (a shorter), as texts of whole lines. */
+static bool
+is_prefix(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    return a_len < b_len && memcmp(a, b, a_len) == 0;
+}
+
+/* Compares the log with the other stored logs of its game: sets
+ * *replace to the gid of an earlier log it extends, or *superseded when
+ * a stored log extends it. */
+static enum rpl_status
+find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
+               sqlite3_int64 *replace, bool *superseded, struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    enum rpl_status rc;
+    int src;
+
+    *replace = 0;
+    *superseded = false;
+    rc = rpl__ar_stmt(ar, RPL__AR_SAME_ID, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    rpl__ar_bind_text(st, 1, log->rep.id);
+    rpl__ar_bind_text(st, 2, log->rep.game);
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        const void *gz = sqlite3_column_blob(st, 1);
+        const size_t gz_len = (size_t)sqlite3_column_bytes(st, 1);
+        char *text = NULL;
+        size_t text_len = 0;
+
+        rc = rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &text_len, err);
+        if (rc != RPL_OK)
+            break;
+        if (is_prefix(text, text_len, log->text, log->len))
+            *replace = sqlite3_column_int64(st, 0);
+        else if (is_prefix(log->text, log->len, text, text_len))
+            *superseded = true;
+        rpl__free(ar->ctx, text);
+    }
+    if (rc == RPL_OK && src != SQLITE_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    rpl__ar_done(st);
+    return rc;
+}
+
+/* The body of add, inside its savepoint. */
+static enum rpl_status
+add_rows(struct rpl_archive *ar, struct rpl_log *log, const struct ix *x,
+         const uint8_t *gz, size_t gz_len, enum rpl_archive_added *what,
+         struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3_int64 gid = 0, replace = 0;
+    bool superseded = false;
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_stmt(ar, RPL__AR_FIND, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    rpl__ar_bind_text(st, 1, x->id);
+    sqlite3_bind_blob(st, 2, x->seal, sizeof(x->seal), SQLITE_STATIC);
+    src = sqlite3_step(st);
+    rpl__ar_done(st);
+    if (src == SQLITE_ROW) {
+        *what = RPL_ARCHIVE_PRESENT;
+        return RPL_OK;
+    }
+    if (src != SQLITE_DONE)
+        return rpl__ar_fail(ar, err, src, "cannot read the archive");
+    rc = find_relatives(ar, log, &replace, &superseded, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (superseded) {
+        *what = RPL_ARCHIVE_SUPERSEDED;
+        return RPL_OK;
+    }
+    if (replace) {
+        rc = rpl__ar_stmt(ar, RPL__AR_DELETE, &st, err);
+        if (rc != RPL_OK)
+            return rc;
+        sqlite3_bind_int64(st, 1, replace);
+        rc = rpl__ar_step(ar, st, "cannot replace the earlier log", err);
+        if (rc != RPL_OK)
+            return rc;
+    }
+    rc = rpl__ar_insert(ar, RPL__AR_MAIN, x, 0, &gid, err);
+    if (rc == RPL_OK)
+        rc = rpl__ar_ins(ar, RPL__AR_MAIN, RPL__AR_INS_LOG, &st, err);
+    if (rc == RPL_OK) {
+        sqlite3_bind_int64(st, 1, gid);
+        rpl__ar_bind_uint(st, 2, log->len);
+        sqlite3_bind_blob64(st, 3, gz, gz_len, SQLITE_STATIC);
+        rc = rpl__ar_step(ar, st, "cannot store the log", err);
+    }
+    if (rc == RPL_OK)
+        *what = replace ? RPL_ARCHIVE_REPLACED : RPL_ARCHIVE_ADDED;
+    return rc;
+}
+
+enum rpl_status
+rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
+                enum rpl_archive_added *what, struct rpl_error *err)
+{
+    struct ix *x = NULL;
+    uint8_t *gz = NULL;
+    size_t gz_len = 0;
+    enum rpl_archive_added result = RPL_ARCHIVE_PRESENT;
+    enum rpl_status rc;
+    bool has_tx = false, has_savepoint = false;
+    size_t seal;
+
+    rpl__err_clear(err);
+    rc = need_writable(ar, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (!log->is_verified || log->rep.error.code != RPL_OK)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before it is archived");
+    seal = rpl__ar_last_seal(log);
+    if (seal != log->nlines)
+        return rpl__err(err, RPL_E_INCOMPLETE, seal + 1,
+                        seal ? "lines %zu-%zu are not covered by a seal: the "
+                               "archive keeps sealed logs"
+                             : "no seal in the log (lines %zu-%zu): the "
+                               "archive keeps sealed logs",
+                        seal + 1, log->nlines);
+    x = rpl__calloc(ar->ctx, 1, sizeof(*x));
+    if (!x)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    rc = rpl__ar_index(x, ar, log, err);
+    if (rc == RPL_OK)
+        rc = rpl__gz_deflate(ar->ctx, log->text, log->len, &gz, &gz_len, err);
+    if (rc == RPL_OK && gz_len > RPL_MAX_COMPRESSED)
+        rc = rpl__err(err, RPL_E_LIMIT, 0,
+                      "the compressed log is over %u bytes "
+                      "(RPL_MAX_COMPRESSED)",
+                      RPL_MAX_COMPRESSED);
+    if (rc != RPL_OK)
+        goto out;
+    if (!ar->in_batch) {
+        rc =
+            rpl__ar_exec(ar, "BEGIN IMMEDIATE", "cannot lock the archive", err);
+        if (rc != RPL_OK)
+            goto out;
+        has_tx = true;
+    }
+    rc =
+        rpl__ar_exec(ar, "SAVEPOINT rpl_add", "cannot add to the archive", err);
+    if (rc != RPL_OK)
+        goto out;
+    has_savepoint = true;
+    rc = add_rows(ar, log, x, gz, gz_len, &result, err);
+    if (rc != RPL_OK)
+        goto out;
+    rc = rpl__ar_exec(ar, "RELEASE rpl_add", "cannot add to the archive", err);
+    if (rc != RPL_OK)
+        goto out;
+    has_savepoint = false;
+    if (has_tx) {
+        rc = rpl__ar_exec(ar, "COMMIT", "cannot commit", err);
+        if (rc == RPL_OK)
+            has_tx = false;
+    }
+out:
+    if (has_savepoint) {
+        sqlite3_exec(ar->db, "ROLLBACK TO rpl_add", NULL, NULL, NULL);
+        sqlite3_exec(ar->db, "RELEASE rpl_add", NULL, NULL, NULL);
+    }
+    if (has_tx && sqlite3_get_autocommit(ar->db) == 0)
+        sqlite3_exec(ar->db, "ROLLBACK", NULL, NULL, NULL);
+    if (ar->in_batch && sqlite3_get_autocommit(ar->db) != 0) {
+        /* SQLite rolled the whole batch back (e.g. a full disk). */
+        ar->in_batch = false;
+    }
+    rpl__free(ar->ctx, gz);
+    rpl__ar_ix_release(ar->ctx, x);
+    rpl__free(ar->ctx, x);
+    if (rc == RPL_OK && what)
+        *what = result;
+    return rc;
+}
+
+/* ------------------------------------------------------------ batches */
+
+enum rpl_status
+rpl_archive_begin(struct rpl_archive *ar, struct rpl_error *err)
+{
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_writable(ar, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (ar->in_batch)
+        return rpl__err(err, RPL_E_STATE, 0, "a batch is already open");
+    rc = rpl__ar_exec(ar, "BEGIN IMMEDIATE", "cannot lock the archive", err);
+    if (rc == RPL_OK)
+        ar->in_batch = true;
+    return rc;
+}
+
+enum rpl_status
+rpl_archive_commit(struct rpl_archive *ar, struct rpl_error *err)
+{
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (!ar->in_batch)
+        return rpl__err(err, RPL_E_STATE, 0, "no batch is open");
+    rc = rpl__ar_exec(ar, "COMMIT", "cannot commit", err);
+    if (rc != RPL_OK) {
+        /* Leave nothing half done: the batch is lost as a whole. */
+        sqlite3_exec(ar->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    ar->in_batch = false;
+    return rc;
+}
+
+enum rpl_status
+rpl_archive_rollback(struct rpl_archive *ar, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    rpl__err_clear(err);
+    if (!ar->in_batch)
+        return rpl__err(err, RPL_E_STATE, 0, "no batch is open");
+    if (sqlite3_get_autocommit(ar->db) == 0)
+        rc = rpl__ar_exec(ar, "ROLLBACK", "cannot roll back", err);
+    ar->in_batch = false;
+    return rc;
+}

@@ -1,0 +1,183 @@
+/*
+ * index.c - the rows of a game of Shadows over Camelot in the archive
+ * (schema/archive.sql): every quest that ended, the accusations and what
+ * the accused showed, the traitor and how he came out, the deaths, the
+ * knights and their loyalty, and the board where the log ends.
+ *
+ * The state keeps no history of quests or accusations, so the events of
+ * each line are read from the command the module's own parser makes of
+ * it (rpl__soc_parse, as the JSON events are); the rest comes from the
+ * state: the knights and the board from the public half, the loyalty
+ * cards and the traitor from the hidden half once the log is complete.
+ */
+#include "soc.h"
+
+#define LOYAL   1
+#define TRAITOR 2
+
+static void
+set_loyalty(struct soc_ix *x, unsigned k, bool is_traitor)
+{
+    if (k >= 1 && k <= SOC_MAX_SEATS)
+        x->loyalty[k] = is_traitor ? TRAITOR : LOYAL;
+}
+
+/* One game line, st the state after it. */
+static enum rpl_status
+index_line(struct soc_ix *x, const struct soc_state *s,
+           const struct rpl__line *ln, struct rpl__rows *rows,
+           struct rpl_error *err)
+{
+    const uint8_t prev = x->prev;
+    struct soc_cmd c;
+    enum rpl_status rc;
+
+    rc = rpl__soc_parse(&s->p, ln, &c, err);
+    if (rc != RPL_OK)
+        return rc;
+    x->prev = (uint8_t)(c.kw + 1);
+    switch (c.kw) {
+    case SOC_K_START:
+        x->leader = c.seat;
+        x->has_start = true;
+        break;
+    case SOC_K_QUEST: {
+        struct rpl__cell cell[6];
+        const bool is_won = c.opt == SOC_O_WON;
+
+        if (is_won)
+            x->won++;
+        else
+            x->lost++;
+        cell[0] = rpl__cell_int(++x->nquests);
+        cell[1] = rpl__cell_int((int64_t)ln->no);
+        cell[2] = rpl__cell_text(rpl__soc_quest[c.loc % SOC_NLOC].tok);
+        cell[3] = rpl__cell_text(is_won ? "won" : "lost");
+        cell[4] = rpl__cell_int(c.num);
+        cell[5] = c.num2 ? rpl__cell_int(c.num2) : rpl__cell_null();
+        return rows->row(rows->a, "soc_quest", cell, 6, err);
+    }
+    case SOC_K_ACCUSE:
+        x->acc_line = (uint32_t)ln->no;
+        x->accuser = c.seat;
+        x->accused = c.seat2;
+        break;
+    case SOC_K_SHOWS: {
+        const bool is_traitor = c.opt == SOC_O_TRAITOR;
+
+        set_loyalty(x, c.seat, is_traitor);
+        if (prev == SOC_K_ACCUSE + 1 && x->acc_line) {
+            struct rpl__cell cell[4];
+
+            cell[0] = rpl__cell_int(x->acc_line);
+            cell[1] = rpl__cell_int(x->accuser);
+            cell[2] = rpl__cell_int(x->accused);
+            cell[3] = rpl__cell_text(is_traitor ? "traitor" : "loyal");
+            rc = rows->row(rows->a, "soc_accusation", cell, 4, err);
+        }
+        if (is_traitor) {
+            x->traitor = c.seat;
+            x->revealed_line = (uint32_t)ln->no;
+            x->revealed = prev == SOC_K_ACCUSE + 1    ? "accusation"
+                          : prev == SOC_K_SPECIAL + 1 ? "fate"
+                                                      : "last";
+        }
+        return rc;
+    }
+    case SOC_K_FLIP:
+        if (!c.seat) {
+            x->traitor = 0;
+        } else {
+            x->traitor = c.seat;
+            x->revealed = "flip";
+            x->revealed_line = (uint32_t)ln->no;
+            set_loyalty(x, c.seat, true);
+        }
+        break;
+    case SOC_K_DIES:
+        if (c.seat >= 1 && c.seat <= SOC_MAX_SEATS)
+            x->died[c.seat] = (uint32_t)ln->no;
+        break;
+    default:
+        break;
+    }
+    return RPL_OK;
+}
+
+/* After the last line: what the reveal adds, then the rows that
+ * describe the whole game. */
+static enum rpl_status
+index_end(struct soc_ix *x, const struct soc_state *s,
+          const struct rpl__env *env, struct rpl__rows *rows,
+          struct rpl_error *err)
+{
+    const struct soc_pub *p = &s->p;
+    const unsigned n = p->n <= SOC_MAX_SEATS ? p->n : SOC_MAX_SEATS;
+    struct rpl__cell cell[8];
+    enum rpl_status rc;
+
+    if (env->seed && p->knows) {
+        x->traitor = s->h.traitor <= n ? s->h.traitor : 0;
+        for (unsigned k = 1; k <= n; k++)
+            set_loyalty(x, k, s->h.loyalty[k] == SOC_TRAITOR);
+        if (x->traitor > 0 && !x->revealed)
+            x->revealed = "never";
+    }
+    rows->leader = x->leader;
+    rows->rounds = x->nquests;
+    for (unsigned k = 1; k <= n; k++) {
+        if (x->has_start)
+            rows->role[k] =
+                rpl__soc_knight[p->seat[k].knight % SOC_NKNIGHTS].tok;
+        else if (env->seed && p->knows)
+            rows->role[k] = rpl__soc_knight[s->h.knight[k] % SOC_NKNIGHTS].tok;
+        if (x->loyalty[k])
+            rows->side[k] = x->loyalty[k] == TRAITOR ? "evil" : "good";
+    }
+    cell[0] = rpl__cell_int(p->swords_w);
+    cell[1] = rpl__cell_int(p->swords_b);
+    cell[2] = rpl__cell_int(p->siege);
+    cell[3] = rpl__cell_int(x->won);
+    cell[4] = rpl__cell_int(x->lost);
+    cell[5] = x->traitor >= 0 ? rpl__cell_int(x->traitor) : rpl__cell_null();
+    cell[6] = rpl__cell_text(x->traitor > 0 ? x->revealed : NULL);
+    cell[7] = x->traitor > 0 && x->revealed_line
+                  ? rpl__cell_int(x->revealed_line)
+                  : rpl__cell_null();
+    rc = rows->row(rows->a, "soc_game", cell, 8, err);
+    for (unsigned k = 1; rc == RPL_OK && x->has_start && k <= n; k++) {
+        cell[0] = rpl__cell_int(k);
+        cell[1] = rpl__cell_text(
+            rpl__soc_knight[p->seat[k].knight % SOC_NKNIGHTS].tok);
+        cell[2] = rpl__cell_text(x->loyalty[k] == TRAITOR ? "traitor"
+                                 : x->loyalty[k]          ? "loyal"
+                                                          : NULL);
+        cell[3] = x->died[k] ? rpl__cell_int(x->died[k]) : rpl__cell_null();
+        rc = rows->row(rows->a, "soc_seat", cell, 4, err);
+    }
+    return rc;
+}
+
+enum rpl_status
+rpl__soc_index(void *ix, const void *st, const struct rpl__env *env,
+               const struct rpl__line *ln, struct rpl__rows *rows,
+               struct rpl_error *err)
+{
+    struct soc_ix *x = ix;
+    const struct soc_state *s = st;
+
+    if (!x->is_begun) {
+        /* With traitor=off every seat is loyal and nobody holds the
+         * traitor card, publicly; else the traitor is unknown. */
+        x->is_begun = true;
+        x->traitor = -1;
+        if (!s->p.traitor_on) {
+            x->traitor = 0;
+            for (unsigned k = 1; k <= s->p.n && k <= SOC_MAX_SEATS; k++)
+                set_loyalty(x, k, false);
+        }
+    }
+    if (ln)
+        return index_line(x, s, ln, rows, err);
+    return index_end(x, s, env, rows, err);
+}
