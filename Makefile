@@ -45,12 +45,12 @@ VALGRIND   ?=
 
 # pkg-config names, and the Debian packages that provide them and the
 # programs the tests use (mandoc for the man pages, minisign for key
-# compatibility).
+# compatibility, clang and its fuzzer runtime for make fuzz).
 DEPS_PKGS  := sqlite3 zlib libsodium jansson
 TEST_PKGS  := check
-DEPS_CMDS  := mandoc minisign
+DEPS_CMDS  := mandoc minisign clang
 DEB_PKGS   := libsqlite3-dev zlib1g-dev libsodium-dev libjansson-dev check \
-              pkg-config mandoc minisign
+              pkg-config mandoc minisign clang libclang-rt-14-dev
 # Sanitized objects never mix with plain ones: they get their own tree.
 B          := $(if $(SANITIZE),build-san,build)
 
@@ -101,7 +101,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] \
 CHECK_PARTS := symbols lint grammar help-synopsis cli install-test
 
 .PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
-        demo demo-run bench bench-run fuzz fuzz-run install uninstall format format-check clean need-check
+        demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
 .DEFAULT_GOAL := all
 
 all: $(LIB_A) $(LIB_SO) $(B)/libreplay.so $(CAMELOG)
@@ -387,19 +387,29 @@ $(B)/libreplay/archive/db.o: $(B)/archive_sql.h
 
 # ---------------------------------------------------------------- fuzz
 
-# libFuzzer on every reader of a log (tests/fuzz/fuzz_log.c), seeded with
-# the samples as files and as text.  Needs clang with its runtime
-# (Debian: clang libclang-rt-14-dev).  A crash it finds goes to
-# tests/data/ with a test.
+# libFuzzer on every parser of untrusted input, one target each in
+# tests/fuzz/: fuzz_log (every reader of a log), fuzz_keys (key files),
+# fuzz_lenient (pack's hand-written text), fuzz_archive (an archive file
+# opened read-only and queried).  Each starts from its committed corpus,
+# tests/fuzz/corpus/<target>/, and runs FUZZ_SECONDS; what it adds goes
+# to $(B)/fuzz/corpus/<target>/.  Needs clang with its runtime (Debian:
+# clang libclang-rt-14-dev, which make deps installs).  A crash it finds
+# goes to tests/data/ with a test.
 FUZZ_CC      ?= clang
-FUZZ_SECONDS ?= 60
-FUZZ         := $(B)/fuzz/fuzz_log
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := log keys lenient archive
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
+# The largest input each target is given (an archive is SQLite pages).
+FUZZ_MAX_LEN_log     := 32768
+FUZZ_MAX_LEN_keys    := 1024
+FUZZ_MAX_LEN_lenient := 32768
+FUZZ_MAX_LEN_archive := 65536
 
-$(FUZZ): tests/fuzz/fuzz_log.c $(LIB_SRC) $(B)/archive_sql.h
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) \
-	    $(DEP_CFLAGS) tests/fuzz/fuzz_log.c $(LIB_SRC) $(DEP_LIBS) -o $@
+	    $(DEP_CFLAGS) $< $(LIB_SRC) $(DEP_LIBS) -o $@
 
 fuzz: deps
 	@command -v $(FUZZ_CC) >/dev/null || { \
@@ -408,11 +418,35 @@ fuzz: deps
 	        "libclang-rt-14-dev" >&2; exit 1; }
 	@$(MAKE) --no-print-directory fuzz-run
 
-fuzz-run: $(FUZZ)
-	@mkdir -p $(B)/fuzz/corpus
-	@for f in samples/*.camelog; do \
-	    cp "$$f" $(B)/fuzz/corpus/; \
-	    zcat "$$f" >$(B)/fuzz/corpus/$$(basename "$$f" .camelog).txt; \
+# Each target in turn; the summary names the executions of each, and the
+# first crash stops the run with its input in $(B)/fuzz/.
+fuzz-run: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(B)/fuzz/corpus/$$t; \
+	    echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; \
+	    $(B)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	        -rss_limit_mb=2048 -print_final_stats=1 \
+	        -max_len=$$(case $$t in \
+	            log) echo $(FUZZ_MAX_LEN_log);; \
+	            keys) echo $(FUZZ_MAX_LEN_keys);; \
+	            lenient) echo $(FUZZ_MAX_LEN_lenient);; \
+	            archive) echo $(FUZZ_MAX_LEN_archive);; esac) \
+	        -artifact_prefix=$(B)/fuzz/$$t- $(B)/fuzz/corpus/$$t \
+	        tests/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || { \
+	        tail -n 60 $(B)/fuzz/$$t.log >&2; \
+	        echo "fuzz: fuzz_$$t failed; the input is in $(B)/fuzz/" >&2; \
+	        exit 1; }; \
+	    grep -E '^stat::number_of_executed_units|^stat::peak_rss' \
+	        $(B)/fuzz/$$t.log | sed 's/^/fuzz_'$$t' /'; \
 	done
-	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=10 \
-	    -artifact_prefix=$(B)/fuzz/ $(B)/fuzz/corpus
+
+# Replays the committed corpora and the regression inputs of tests/data/
+# through the fuzz targets once (no fuzzing).
+fuzz-replay: $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	    files=$$(ls tests/fuzz/corpus/$$t/* \
+	        $$(ls -d tests/data/fuzz/$$t/* 2>/dev/null) 2>/dev/null); \
+	    $(B)/fuzz/fuzz_$$t -runs=0 $$files 2>$(B)/fuzz/$$t-replay.log || { \
+	        tail -n 60 $(B)/fuzz/$$t-replay.log >&2; exit 1; }; \
+	    echo "fuzz_$$t: $$(echo $$files | wc -w) inputs replayed"; \
+	done

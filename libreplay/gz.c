@@ -54,6 +54,26 @@ limit_name(size_t max)
     }
 }
 
+const char *
+rpl__file_kind(unsigned mode)
+{
+    const mode_t m = (mode_t)mode;
+
+    if (S_ISREG(m))
+        return "a regular file";
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    return "an unknown kind of file";
+}
+
 /* The buffer holds a NUL after the len bytes, so text and key files can
  * be scanned as strings; it is freed with rpl__free(). */
 enum rpl_status
@@ -77,8 +97,10 @@ rpl__file_read(struct rpl_ctx *ctx, const char *path, size_t max, uint8_t **out,
     if (is_stdin) {
         fd = STDIN_FILENO;
     } else {
+        /* O_NONBLOCK: opening a FIFO would wait for a writer for ever;
+         * a named input must be a regular file, which fstat() tells. */
         do {
-            fd = open(path, O_RDONLY | O_CLOEXEC);
+            fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         } while (fd < 0 && errno == EINTR);
         if (fd < 0) {
             rc = rpl__err(err, RPL_E_IO, 0, "cannot open for reading: %s",
@@ -94,6 +116,20 @@ rpl__file_read(struct rpl_ctx *ctx, const char *path, size_t max, uint8_t **out,
     if (S_ISDIR(st.st_mode)) {
         rc = rpl__err(err, RPL_E_IO, 0, "is a directory");
         goto out;
+    }
+    if (!is_stdin && !S_ISREG(st.st_mode)) {
+        rc = rpl__err(err, RPL_E_IO, 0, "not a regular file (%s)",
+                      rpl__file_kind(st.st_mode));
+        goto out;
+    }
+    if (!is_stdin) {
+        const int fl = fcntl(fd, F_GETFL);
+
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+            rc = rpl__err(err, RPL_E_IO, 0, "fcntl failed: %s",
+                          errno_text(errno, ebuf, sizeof(ebuf)));
+            goto out;
+        }
     }
     if (S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size > max) {
         rc = rpl__err(err, RPL_E_LIMIT, 0, "file is over the %zu-byte limit%s",

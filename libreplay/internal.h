@@ -223,10 +223,14 @@ bool rpl__verify(const struct rpl_pubkey *pk, const uint8_t *msg, size_t len,
 
 /* --------------------------------------------------------- files, gzip */
 
-/* Reads a whole file ("-" = stdin) of at most max bytes. */
+/* Reads a whole file ("-" = stdin) of at most max bytes.  A named file
+ * must be a regular file: a FIFO, device or socket is refused (RPL_E_IO)
+ * without blocking; stdin may be anything. */
 enum rpl_status rpl__file_read(struct rpl_ctx *ctx, const char *path,
                                size_t max, uint8_t **out, size_t *len,
                                struct rpl_error *err);
+/* What a st_mode names, for messages: "a FIFO", "a directory", ... */
+const char *rpl__file_kind(unsigned mode);
 /* Temporary file in the same directory, fsync, rename (and fsync of the
  * directory); "-" writes stdout.  Nothing is left behind on failure. */
 enum rpl_status rpl__file_write_atomic(const char *path, const void *data,

@@ -96,6 +96,17 @@ sk_checksum(uint8_t out[32], const uint8_t id[8], const uint8_t sk[64])
     sodium_memzero(&st, sizeof(st));
 }
 
+/* Whether a key file's second line is a public key (minisign's 42-byte
+ * structure, "Ed" first). */
+static bool
+is_pubkey_b64(const char *b64, size_t len)
+{
+    uint8_t raw[PK_BYTES];
+
+    return len == RPL_PUBKEY_B64_LEN &&
+           b64_decode(raw, sizeof(raw), b64, len) && memcmp(raw, "Ed", 2) == 0;
+}
+
 /* A fresh struct rpl_seckey, filled and made read-only. */
 static enum rpl_status
 seckey_make(struct rpl_seckey **out, const uint8_t id[8], const uint8_t sk[64],
@@ -226,7 +237,8 @@ out:
     return rc;
 }
 
-/* Checks the file's permission bits (open to the owner only). */
+/* Checks that a named key is a regular file (a FIFO would block the
+ * read for ever) and its permission bits (open to the owner only). */
 static enum rpl_status
 check_mode(const char *path, struct rpl_error *err)
 {
@@ -242,6 +254,9 @@ check_mode(const char *path, struct rpl_error *err)
         if (strerror_r(errno, ebuf, sizeof(ebuf)) != 0)
             snprintf(ebuf, sizeof(ebuf), "error %d", errno);
         return rpl__err(err, RPL_E_IO, 0, "cannot open for reading: %s", ebuf);
+    } else if (!S_ISREG(st.st_mode)) {
+        return rpl__err(err, RPL_E_IO, 0, "not a regular file (%s)",
+                        rpl__file_kind((unsigned)st.st_mode));
     }
     mode = (unsigned)st.st_mode & 07777u;
     if ((mode & 077u) == 0)
@@ -256,7 +271,8 @@ enum rpl_status
 rpl_seckey_load(struct rpl_ctx *ctx, struct rpl_seckey **out, const char *path,
                 struct rpl_error *err)
 {
-    enum rpl_status rc;
+    enum rpl_status rc, mode_rc;
+    struct rpl_error mode_err;
     uint8_t *file = NULL, *raw = NULL, *derived = NULL;
     size_t file_len = 0, b64_len;
     const char *b64;
@@ -266,12 +282,31 @@ rpl_seckey_load(struct rpl_ctx *ctx, struct rpl_seckey **out, const char *path,
 
     rpl__err_clear(err);
     *out = NULL;
-    rc = check_mode(path, err);
-    if (rc != RPL_OK)
+    rpl__err_clear(&mode_err);
+    mode_rc = check_mode(path, &mode_err);
+    if (mode_rc != RPL_OK && mode_rc != RPL_E_PERM) {
+        rc = mode_rc;
+        if (err)
+            *err = mode_err;
         goto out;
+    }
     rc = rpl__file_read(ctx, path, RPL_MAX_KEYFILE, &file, &file_len, err);
     if (rc != RPL_OK)
         goto out;
+    rc = key_lines((const char *)file, file_len, &b64, &b64_len, NULL);
+    /* A public key given for the secret one (its mode 0644 is right for
+     * it): say so rather than advise chmod. */
+    if (rc == RPL_OK && is_pubkey_b64(b64, b64_len)) {
+        rc = rpl__err(err, RPL_E_KEY, 0,
+                      "a public key, not a secret key (give the .key file)");
+        goto out;
+    }
+    if (mode_rc != RPL_OK) {
+        rc = mode_rc;
+        if (err)
+            *err = mode_err;
+        goto out;
+    }
     rc = key_lines((const char *)file, file_len, &b64, &b64_len, err);
     if (rc != RPL_OK)
         goto out;

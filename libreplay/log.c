@@ -175,10 +175,25 @@ is_hex_token(const char *s, size_t n)
     return true;
 }
 
+/* Lowercases b->p[from..b->len), the token just written, when it is a
+ * hex token; a quoted string (a seat name) is never touched. */
+static void
+lower_hex_token(struct rpl__buf *b, size_t from)
+{
+    if (b->failed || from >= b->len || b->p[from] == '"' ||
+        !is_hex_token(b->p + from, b->len - from))
+        return;
+    for (size_t h = from; h < b->len; h++)
+        if (b->p[h] >= 'A' && b->p[h] <= 'F')
+            b->p[h] = (char)(b->p[h] - 'A' + 'a');
+}
+
 /* Lenient text to canonical: drops CR before LF, blank lines and '#'
  * comment lines, collapses blanks outside quotes, lowercases hex tokens,
  * ends with LF; a bare `seal` becomes a seal of 64 zero bytes for
- * rpl_log_reseal() to fill in. */
+ * rpl_log_reseal() to fill in.  Tokens are split as the strict tokenizer
+ * splits them: a token that starts with '"' runs to the closing quote,
+ * with \" and \\ as escapes, and is copied as it is. */
 static void
 canonicalize(struct rpl__buf *b, const char *text, size_t len)
 {
@@ -192,8 +207,10 @@ canonicalize(struct rpl__buf *b, const char *text, size_t len)
         const size_t end = nl ? (size_t)(nl - text) : len;
         size_t s = i;
         size_t e = end;
-        const size_t mark = b->len;
+        size_t tok = 0;
+        bool in_tok = false;
         bool quoted = false;
+        bool escaped = false;
         bool space = false;
 
         i = end + 1;
@@ -213,6 +230,9 @@ canonicalize(struct rpl__buf *b, const char *text, size_t len)
             const char c = text[k];
 
             if (!quoted && (c == ' ' || c == '\t')) {
+                if (in_tok)
+                    lower_hex_token(b, tok);
+                in_tok = false;
                 space = true;
                 continue;
             }
@@ -220,22 +240,22 @@ canonicalize(struct rpl__buf *b, const char *text, size_t len)
                 rpl__buf_add(b, " ", 1);
                 space = false;
             }
-            if (c == '"' && (k == s || text[k - 1] != '\\'))
-                quoted = !quoted;
+            if (!in_tok) {
+                tok = b->len;
+                in_tok = true;
+                quoted = c == '"';
+            } else if (quoted) {
+                if (escaped)
+                    escaped = false;
+                else if (c == '\\')
+                    escaped = true;
+                else if (c == '"')
+                    quoted = false;
+            }
             rpl__buf_add(b, &c, 1);
         }
-        /* Lowercase the hex tokens of the line just written. */
-        for (size_t k = mark; !b->failed && k < b->len;) {
-            size_t t = k;
-
-            while (t < b->len && b->p[t] != ' ')
-                t++;
-            if (b->p[k] != '"' && is_hex_token(b->p + k, t - k))
-                for (size_t h = k; h < t; h++)
-                    if (b->p[h] >= 'A' && b->p[h] <= 'F')
-                        b->p[h] = (char)(b->p[h] - 'A' + 'a');
-            k = t + 1;
-        }
+        if (in_tok)
+            lower_hex_token(b, tok);
         rpl__buf_add(b, "\n", 1);
     }
 }

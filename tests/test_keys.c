@@ -472,6 +472,53 @@ START_TEST(test_seckey_mode)
 }
 END_TEST
 
+/* A named key that is a FIFO is refused at once (opening it would wait
+ * for a writer for ever), whatever its mode. */
+START_TEST(test_key_fifo)
+{
+    struct rpl_error err;
+    struct rpl_seckey *sk;
+    struct rpl_pubkey pk;
+    char path[256];
+
+    path_in(path, sizeof(path), "fifo");
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    ck_assert_int_eq(rpl_seckey_load(ctx, &sk, path, &err), RPL_E_IO);
+    ck_assert_ptr_null(sk);
+    ck_assert_str_eq(err.msg, "not a regular file (a FIFO)");
+    ck_assert_int_eq(rpl_pubkey_load(&pk, path, &err), RPL_E_IO);
+    ck_assert_str_eq(err.msg, "not a regular file (a FIFO)");
+    ck_assert_int_eq(rpl_seckey_load(ctx, &sk, "/dev/null", &err), RPL_E_IO);
+    ck_assert_str_eq(err.msg, "not a regular file (a character device)");
+}
+END_TEST
+
+/* A public key given as the secret key is named for what it is, whatever
+ * its mode, instead of advising chmod 600. */
+START_TEST(test_seckey_given_pubkey)
+{
+    static const unsigned modes[] = {0644, 0600};
+    struct rpl_error err;
+    struct rpl_seckey *sk, *back;
+    struct rpl_pubkey pk;
+    char path[256];
+
+    ck_assert_int_eq(rpl_seckey_generate(ctx, &sk, NULL), RPL_OK);
+    rpl_seckey_pubkey(sk, &pk);
+    path_in(path, sizeof(path), "dealer.pub");
+    ck_assert_int_eq(rpl_pubkey_save(&pk, path, false, &err), RPL_OK);
+    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+        ck_assert_int_eq(chmod(path, modes[i]), 0);
+        ck_assert_int_eq(rpl_seckey_load(ctx, &back, path, &err), RPL_E_KEY);
+        ck_assert_ptr_null(back);
+        ck_assert_str_eq(err.msg,
+                         "a public key, not a secret key (give the .key "
+                         "file)");
+    }
+    rpl_seckey_free(sk);
+}
+END_TEST
+
 struct file_case {
     const char *text; /* '@' stands for a valid public key */
     size_t line;
@@ -858,6 +905,8 @@ keys_suite(void)
     tcase_add_loop_test(tc, test_seckey_edits, 0,
                         sizeof(sk_cases) / sizeof(sk_cases[0]));
     tcase_add_test(tc, test_seckey_mode);
+    tcase_add_test(tc, test_key_fifo);
+    tcase_add_test(tc, test_seckey_given_pubkey);
     tcase_add_loop_test(tc, test_pubkey_files, 0,
                         sizeof(pub_file_cases) / sizeof(pub_file_cases[0]));
     tcase_add_test(tc, test_key_file_limits);

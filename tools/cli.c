@@ -8,11 +8,13 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PROG "camelog"
@@ -332,6 +334,45 @@ cli_hex(const uint8_t *in, size_t len, char *out)
 }
 
 int
+cli_open_input(const char *path)
+{
+    struct stat st;
+    int fd, fl, e;
+
+    /* O_NONBLOCK: opening a FIFO waits for a writer; fstat() tells it
+     * from a regular file without waiting. */
+    do {
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        goto fail;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        goto fail;
+    }
+    fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        goto fail;
+    }
+    return fd;
+fail:
+    e = errno;
+    close(fd);
+    errno = e;
+    return -1;
+}
+
+const char *
+cli_input_errtext(int e)
+{
+    return e == EINVAL ? "not a regular file" : strerror(e);
+}
+
+int
 cli_read_file(const char *path, size_t max, char **out, size_t *len)
 {
     FILE *f = NULL;
@@ -343,8 +384,17 @@ cli_read_file(const char *path, size_t max, char **out, size_t *len)
     if (is_stdin) {
         f = stdin;
     } else {
-        f = fopen(path, "rb");
+        const int fd = cli_open_input(path);
+
+        if (fd < 0) {
+            return CLI_EXIT_USAGE;
+        }
+        f = fdopen(fd, "rb");
         if (f == NULL) {
+            const int e = errno;
+
+            close(fd);
+            errno = e;
             return CLI_EXIT_USAGE;
         }
     }

@@ -111,9 +111,20 @@ bool cli_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len);
 /* Lowercase hex of in[0..len) into out (2 * len + 1 bytes). */
 void cli_hex(const uint8_t *in, size_t len, char *out);
 
+/* Opens a named input for reading without blocking on a FIFO: returns a
+ * descriptor (close()) or -1 with errno set, EINVAL when path names
+ * anything but a regular file (a FIFO, device or socket), EISDIR for a
+ * directory. */
+int cli_open_input(const char *path);
+
+/* errno as text after cli_open_input() or cli_read_file() failed (EINVAL
+ * is "not a regular file"). */
+const char *cli_input_errtext(int e);
+
 /* Reads a whole file ("-" is stdin) of at most max bytes into a new
  * NUL-terminated buffer (free()).  Returns 0, 1 when the file is larger
- * than max, 2 when it cannot be read (errno set); reports nothing. */
+ * than max, 2 when it cannot be read (errno set; a named file must be a
+ * regular file, as cli_open_input() says); reports nothing. */
 int cli_read_file(const char *path, size_t max, char **out, size_t *len);
 
 /* A pinned public key from --pubkey: the 56-character base64 form or a

@@ -269,8 +269,15 @@ open_archive(struct rpl_ctx *ctx, const char *db, enum rpl_archive_mode mode,
              struct rpl_archive **ar)
 {
     struct rpl_error err;
-    const enum rpl_status st = rpl_archive_open(ctx, ar, db, mode, &err);
+    struct stat sb;
+    enum rpl_status st;
 
+    /* SQLite would open a FIFO and wait for a writer for ever. */
+    if (stat(db, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+        cli_file_msg(db, 0, "not a regular file");
+        return CLI_EXIT_USAGE;
+    }
+    st = rpl_archive_open(ctx, ar, db, mode, &err);
     if (st != RPL_OK) {
         return cli_file_error(db, st, &err);
     }

@@ -4,10 +4,13 @@
  * prints the public key.  --seed derives the pair from 32 bytes, for tests
  * and reproducible samples only.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -25,6 +28,85 @@ static const char options[] =
     "  --seed hex         derive the keys from 32 bytes (64 hex digits);\n"
     "                     for tests only: anyone with the seed has the key\n"
     "  -h, --help         this help\n";
+
+/* The pair is written to two temporary files beside the targets first,
+ * and only then put in place, so that a failure (a full disk, a target
+ * that cannot be replaced) leaves both files or neither. */
+
+/* A temporary name beside path: path "." 16 random hex digits ".tmp". */
+static char *
+temp_beside(const char *path)
+{
+    uint8_t r[8];
+    char hex[2 * sizeof r + 1];
+    const size_t n = strlen(path);
+    char *p = malloc(n + 1 + sizeof hex - 1 + 4 + 1);
+
+    if (p == NULL) {
+        return NULL;
+    }
+    randombytes_buf(r, sizeof r);
+    cli_hex(r, sizeof r, hex);
+    sprintf(p, "%s.%s.tmp", path, hex);
+    return p;
+}
+
+/* fsync of the directory holding path, so the renames last. */
+static void
+sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir;
+    int fd;
+
+    if (slash == NULL) {
+        dir = strdup(".");
+    } else {
+        dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    }
+    if (dir == NULL) {
+        return;
+    }
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+/* Moves tmp to path: never over an existing file without force (link()
+ * refuses to), over it with force.  Reports a failure. */
+static bool
+install(const char *tmp, const char *path, bool force)
+{
+    struct stat sb;
+
+    if (force) {
+        if (rename(tmp, path) == 0) {
+            return true;
+        }
+    } else if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return true;
+    } else if (errno == EEXIST) {
+        cli_file_msg(path, 0, "file exists; --force overwrites it");
+        return false;
+    } else if (errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS ||
+               errno == EMLINK) {
+        /* A file system without hard links: lstat() is the best there
+         * is. */
+        if (lstat(path, &sb) == 0) {
+            cli_file_msg(path, 0, "file exists; --force overwrites it");
+            return false;
+        }
+        if (rename(tmp, path) == 0) {
+            return true;
+        }
+    }
+    cli_file_msg(path, 0, "rename failed: %s", strerror(errno));
+    return false;
+}
 
 static char *
 with_suffix(const char *name, const char *suffix)
@@ -58,7 +140,8 @@ cmd_keygen(int argc, char **argv)
     struct rpl_pubkey pk;
     struct rpl_error err;
     enum rpl_status st;
-    char *keypath = NULL, *pubpath = NULL;
+    char *keypath = NULL, *pubpath = NULL, *keytmp = NULL, *pubtmp = NULL;
+    bool has_keytmp = false, has_pubtmp = false;
     char b64[RPL_PUBKEY_B64_LEN + 1];
     int c, rc = CLI_EXIT_USAGE;
 
@@ -121,21 +204,50 @@ cmd_keygen(int argc, char **argv)
         rc = cli_worst(CLI_EXIT_USAGE, cli_file_error(NULL, st, &err));
         goto out;
     }
-    st = rpl_seckey_save(sk, keypath, force, &err);
+    keytmp = temp_beside(keypath);
+    pubtmp = temp_beside(pubpath);
+    if (keytmp == NULL || pubtmp == NULL) {
+        cli_msg("out of memory");
+        rc = CLI_EXIT_USAGE;
+        goto out;
+    }
+    st = rpl_seckey_save(sk, keytmp, false, &err);
     if (st != RPL_OK) {
         rc = cli_worst(CLI_EXIT_USAGE, cli_file_error(keypath, st, &err));
         goto out;
     }
+    has_keytmp = true;
     rpl_seckey_pubkey(sk, &pk);
-    st = rpl_pubkey_save(&pk, pubpath, force, &err);
+    st = rpl_pubkey_save(&pk, pubtmp, false, &err);
     if (st != RPL_OK) {
         rc = cli_worst(CLI_EXIT_USAGE, cli_file_error(pubpath, st, &err));
         goto out;
     }
+    has_pubtmp = true;
+    rc = CLI_EXIT_USAGE;
+    if (!install(keytmp, keypath, force)) {
+        goto out;
+    }
+    has_keytmp = false;
+    if (!install(pubtmp, pubpath, force)) {
+        /* Neither file rather than a secret key without its pair. */
+        unlink(keypath);
+        goto out;
+    }
+    has_pubtmp = false;
+    sync_dir_of(keypath);
     rpl_pubkey_format(&pk, b64);
     printf("%s\n", b64);
     rc = cli_finish(CLI_EXIT_OK);
 out:
+    if (has_keytmp) {
+        unlink(keytmp);
+    }
+    if (has_pubtmp) {
+        unlink(pubtmp);
+    }
+    free(keytmp);
+    free(pubtmp);
     rpl_seckey_free(sk);
     rpl_ctx_free(ctx);
     free(keypath);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "replay.h"
@@ -33,19 +34,21 @@ static const char options[] =
  * text limit; the library applies the limit after canonicalizing. */
 #define MAX_INPUT (64u * 1024u * 1024u)
 
-/* Whether path starts with the gzip magic (a .camelog file). */
+/* Whether path starts with the gzip magic (a .camelog file).  A FIFO is
+ * not opened for reading (it would wait for a writer): cli_read_file()
+ * refuses it next. */
 static bool
 is_gzip_file(const char *path)
 {
     unsigned char m[2];
-    FILE *f = fopen(path, "rb");
+    const int fd = cli_open_input(path);
     bool yes;
 
-    if (f == NULL) {
+    if (fd < 0) {
         return false;
     }
-    yes = fread(m, 1, 2, f) == 2 && m[0] == 0x1f && m[1] == 0x8b;
-    fclose(f);
+    yes = read(fd, m, 2) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+    close(fd);
     return yes;
 }
 
@@ -68,7 +71,7 @@ load_input(struct rpl_ctx *ctx, const char *path, struct rpl_log **log)
         return rc;
     }
     if (rc != CLI_EXIT_OK) {
-        cli_file_msg(path, 0, "cannot read: %s", strerror(errno));
+        cli_file_msg(path, 0, "cannot read: %s", cli_input_errtext(errno));
         return rc;
     }
     if (len >= 2 && (unsigned char)text[0] == 0x1f &&
