@@ -18,9 +18,6 @@
 #include "json.h"
 #include "log.h"
 
-static const char SEAL_DOMAIN[] = "camelog seal v1";
-static const char SIG_DOMAIN[] = "camelog sig v1";
-
 /* ------------------------------------------------------------ lines */
 
 const char *
@@ -370,7 +367,6 @@ struct verify {
     size_t end_line;  /* the game's `end` line, 0 before it */
     size_t last_seal; /* line of the last seal, 0 if none */
     size_t last_open; /* line of the last open, 0 if none */
-    uint8_t msg[sizeof(SIG_DOMAIN) + RPL__HASH + RPL_MAX_LINE];
 };
 
 static void
@@ -579,7 +575,6 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     uint8_t sig[64];
     size_t prev_len = 0;
     const char *prev;
-    size_t n = 0;
 
     if (ln->ntok != 3 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat) ||
         !rpl__tok_b64(&ln->tok[2], sig, sizeof(sig)))
@@ -598,14 +593,9 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return rpl__err(err, RPL_E_SIG, ln->no, "p%zu has no key in the header",
                         seat);
     prev = rpl__log_line(log, ln->no - 1, &prev_len);
-    memcpy(v->msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
-    n = sizeof(SIG_DOMAIN) - 1;
-    memcpy(v->msg + n, v->prev_in_group ? v->group_base : v->prev_head,
-           RPL__HASH);
-    n += RPL__HASH;
-    memcpy(v->msg + n, prev, prev_len);
-    n += prev_len;
-    if (!rpl__verify(&log->seat_key[seat], v->msg, n, sig))
+    if (!rpl__sig_verify(&log->seat_key[seat],
+                         v->prev_in_group ? v->group_base : v->prev_head, prev,
+                         prev_len, sig))
         return rpl__err(err, RPL_E_SIG, ln->no,
                         "signature of p%zu does not verify", seat);
     v->rep->sigs++;
@@ -617,7 +607,6 @@ seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     uint8_t sig[64];
-    size_t n;
 
     if (ln->ntok != 2 || !rpl__tok_b64(&ln->tok[1], sig, sizeof(sig)))
         return rpl__err(err, RPL_E_SYNTAX, ln->no,
@@ -627,11 +616,7 @@ seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         "seal inside the reveal block: %zu open lines are "
                         "still due",
                         log->game->opens_left(log->st));
-    memcpy(v->msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
-    n = sizeof(SEAL_DOMAIN) - 1;
-    memcpy(v->msg + n, v->head, RPL__HASH);
-    n += RPL__HASH;
-    if (!rpl__verify(&log->dealer, v->msg, n, sig))
+    if (!rpl__seal_verify(&log->dealer, v->head, sig))
         return rpl__err(err, RPL_E_SEAL, ln->no,
                         "seal does not verify with the dealer key");
     v->rep->seals++;
@@ -1288,7 +1273,6 @@ rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
                struct rpl_error *err)
 {
     uint8_t head[RPL__HASH] = {0};
-    uint8_t msg[sizeof(SEAL_DOMAIN) + RPL__HASH];
     struct rpl_pubkey pk;
     struct rpl_pubkey dealer;
     bool has_dealer = false;
@@ -1327,9 +1311,7 @@ rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
             if (ln.ntok != 2 || ln.tok[1].n != sizeof(b64) - 1)
                 return rpl__err(err, RPL_E_SYNTAX, no,
                                 "expected \"seal <base64 signature>\"");
-            memcpy(msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
-            memcpy(msg + sizeof(SEAL_DOMAIN) - 1, head, RPL__HASH);
-            rpl__sign(sk, msg, sizeof(msg) - 1, sig);
+            rpl__seal_sign(sk, head, sig);
             sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
                               sodium_base64_VARIANT_ORIGINAL);
             /* Same length: the line is rewritten in place. */

@@ -15,9 +15,6 @@
 
 #include "games/game.h"
 
-static const char SEAL_DOMAIN[] = "camelog seal v1";
-static const char SIG_DOMAIN[] = "camelog sig v1";
-
 struct rpl_recorder {
     struct rpl_ctx *ctx;
     const struct rpl__game *game;
@@ -313,13 +310,11 @@ static enum rpl_status
 sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
           const struct rpl_seckey *sk, struct rpl_error *err)
 {
-    uint8_t msg[sizeof(SIG_DOMAIN) + RPL__HASH + RPL_MAX_LINE];
     struct rpl_pubkey pk;
     uint8_t sig[64];
     char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
     const char *line;
     size_t len;
-    size_t n;
 
     rpl_seckey_pubkey(sk, &pk);
     if (!rec->has_seat_key[seat] ||
@@ -335,13 +330,7 @@ sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
         line--;
         len++;
     }
-    memcpy(msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
-    n = sizeof(SIG_DOMAIN) - 1;
-    memcpy(msg + n, base, RPL__HASH);
-    n += RPL__HASH;
-    memcpy(msg + n, line, len);
-    n += len;
-    rpl__sign(sk, msg, n, sig);
+    rpl__sig_sign(sk, base, line, len, sig);
     b64(sig64, sizeof(sig64), sig, sizeof(sig));
     return appendf(rec, err, "sig p%zu %s", seat, sig64);
 }
@@ -619,15 +608,12 @@ rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
 enum rpl_status
 rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    uint8_t msg[sizeof(SEAL_DOMAIN) - 1 + RPL__HASH];
     uint8_t sig[64];
     char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    memcpy(msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
-    memcpy(msg + sizeof(SEAL_DOMAIN) - 1, rec->head, RPL__HASH);
-    rpl__sign(rec->dealer, msg, sizeof(msg), sig);
+    rpl__seal_sign(rec->dealer, rec->head, sig);
     b64(sig64, sizeof(sig64), sig, sizeof(sig));
     rc = appendf(rec, err, "seal %s", sig64);
     if (rc == RPL_OK)
