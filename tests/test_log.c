@@ -15,6 +15,7 @@
 
 #include "failalloc.h"
 #include "games/game.h"
+#include "log.h"
 #include "suites.h"
 
 static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",
@@ -1016,6 +1017,43 @@ START_TEST(imported_wrong_role)
 }
 END_TEST
 
+/* The log layer's keywords: one table, camelog(5)'s header keywords then
+ * the body's own; everything else is a game's. */
+START_TEST(keyword_table)
+{
+    static const char *const header[] = {"camelog", "game",   "id",
+                                         "created", "import", "rules",
+                                         "seat",    "dealer", "commit"};
+    static const char *const body[] = {"entropy", "sig", "seal", "reveal",
+                                       "open"};
+    static const char *const others[] = {"",      "vote", "team",  "sea",
+                                         "seals", "Seal", "open ", "ids"};
+
+    for (size_t i = 0; i < sizeof(header) / sizeof(header[0]); i++) {
+        const struct rpl__tok t = {header[i], strlen(header[i])};
+        const enum rpl__kw kw = rpl__kw_find(&t);
+
+        ck_assert_int_eq(kw, RPL__KW_CAMELOG + (int)i);
+        ck_assert_str_eq(rpl__kw_name(kw), header[i]);
+        ck_assert_int_eq(rpl__kw_body(&t), RPL__KW_NONE);
+    }
+    for (size_t i = 0; i < sizeof(body) / sizeof(body[0]); i++) {
+        const struct rpl__tok t = {body[i], strlen(body[i])};
+
+        ck_assert_int_eq(rpl__kw_find(&t), RPL__KW_ENTROPY + (int)i);
+        ck_assert_int_eq(rpl__kw_body(&t), RPL__KW_ENTROPY + (int)i);
+        ck_assert_str_eq(rpl__kw_name(rpl__kw_body(&t)), body[i]);
+    }
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        const struct rpl__tok t = {others[i], strlen(others[i])};
+
+        ck_assert_int_eq(rpl__kw_find(&t), RPL__KW_NONE);
+        ck_assert_int_eq(rpl__kw_body(&t), RPL__KW_NONE);
+    }
+    ck_assert_str_eq(rpl__kw_name(RPL__KW_NONE), "");
+}
+END_TEST
+
 Suite *
 log_suite(void)
 {
@@ -1047,6 +1085,7 @@ log_suite(void)
     tcase_add_test(tc, seek_digest);
     tcase_add_test(tc, imported_game);
     tcase_add_test(tc, imported_wrong_role);
+    tcase_add_test(tc, keyword_table);
     suite_add_tcase(s, tc);
     return s;
 }
