@@ -113,10 +113,11 @@ rpl_rec_free(struct rpl_recorder *rec)
 {
     if (!rec)
         return;
-    if (rec->st) {
+    /* rpl_rec_new() may fail between the two allocations. */
+    if (rec->st)
         sodium_memzero(rec->st, rec->game->state_size);
+    if (rec->backup)
         sodium_memzero(rec->backup, rec->game->state_size);
-    }
     rpl__free(rec->ctx, rec->st);
     rpl__free(rec->ctx, rec->backup);
     if (rec->deliv)
