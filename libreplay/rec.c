@@ -23,6 +23,8 @@ struct rpl_recorder {
     struct rpl__env env;
     struct rpl__buf text;
     size_t nlines;
+    size_t *start; /* start[i] is the offset of line i + 1 in text */
+    size_t start_cap;
     uint8_t head[RPL__HASH];      /* chain of every line so far */
     uint8_t prev_head[RPL__HASH]; /* chain before the last line */
     uint8_t group_base[RPL__HASH];
@@ -71,6 +73,17 @@ append(struct rpl_recorder *rec, const char *line, size_t len,
         return rpl__err(err, RPL_E_LIMIT, rec->nlines + 1,
                         "the log would exceed RPL_MAX_LINES or "
                         "RPL_MAX_TEXT");
+    if (rec->nlines == rec->start_cap) {
+        /* At most 2 * RPL_MAX_LINES entries: no overflow. */
+        const size_t cap = rec->start_cap ? 2 * rec->start_cap : 64;
+        size_t *p = rpl__realloc(rec->ctx, rec->start, cap * sizeof(*p));
+
+        if (!p)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        rec->start = p;
+        rec->start_cap = cap;
+    }
+    rec->start[rec->nlines] = rec->text.len;
     rpl__buf_add(&rec->text, line, len);
     rpl__buf_add(&rec->text, "\n", 1);
     if (rec->text.failed)
@@ -126,6 +139,7 @@ rpl_rec_free(struct rpl_recorder *rec)
     if (rec->secret)
         sodium_free(rec->secret);
     rpl__buf_release(&rec->text);
+    rpl__free(rec->ctx, rec->start);
     sodium_memzero(rec->seed, sizeof(rec->seed));
     rpl__free(rec->ctx, rec);
 }
@@ -663,4 +677,23 @@ rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,
 {
     return rpl_log_parse(rec->ctx, out, rec->text.p ? rec->text.p : "",
                          rec->text.len, false, err);
+}
+
+size_t
+rpl_rec_lines(const struct rpl_recorder *rec)
+{
+    return rec->nlines;
+}
+
+const char *
+rpl_rec_line(const struct rpl_recorder *rec, size_t no, size_t *len)
+{
+    size_t end;
+
+    if (no == 0 || no > rec->nlines)
+        return NULL;
+    /* Every line ends with LF; the next line starts after it. */
+    end = no < rec->nlines ? rec->start[no] : rec->text.len;
+    *len = end - 1 - rec->start[no - 1];
+    return rec->text.p + rec->start[no - 1];
 }
