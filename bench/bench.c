@@ -186,7 +186,6 @@ floor_check(struct rpl_ctx *ctx, const char *path,
     char *text = NULL;
     size_t len = 0;
     uint8_t head[32] = {0};
-    uint8_t msg[15 + 32];
     uint8_t sig[64];
     const char *p, *last = NULL;
     bool ok = false;
@@ -212,9 +211,7 @@ floor_check(struct rpl_ctx *ctx, const char *path,
     t.n = (size_t)(text + len - 1 - t.p);
     if (!rpl__tok_b64(&t, sig, sizeof(sig)))
         goto out;
-    memcpy(msg, "camelog seal v1", 15);
-    memcpy(msg + 15, head, 32);
-    ok = rpl__verify(dealer, msg, sizeof(msg), sig);
+    ok = rpl__seal_verify(dealer, head, sig);
 out:
     rpl__free(ctx, raw);
     rpl__free(ctx, text);

@@ -37,6 +37,12 @@ rpl_version(void)
     return RPL_VERSION;
 }
 
+unsigned
+rpl_version_number(void)
+{
+    return RPL_VERSION_NUMBER;
+}
+
 enum rpl_status
 rpl_ctx_new(struct rpl_ctx **out, const struct rpl_allocator *alloc,
             struct rpl_error *err)

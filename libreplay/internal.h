@@ -221,6 +221,20 @@ void rpl__sign(const struct rpl_seckey *sk, const uint8_t *msg, size_t len,
 bool rpl__verify(const struct rpl_pubkey *pk, const uint8_t *msg, size_t len,
                  const uint8_t sig[64]);
 
+/* A seal signs "camelog seal v1" || head, head the chain value of every
+ * line before the seal line; a sig signs "camelog sig v1" || base || line
+ * (line without LF, at most RPL_MAX_LINE bytes), base the chain value the
+ * signed line counts from (camelog(5), "Byte-exact definitions").  These
+ * four are the only place that builds either message; none allocates. */
+void rpl__seal_sign(const struct rpl_seckey *sk, const uint8_t head[RPL__HASH],
+                    uint8_t sig[64]);
+bool rpl__seal_verify(const struct rpl_pubkey *pk,
+                      const uint8_t head[RPL__HASH], const uint8_t sig[64]);
+void rpl__sig_sign(const struct rpl_seckey *sk, const uint8_t base[RPL__HASH],
+                   const char *line, size_t len, uint8_t sig[64]);
+bool rpl__sig_verify(const struct rpl_pubkey *pk, const uint8_t base[RPL__HASH],
+                     const char *line, size_t len, const uint8_t sig[64]);
+
 /* --------------------------------------------------------- files, gzip */
 
 /* Reads a whole file ("-" = stdin) of at most max bytes.  A named file

@@ -18,8 +18,53 @@
 #include "json.h"
 #include "log.h"
 
-static const char SEAL_DOMAIN[] = "camelog seal v1";
-static const char SIG_DOMAIN[] = "camelog sig v1";
+/* --------------------------------------------------------- keywords */
+
+/* Each name with its length (test_log.c checks both against strlen). */
+static const struct {
+    const char *name;
+    size_t len;
+} keywords[] = {
+    [RPL__KW_NONE] = {"", 0},           [RPL__KW_CAMELOG] = {"camelog", 7},
+    [RPL__KW_GAME] = {"game", 4},       [RPL__KW_ID] = {"id", 2},
+    [RPL__KW_CREATED] = {"created", 7}, [RPL__KW_IMPORT] = {"import", 6},
+    [RPL__KW_RULES] = {"rules", 5},     [RPL__KW_SEAT] = {"seat", 4},
+    [RPL__KW_DEALER] = {"dealer", 6},   [RPL__KW_COMMIT] = {"commit", 6},
+    [RPL__KW_ENTROPY] = {"entropy", 7}, [RPL__KW_SIG] = {"sig", 3},
+    [RPL__KW_SEAL] = {"seal", 4},       [RPL__KW_REVEAL] = {"reveal", 6},
+    [RPL__KW_OPEN] = {"open", 4},
+};
+
+#define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
+_Static_assert(NKEYWORDS == RPL__KW_OPEN + 1, "one entry per keyword");
+
+static enum rpl__kw
+kw_from(const struct rpl__tok *t, size_t first)
+{
+    for (size_t k = first; k < NKEYWORDS; k++)
+        if (t->n == keywords[k].len &&
+            memcmp(t->p, keywords[k].name, t->n) == 0)
+            return (enum rpl__kw)k;
+    return RPL__KW_NONE;
+}
+
+enum rpl__kw
+rpl__kw_find(const struct rpl__tok *t)
+{
+    return kw_from(t, RPL__KW_NONE + 1);
+}
+
+enum rpl__kw
+rpl__kw_body(const struct rpl__tok *t)
+{
+    return kw_from(t, RPL__KW_ENTROPY);
+}
+
+const char *
+rpl__kw_name(enum rpl__kw kw)
+{
+    return (size_t)kw < NKEYWORDS ? keywords[kw].name : "";
+}
 
 /* ------------------------------------------------------------ lines */
 
@@ -390,7 +435,6 @@ struct verify {
     size_t end_line;  /* the game's `end` line, 0 before it */
     size_t last_seal; /* line of the last seal, 0 if none */
     size_t last_open; /* line of the last open, 0 if none */
-    uint8_t msg[sizeof(SIG_DOMAIN) + RPL__HASH + RPL_MAX_LINE];
 };
 
 static void
@@ -439,11 +483,12 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     const struct rpl__tok *tok = ln->tok;
+    const enum rpl__kw kw = rpl__kw_find(&tok[0]);
     enum rpl_status rc;
 
     if (v->hdr == H_CREATED) {
         v->hdr = H_IMPORT;
-        if (rpl__tok_is(&tok[0], "created")) {
+        if (kw == RPL__KW_CREATED) {
             if (ln->ntok != 2 || !rpl__tok_time(&tok[1]))
                 return expect_header(ln, "created YYYY-MM-DDTHH:MM:SSZ", err);
             return RPL_OK;
@@ -451,7 +496,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     }
     if (v->hdr == H_IMPORT) {
         v->hdr = H_RULES;
-        if (rpl__tok_is(&tok[0], "import")) {
+        if (kw == RPL__KW_IMPORT) {
             if (ln->ntok != 3 || !rpl__import_source_ok(&tok[1]) ||
                 !rpl__import_id_ok(&tok[2]))
                 return expect_header(ln, "import <source> <original id>", err);
@@ -462,13 +507,13 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     }
     switch (v->hdr) {
     case H_CAMELOG:
-        if (ln->ntok == 2 && rpl__tok_is(&tok[0], "camelog") &&
+        if (ln->ntok == 2 && kw == RPL__KW_CAMELOG &&
             !rpl__tok_is(&tok[1], "1") && tok[1].n < 12)
             return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
                             "format version %.*s is not supported "
                             "(expected 1)",
                             (int)tok[1].n, tok[1].p);
-        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "camelog") ||
+        if (ln->ntok != 2 || kw != RPL__KW_CAMELOG ||
             !rpl__tok_is(&tok[1], "1")) {
             if (ln->len >= 3 && memcmp(ln->text, "\xef\xbb\xbf", 3) == 0)
                 return rpl__err(err, RPL_E_SYNTAX, ln->no,
@@ -478,7 +523,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         v->hdr = H_GAME;
         return RPL_OK;
     case H_GAME:
-        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "game"))
+        if (ln->ntok != 2 || kw != RPL__KW_GAME)
             return expect_header(ln, "game <name>", err);
         log->game = rpl__game_find(tok[1].p, tok[1].n);
         if (!log->game) {
@@ -496,7 +541,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         v->hdr = H_ID;
         return RPL_OK;
     case H_ID:
-        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "id") ||
+        if (ln->ntok != 2 || kw != RPL__KW_ID ||
             !rpl__tok_hex(&tok[1], log->id, sizeof(log->id)))
             return expect_header(ln, "id <32 lowercase hex digits>", err);
         rpl__hex(v->rep->id, log->id, sizeof(log->id));
@@ -505,7 +550,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     case H_CREATED:
     case H_IMPORT:
     case H_RULES:
-        if (ln->ntok < 2 || !rpl__tok_is(&tok[0], "rules"))
+        if (ln->ntok < 2 || kw != RPL__KW_RULES)
             return expect_header(ln, "rules ...", err);
         rc = log->game->rules(log->st, ln, &v->env, &log->seats, err);
         if (rc != RPL_OK)
@@ -525,7 +570,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         char *name = log->names[v->next_seat];
         struct rpl_error kerr;
 
-        if (ln->ntok < 3 || ln->ntok > 4 || !rpl__tok_is(&tok[0], "seat") ||
+        if (ln->ntok < 3 || ln->ntok > 4 || kw != RPL__KW_SEAT ||
             !rpl__tok_seat(&tok[1], log->seats, &seat) ||
             seat != v->next_seat) {
             char want[64];
@@ -557,7 +602,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     case H_DEALER: {
         struct rpl_error kerr;
 
-        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "dealer"))
+        if (ln->ntok != 2 || kw != RPL__KW_DEALER)
             return expect_header(ln, "dealer <key>", err);
         if (rpl__pubkey_parse(log->ctx, &log->dealer, tok[1].p, tok[1].n,
                               &kerr) != RPL_OK)
@@ -574,7 +619,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return RPL_OK;
     }
     case H_COMMIT:
-        if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "commit") ||
+        if (ln->ntok != 2 || kw != RPL__KW_COMMIT ||
             !rpl__tok_hex(&tok[1], log->commit, sizeof(log->commit)))
             return expect_header(ln, "commit <64 lowercase hex digits>", err);
         log->header_end = ln->no;
@@ -599,7 +644,6 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     uint8_t sig[64];
     size_t prev_len = 0;
     const char *prev;
-    size_t n = 0;
 
     if (ln->ntok != 3 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat) ||
         !rpl__tok_b64(&ln->tok[2], sig, sizeof(sig)))
@@ -618,14 +662,9 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return rpl__err(err, RPL_E_SIG, ln->no, "p%zu has no key in the header",
                         seat);
     prev = rpl__log_line(log, ln->no - 1, &prev_len);
-    memcpy(v->msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
-    n = sizeof(SIG_DOMAIN) - 1;
-    memcpy(v->msg + n, v->prev_in_group ? v->group_base : v->prev_head,
-           RPL__HASH);
-    n += RPL__HASH;
-    memcpy(v->msg + n, prev, prev_len);
-    n += prev_len;
-    if (!rpl__verify(&log->seat_key[seat], v->msg, n, sig))
+    if (!rpl__sig_verify(&log->seat_key[seat],
+                         v->prev_in_group ? v->group_base : v->prev_head, prev,
+                         prev_len, sig))
         return rpl__err(err, RPL_E_SIG, ln->no,
                         "signature of p%zu does not verify", seat);
     v->rep->sigs++;
@@ -637,7 +676,6 @@ seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     uint8_t sig[64];
-    size_t n;
 
     if (ln->ntok != 2 || !rpl__tok_b64(&ln->tok[1], sig, sizeof(sig)))
         return rpl__err(err, RPL_E_SYNTAX, ln->no,
@@ -647,11 +685,7 @@ seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         "seal inside the reveal block: %zu open lines are "
                         "still due",
                         log->game->opens_left(log->st));
-    memcpy(v->msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
-    n = sizeof(SEAL_DOMAIN) - 1;
-    memcpy(v->msg + n, v->head, RPL__HASH);
-    n += RPL__HASH;
-    if (!rpl__verify(&log->dealer, v->msg, n, sig))
+    if (!rpl__seal_verify(&log->dealer, v->head, sig))
         return rpl__err(err, RPL_E_SEAL, ln->no,
                         "seal does not verify with the dealer key");
     v->rep->seals++;
@@ -739,27 +773,27 @@ static enum rpl_status
 body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
-    const struct rpl__tok *kw = &ln->tok[0];
+    const enum rpl__kw kw = rpl__kw_body(&ln->tok[0]);
     struct rpl__applied applied;
     enum rpl_status rc;
     bool was_over;
 
-    if (rpl__tok_is(kw, "sig")) {
+    if (kw == RPL__KW_SIG) {
         rc = sig_line(v, ln, err);
         v->prev_author = 0;
         return rc;
     }
     v->prev_in_group = false;
-    if (rpl__tok_is(kw, "seal")) {
+    if (kw == RPL__KW_SEAL) {
         v->prev_author = 0;
         return seal_line(v, ln, err);
     }
-    if (rpl__tok_is(kw, "entropy"))
+    if (kw == RPL__KW_ENTROPY)
         return entropy_line(v, ln, err);
     v->prev_author = 0;
-    if (rpl__tok_is(kw, "reveal"))
+    if (kw == RPL__KW_REVEAL)
         return reveal_line(v, ln, err);
-    if (rpl__tok_is(kw, "open"))
+    if (kw == RPL__KW_OPEN)
         return open_line(v, ln, err);
     if (v->revealed)
         return rpl__err(err, RPL_E_RULES, ln->no,
@@ -902,20 +936,16 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
 
 /* ------------------------------------------------------------ replay */
 
-/* Whether line no (after the header) is a game line for the module. */
+/* Whether a line after the header is a game line for the module: not
+ * one of the body's keywords the log layer owns followed by a space
+ * (each of those has tokens after it). */
 static bool
 is_game_line(const char *text, size_t len)
 {
-    static const char *const own[] = {"seal ", "sig ", "entropy ", "reveal ",
-                                      "open "};
+    const char *sp = memchr(text, ' ', len);
+    const struct rpl__tok kw = {text, sp ? (size_t)(sp - text) : len};
 
-    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-        const size_t n = strlen(own[i]);
-
-        if (len >= n && memcmp(text, own[i], n) == 0)
-            return false;
-    }
-    return true;
+    return sp == NULL || rpl__kw_body(&kw) == RPL__KW_NONE;
 }
 
 static enum rpl_status
@@ -1100,16 +1130,17 @@ describe_own(const struct rpl_log *log, const struct rpl__line *ln,
              struct rpl__buf *b)
 {
     const struct rpl__tok *kw = &ln->tok[0];
+    const enum rpl__kw which = rpl__kw_body(kw);
     size_t seat = 0;
 
-    if (rpl__tok_is(kw, "entropy") &&
+    if (which == RPL__KW_ENTROPY &&
         rpl__tok_seat(&ln->tok[1], log->seats, &seat))
         rpl__buf_printf(b, "%s (p%zu) adds entropy to the seed",
                         log->names[seat], seat);
-    else if (rpl__tok_is(kw, "reveal"))
+    else if (which == RPL__KW_REVEAL)
         rpl__buf_puts(b, "the dealer reveals the secret: every deal can "
                          "now be checked");
-    else if (rpl__tok_is(kw, "open") && ln->ntok >= 3)
+    else if (which == RPL__KW_OPEN && ln->ntok >= 3)
         rpl__buf_printf(b, "opened: %.*s", (int)(ln->len - (size_t)(kw->n + 1)),
                         ln->text + kw->n + 1);
 }
@@ -1120,25 +1151,20 @@ static void
 events_own(const struct rpl_log *log, const struct rpl__line *ln,
            bool is_header, struct rpl__buf *b)
 {
-    static const char *const kinds[] = {"entropy", "reveal", "open", "seal",
-                                        "sig"};
+    const enum rpl__kw kw =
+        is_header ? RPL__KW_NONE : rpl__kw_body(&ln->tok[0]);
     struct rpl__jb j = {true};
     json_t *events = json_array();
     size_t seat = 0;
 
-    for (size_t i = 0; !is_header && i < sizeof(kinds) / sizeof(kinds[0]);
-         i++) {
-        json_t *e;
+    if (kw != RPL__KW_NONE) {
+        json_t *e = json_object();
 
-        if (!rpl__tok_is(&ln->tok[0], kinds[i]))
-            continue;
-        e = json_object();
-        rpl__jset(&j, e, "event", json_string(kinds[i]));
+        rpl__jset(&j, e, "event", json_string(rpl__kw_name(kw)));
         if (ln->ntok > 1 && rpl__tok_seat(&ln->tok[1], log->seats, &seat) &&
-            (i == 0 || i == 4))
+            (kw == RPL__KW_ENTROPY || kw == RPL__KW_SIG))
             rpl__jset(&j, e, "seat", json_integer((json_int_t)seat));
         rpl__japp(&j, events, e);
-        break;
     }
     rpl__jdump(&j, events, b);
 }
@@ -1308,7 +1334,6 @@ rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
                struct rpl_error *err)
 {
     uint8_t head[RPL__HASH] = {0};
-    uint8_t msg[sizeof(SEAL_DOMAIN) + RPL__HASH];
     struct rpl_pubkey pk;
     struct rpl_pubkey dealer;
     bool has_dealer = false;
@@ -1347,9 +1372,7 @@ rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
             if (ln.ntok != 2 || ln.tok[1].n != sizeof(b64) - 1)
                 return rpl__err(err, RPL_E_SYNTAX, no,
                                 "expected \"seal <base64 signature>\"");
-            memcpy(msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
-            memcpy(msg + sizeof(SEAL_DOMAIN) - 1, head, RPL__HASH);
-            rpl__sign(sk, msg, sizeof(msg) - 1, sig);
+            rpl__seal_sign(sk, head, sig);
             sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
                               sodium_base64_VARIANT_ORIGINAL);
             /* Same length: the line is rewritten in place. */

@@ -47,6 +47,36 @@ struct rpl_log {
     size_t pos;
 };
 
+/* The line keywords the log layer owns (camelog(5) "Lines"): first the
+ * header's, then the body's that are no game's.  Every other keyword
+ * after the header is the game's.  One table in log.c holds their text;
+ * reader, replay and archive ask it rather than spelling them again. */
+enum rpl__kw {
+    RPL__KW_NONE, /* not the log layer's: a game's keyword, or unknown */
+    RPL__KW_CAMELOG,
+    RPL__KW_GAME,
+    RPL__KW_ID,
+    RPL__KW_CREATED,
+    RPL__KW_IMPORT,
+    RPL__KW_RULES,
+    RPL__KW_SEAT,
+    RPL__KW_DEALER,
+    RPL__KW_COMMIT,
+    RPL__KW_ENTROPY, /* the first of the body's */
+    RPL__KW_SIG,
+    RPL__KW_SEAL,
+    RPL__KW_REVEAL,
+    RPL__KW_OPEN
+};
+
+/* The log layer's keyword that t is, or RPL__KW_NONE. */
+enum rpl__kw rpl__kw_find(const struct rpl__tok *t);
+/* Among the body's only (RPL__KW_ENTROPY and after): RPL__KW_NONE says
+ * that a body line with keyword t is the game's. */
+enum rpl__kw rpl__kw_body(const struct rpl__tok *t);
+/* The keyword's text ("entropy"); "" for RPL__KW_NONE.  Static. */
+const char *rpl__kw_name(enum rpl__kw kw);
+
 /* Line no (1-based) without its LF; NULL when out of range. */
 const char *rpl__log_line(const struct rpl_log *log, size_t no, size_t *len);
 

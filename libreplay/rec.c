@@ -15,9 +15,6 @@
 
 #include "games/game.h"
 
-static const char SEAL_DOMAIN[] = "camelog seal v1";
-static const char SIG_DOMAIN[] = "camelog sig v1";
-
 struct rpl_recorder {
     struct rpl_ctx *ctx;
     const struct rpl__game *game;
@@ -26,6 +23,8 @@ struct rpl_recorder {
     struct rpl__env env;
     struct rpl__buf text;
     size_t nlines;
+    size_t *start; /* start[i] is the offset of line i + 1 in text */
+    size_t start_cap;
     uint8_t head[RPL__HASH];      /* chain of every line so far */
     uint8_t prev_head[RPL__HASH]; /* chain before the last line */
     uint8_t group_base[RPL__HASH];
@@ -74,6 +73,17 @@ append(struct rpl_recorder *rec, const char *line, size_t len,
         return rpl__err(err, RPL_E_LIMIT, rec->nlines + 1,
                         "the log would exceed RPL_MAX_LINES or "
                         "RPL_MAX_TEXT");
+    if (rec->nlines == rec->start_cap) {
+        /* At most 2 * RPL_MAX_LINES entries: no overflow. */
+        const size_t cap = rec->start_cap ? 2 * rec->start_cap : 64;
+        size_t *p = rpl__realloc(rec->ctx, rec->start, cap * sizeof(*p));
+
+        if (!p)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        rec->start = p;
+        rec->start_cap = cap;
+    }
+    rec->start[rec->nlines] = rec->text.len;
     rpl__buf_add(&rec->text, line, len);
     rpl__buf_add(&rec->text, "\n", 1);
     if (rec->text.failed)
@@ -116,6 +126,7 @@ rpl_rec_free(struct rpl_recorder *rec)
 {
     if (!rec)
         return;
+    /* rpl_rec_new() may fail between the two allocations. */
     if (rec->st)
         sodium_memzero(rec->st, rec->game->state_size);
     if (rec->backup)
@@ -128,6 +139,7 @@ rpl_rec_free(struct rpl_recorder *rec)
     if (rec->secret)
         sodium_free(rec->secret);
     rpl__buf_release(&rec->text);
+    rpl__free(rec->ctx, rec->start);
     sodium_memzero(rec->seed, sizeof(rec->seed));
     rpl__free(rec->ctx, rec);
 }
@@ -313,13 +325,11 @@ static enum rpl_status
 sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
           const struct rpl_seckey *sk, struct rpl_error *err)
 {
-    uint8_t msg[sizeof(SIG_DOMAIN) + RPL__HASH + RPL_MAX_LINE];
     struct rpl_pubkey pk;
     uint8_t sig[64];
     char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
     const char *line;
     size_t len;
-    size_t n;
 
     rpl_seckey_pubkey(sk, &pk);
     if (!rec->has_seat_key[seat] ||
@@ -335,13 +345,7 @@ sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
         line--;
         len++;
     }
-    memcpy(msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
-    n = sizeof(SIG_DOMAIN) - 1;
-    memcpy(msg + n, base, RPL__HASH);
-    n += RPL__HASH;
-    memcpy(msg + n, line, len);
-    n += len;
-    rpl__sign(sk, msg, n, sig);
+    rpl__sig_sign(sk, base, line, len, sig);
     b64(sig64, sizeof(sig64), sig, sizeof(sig));
     return appendf(rec, err, "sig p%zu %s", seat, sig64);
 }
@@ -619,15 +623,12 @@ rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
 enum rpl_status
 rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    uint8_t msg[sizeof(SEAL_DOMAIN) - 1 + RPL__HASH];
     uint8_t sig[64];
     char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    memcpy(msg, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
-    memcpy(msg + sizeof(SEAL_DOMAIN) - 1, rec->head, RPL__HASH);
-    rpl__sign(rec->dealer, msg, sizeof(msg), sig);
+    rpl__seal_sign(rec->dealer, rec->head, sig);
     b64(sig64, sizeof(sig64), sig, sizeof(sig));
     rc = appendf(rec, err, "seal %s", sig64);
     if (rc == RPL_OK)
@@ -676,4 +677,23 @@ rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,
 {
     return rpl_log_parse(rec->ctx, out, rec->text.p ? rec->text.p : "",
                          rec->text.len, false, err);
+}
+
+size_t
+rpl_rec_lines(const struct rpl_recorder *rec)
+{
+    return rec->nlines;
+}
+
+const char *
+rpl_rec_line(const struct rpl_recorder *rec, size_t no, size_t *len)
+{
+    size_t end;
+
+    if (no == 0 || no > rec->nlines)
+        return NULL;
+    /* Every line ends with LF; the next line starts after it. */
+    end = no < rec->nlines ? rec->start[no] : rec->text.len;
+    *len = end - 1 - rec->start[no - 1];
+    return rec->text.p + rec->start[no - 1];
 }

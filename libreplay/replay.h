@@ -44,6 +44,11 @@ extern "C" {
 
 /* The library's version string, e.g. "0.1.0" (static storage). */
 RPL_API const char *rpl_version(void);
+/* The library's version as the number RPL_VERSION_NUMBER gives for the
+ * header it was built with (major * 10000 + minor * 100 + patch, e.g.
+ * 100 for "0.1.0"): a program that needs at least some version compares
+ * it with a number rather than parse rpl_version().  Thread-safe. */
+RPL_API unsigned rpl_version_number(void);
 
 /* ---------------------------------------------------------------------
  * Errors
@@ -454,6 +459,16 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_rec_seal(struct rpl_recorder *rec,
 RPL_API RPL_NODISCARD enum rpl_status rpl_rec_reveal(struct rpl_recorder *rec,
                                                      struct rpl_error *err)
     RPL_NONNULL(1);
+
+/* Number of lines recorded so far, and line no (1-based, without LF; not
+ * NUL-terminated), as rpl_log_lines() and rpl_log_line() give them for
+ * the log rpl_rec_log() would return, without copying or indexing it.
+ * The line is lent until the next call that records (rpl_rec_entropy,
+ * _start, _act, _bot, _abort, _seal, _reveal) or rpl_rec_free().  NULL
+ * when no is 0 or past the last line (*len is then left alone). */
+RPL_API size_t rpl_rec_lines(const struct rpl_recorder *rec) RPL_NONNULL(1);
+RPL_API const char *rpl_rec_line(const struct rpl_recorder *rec, size_t no,
+                                 size_t *len) RPL_NONNULL(1, 3);
 
 /* The log so far as a new struct rpl_log (verify, write, replay it). */
 RPL_API RPL_NODISCARD enum rpl_status

@@ -397,6 +397,60 @@ START_TEST(test_sign_verify)
 }
 END_TEST
 
+/* The seal and sig messages, byte for byte as camelog(5) defines them:
+ * the builders sign exactly what libsodium signs over the concatenation
+ * spelled out here (Ed25519 is deterministic), and verify only that. */
+START_TEST(test_seal_and_sig_messages)
+{
+    struct rpl_seckey *sk = sodium_malloc(sizeof(*sk));
+    struct rpl_pubkey pk;
+    uint8_t head[32], msg[14 + 32 + RPL_MAX_LINE], want[64], sig[64];
+    char *line = malloc(RPL_MAX_LINE);
+
+    ck_assert_ptr_nonnull(sk);
+    ck_assert_ptr_nonnull(line);
+    crypto_sign_keypair(pk.key, sk->sk);
+    memset(pk.id, 0, sizeof(pk.id));
+    for (int i = 0; i < 32; i++)
+        head[i] = (uint8_t)(0xa0 + i);
+
+    memcpy(msg, "camelog seal v1", 15);
+    memcpy(msg + 15, head, 32);
+    crypto_sign_detached(want, NULL, msg, 15 + 32, sk->sk);
+    rpl__seal_sign(sk, head, sig);
+    ck_assert_mem_eq(sig, want, 64);
+    ck_assert(rpl__seal_verify(&pk, head, sig));
+    head[31] ^= 0x01;
+    ck_assert(!rpl__seal_verify(&pk, head, sig));
+    head[31] ^= 0x01;
+    /* a seal is not a sig over an empty line */
+    ck_assert(!rpl__sig_verify(&pk, head, "", 0, sig));
+
+    /* a sig over a short line and over the longest one */
+    for (size_t len = 0; len <= RPL_MAX_LINE; len += RPL_MAX_LINE / 2) {
+        memset(line, 'v', len);
+        memcpy(msg, "camelog sig v1", 14);
+        memcpy(msg + 14, head, 32);
+        memcpy(msg + 14 + 32, line, len);
+        crypto_sign_detached(want, NULL, msg, 14 + 32 + len, sk->sk);
+        rpl__sig_sign(sk, head, line, len, sig);
+        ck_assert_mem_eq(sig, want, 64);
+        ck_assert(rpl__sig_verify(&pk, head, line, len, sig));
+        ck_assert(!rpl__seal_verify(&pk, head, sig));
+        if (len > 0) {
+            line[len - 1] = 'w';
+            ck_assert(!rpl__sig_verify(&pk, head, line, len, sig));
+            ck_assert(!rpl__sig_verify(&pk, head, line, len - 1, sig));
+        }
+        head[0] ^= 0x80;
+        ck_assert(!rpl__sig_verify(&pk, head, line, len, sig));
+        head[0] ^= 0x80;
+    }
+    free(line);
+    sodium_free(sk);
+}
+END_TEST
+
 Suite *
 crypto_suite(void)
 {
@@ -422,6 +476,7 @@ crypto_suite(void)
     tcase_add_test(tc, test_uniform_bound_and_small);
     tcase_add_test(tc, test_shuffle_permutation);
     tcase_add_test(tc, test_sign_verify);
+    tcase_add_test(tc, test_seal_and_sig_messages);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -15,6 +15,7 @@
 
 #include "failalloc.h"
 #include "games/game.h"
+#include "log.h"
 #include "suites.h"
 
 static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",
@@ -1016,6 +1017,212 @@ START_TEST(imported_wrong_role)
 }
 END_TEST
 
+/* The log layer's keywords: one table, camelog(5)'s header keywords then
+ * the body's own; everything else is a game's. */
+START_TEST(keyword_table)
+{
+    static const char *const header[] = {"camelog", "game",   "id",
+                                         "created", "import", "rules",
+                                         "seat",    "dealer", "commit"};
+    static const char *const body[] = {"entropy", "sig", "seal", "reveal",
+                                       "open"};
+    static const char *const others[] = {"",      "vote", "team",  "sea",
+                                         "seals", "Seal", "open ", "ids"};
+
+    for (size_t i = 0; i < sizeof(header) / sizeof(header[0]); i++) {
+        const struct rpl__tok t = {header[i], strlen(header[i])};
+        const enum rpl__kw kw = rpl__kw_find(&t);
+
+        ck_assert_int_eq(kw, RPL__KW_CAMELOG + (int)i);
+        ck_assert_str_eq(rpl__kw_name(kw), header[i]);
+        ck_assert_int_eq(rpl__kw_body(&t), RPL__KW_NONE);
+    }
+    for (size_t i = 0; i < sizeof(body) / sizeof(body[0]); i++) {
+        const struct rpl__tok t = {body[i], strlen(body[i])};
+
+        ck_assert_int_eq(rpl__kw_find(&t), RPL__KW_ENTROPY + (int)i);
+        ck_assert_int_eq(rpl__kw_body(&t), RPL__KW_ENTROPY + (int)i);
+        ck_assert_str_eq(rpl__kw_name(rpl__kw_body(&t)), body[i]);
+    }
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        const struct rpl__tok t = {others[i], strlen(others[i])};
+
+        ck_assert_int_eq(rpl__kw_find(&t), RPL__KW_NONE);
+        ck_assert_int_eq(rpl__kw_body(&t), RPL__KW_NONE);
+    }
+    ck_assert_str_eq(rpl__kw_name(RPL__KW_NONE), "");
+}
+END_TEST
+
+/* The recorder's lines are the lines of the log rpl_rec_log() gives. */
+static void
+same_lines(const struct rpl_recorder *rec)
+{
+    struct rpl_log *log = NULL;
+    size_t len = 0;
+
+    ck_assert_int_eq(rpl_rec_log(rec, &log, NULL), RPL_OK);
+    ck_assert_uint_eq(rpl_rec_lines(rec), rpl_log_lines(log));
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t want_len = 0;
+        const char *want = rpl_log_line(log, no, &want_len);
+        const char *got = rpl_rec_line(rec, no, &len);
+
+        ck_assert_ptr_nonnull(got);
+        ck_assert_uint_eq(len, want_len);
+        ck_assert(memcmp(got, want, len) == 0);
+    }
+    len = 7;
+    ck_assert_ptr_null(rpl_rec_line(rec, 0, &len));
+    ck_assert_ptr_null(rpl_rec_line(rec, rpl_rec_lines(rec) + 1, &len));
+    ck_assert_uint_eq(len, 7);
+    rpl_log_free(log);
+}
+
+/* rpl_rec_lines() and rpl_rec_line() after every call of a signed game,
+ * and after calls the recorder refuses, one of them after it had written
+ * the line (a sig with another seat's key). */
+START_TEST(recorder_lines)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_seckey *seat_sk[8] = {0};
+    struct rpl_pubkey seat_pk[8];
+    const struct rpl_pubkey *keys[7];
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_error err;
+    uint8_t id[16], s[32], bot[32], e[32];
+    size_t turn, n, len = 0;
+    const char *line;
+
+    vector_id_secret(id, s);
+    memset(bot, 1, sizeof(bot));
+    for (size_t k = 1; k <= 7; k++) {
+        seat_sk[k] = key_from(ctx, (uint8_t)k);
+        rpl_seckey_pubkey(seat_sk[k], &seat_pk[k]);
+        keys[k - 1] = &seat_pk[k];
+    }
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = RULES7;
+    cfg.seats = 7;
+    cfg.names = NAMES;
+    cfg.seat_keys = keys;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = s;
+    ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
+    same_lines(rec);
+    line = rpl_rec_line(rec, 1, &len);
+    ck_assert_uint_eq(len, 9);
+    ck_assert(memcmp(line, "camelog 1", 9) == 0);
+    memset(e, 0xaa, sizeof(e));
+    ck_assert_int_eq(rpl_rec_entropy(rec, 1, e, seat_sk[1], &err), RPL_OK);
+    same_lines(rec);
+    ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
+    same_lines(rec);
+    while ((turn = rpl_rec_turn(rec)) != 0) {
+        n = rpl_rec_lines(rec);
+        ck_assert_int_eq(rpl_rec_act(rec, "vote p1 maybe", NULL, &err),
+                         RPL_E_SYNTAX);
+        ck_assert_int_eq(
+            rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, seat_sk[turn % 7 + 1], &err),
+            RPL_E_KEY);
+        ck_assert_uint_eq(rpl_rec_lines(rec), n);
+        same_lines(rec);
+        ck_assert_int_eq(
+            rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, seat_sk[turn], &err), RPL_OK);
+        ck_assert_uint_gt(rpl_rec_lines(rec), n);
+        same_lines(rec);
+    }
+    ck_assert_int_eq(rpl_rec_reveal(rec, &err), RPL_OK);
+    same_lines(rec);
+    line = rpl_rec_line(rec, rpl_rec_lines(rec), &len);
+    ck_assert(len > 5 && memcmp(line, "seal ", 5) == 0);
+    rpl_rec_free(rec);
+    for (size_t k = 1; k <= 7; k++)
+        rpl_seckey_free(seat_sk[k]);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Recording with every allocation failing in turn: RPL_E_NOMEM, nothing
+ * leaks, and the lines so far stay readable. */
+START_TEST(recorder_allocation_failures)
+{
+    bool done = false;
+
+    for (long nth = 1; !done; nth++) {
+        struct failing f = {nth, 0};
+        const struct rpl_allocator a = failing_allocator(&f);
+        struct rpl_ctx *ctx = NULL;
+        struct rpl_seckey *dealer = NULL;
+        struct rpl_recorder *rec = NULL;
+        struct rpl_rec_config cfg;
+        struct rpl_error err;
+        uint8_t id[16], s[32], seed[32], bot[32];
+        enum rpl_status rc;
+
+        vector_id_secret(id, s);
+        memset(seed, 0xd0, sizeof(seed));
+        memset(bot, 1, sizeof(bot));
+        memset(&cfg, 0, sizeof(cfg));
+        cfg.game = "avalon";
+        cfg.rules = RULES7;
+        cfg.seats = 7;
+        cfg.names = NAMES;
+        cfg.id = id;
+        cfg.secret = s;
+        rc = rpl_ctx_new(&ctx, &a, &err);
+        if (rc == RPL_OK)
+            rc = rpl_seckey_from_seed(ctx, &dealer, seed, &err);
+        cfg.dealer = dealer;
+        if (rc == RPL_OK)
+            rc = rpl_rec_new(ctx, &rec, &cfg, &err);
+        if (rc == RPL_OK)
+            rc = rpl_rec_start(rec, &err);
+        while (rc == RPL_OK && rpl_rec_turn(rec) != 0)
+            rc = rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err);
+        if (rc == RPL_OK)
+            rc = rpl_rec_reveal(rec, &err);
+        if (rc == RPL_OK) {
+            done = true;
+        } else {
+            ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", nth,
+                          err.msg);
+        }
+        if (rec) {
+            size_t len = 0;
+
+            for (size_t no = 1; no <= rpl_rec_lines(rec); no++)
+                ck_assert_ptr_nonnull(rpl_rec_line(rec, no, &len));
+        }
+        rpl_rec_free(rec);
+        rpl_seckey_free(dealer);
+        rpl_ctx_free(ctx);
+        ck_assert_int_eq(f.live, 0);
+    }
+}
+END_TEST
+
+/* The version number matches the version string, in header and library. */
+START_TEST(version_number)
+{
+    unsigned major = 0, minor = 0, patch = 0;
+    char end = 0;
+
+    ck_assert_str_eq(rpl_version(), RPL_VERSION);
+    ck_assert_uint_eq(rpl_version_number(), RPL_VERSION_NUMBER);
+    ck_assert_int_eq(
+        sscanf(RPL_VERSION, "%u.%u.%u%c", &major, &minor, &patch, &end), 3);
+    ck_assert_uint_lt(minor, 100);
+    ck_assert_uint_lt(patch, 100);
+    ck_assert_uint_eq(RPL_VERSION_NUMBER, major * 10000 + minor * 100 + patch);
+}
+END_TEST
+
 Suite *
 log_suite(void)
 {
@@ -1047,6 +1254,10 @@ log_suite(void)
     tcase_add_test(tc, seek_digest);
     tcase_add_test(tc, imported_game);
     tcase_add_test(tc, imported_wrong_role);
+    tcase_add_test(tc, keyword_table);
+    tcase_add_test(tc, recorder_lines);
+    tcase_add_test(tc, recorder_allocation_failures);
+    tcase_add_test(tc, version_number);
     suite_add_tcase(s, tc);
     return s;
 }
