@@ -76,6 +76,12 @@ ALL_CFLAGS := -std=c11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) $(CPPFLAGS) \
                 $(DEP_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+# The tools see the public header only, as an installed user does: their
+# include directory holds nothing but a copy of replay.h, so internal.h
+# is out of their reach.
+PUB_INC    := $(B)/include
+TOOL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote $(PUB_INC) $(CPPFLAGS) \
+                 $(DEP_CFLAGS)
 
 LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c \
             libreplay/games/*.c libreplay/games/*/*.c))
@@ -116,9 +122,13 @@ $(B)/libreplay/%.o: libreplay/%.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden \
 	    -MMD -MP -c $< -o $@
 
-$(B)/tools/%.o: tools/%.c
+$(PUB_INC)/replay.h: libreplay/replay.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	cp $< $@
+
+$(B)/tools/%.o: tools/%.c $(PUB_INC)/replay.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/tests/%.o: tests/%.c | need-check
 	@mkdir -p $(@D)
