@@ -13,6 +13,7 @@ SUITE_FN(crypto_suite);
 SUITE_FN(gz_suite);
 SUITE_FN(keys_suite);
 SUITE_FN(log_suite);
+SUITE_FN(games_suite);
 SUITE_FN(avalon_suite);
 SUITE_FN(archive_suite);
 SUITE_FN(soc_suite);

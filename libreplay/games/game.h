@@ -127,9 +127,26 @@ struct rpl__game {
                         struct rpl__buf *out);
     void (*reveal_json)(const void *st, const struct rpl__env *env,
                         struct rpl__buf *out);
+    /* What rpl_game_info() gives; info->name is name. */
+    const struct rpl_game_info *info;
+    /* rpl_game_rules(): appends the value of a rules line to out (roles
+     * and options as rpl_game_rules() takes them, NULL for none). */
+    enum rpl_status (*rules_line)(size_t players, const char *roles,
+                                  const char *options, struct rpl__buf *out,
+                                  struct rpl_error *err);
 };
 
 /* The registry (registry.c): NULL for an unknown name. */
 const struct rpl__game *rpl__game_find(const char *name, size_t len);
+
+/* The games' names joined for a message: "avalon or soc" with last
+ * " or ", commas before it; truncated to cap (cap > 0). */
+void rpl__game_names(char *out, size_t cap, const char *last);
+
+/* The next word of a comma-separated list (rules_line()): true with
+ * *word and *len set and *list moved past it (NULL after the last word);
+ * false once *list is NULL.  Every word counts, empty ones too ("a,,b"
+ * has three, "" one), so callers start with NULL for an empty list. */
+bool rpl__game_list_next(const char **list, const char **word, size_t *len);
 
 #endif /* LIBREPLAY_GAMES_GAME_H */

@@ -2629,4 +2629,6 @@ const struct rpl__game rpl__avalon = {
     .events_json = av_events_json,
     .reveal_text = av_reveal_text,
     .reveal_json = av_reveal_json,
+    .info = &rpl__avalon_info,
+    .rules_line = rpl__av_rules_line,
 };

@@ -61,6 +61,7 @@ enum av_reason {
 #define AV_GOOD      1
 #define AV_EVIL      2
 
+#define AV_MIN_SEATS 5
 #define AV_MAX_SEATS 10
 #define AV_MAX_PROPS 25 /* 5 rounds of at most 5 proposals */
 #define AV_MAX_CARDS 25 /* 5 quests of at most 5 members */
@@ -249,6 +250,16 @@ const char *rpl__avalon_role(const void *st, size_t seat);
 enum rpl_status rpl__avalon_deal(void *st, const char *const *roles,
                                  size_t nroles, size_t leader,
                                  struct rpl_error *err);
+
+/* What the module tells without a log (info.c): its rpl_game_info(),
+ * the role names in the order of the rules line, Good and Evil seats by
+ * player count (index n - AV_MIN_SEATS), and rpl_game_rules(). */
+extern const struct rpl_game_info rpl__avalon_info;
+extern const char *const rpl__av_role_order[AV_NROLES];
+extern const unsigned char rpl__av_sides[AV_MAX_SEATS - AV_MIN_SEATS + 1][2];
+enum rpl_status rpl__av_rules_line(size_t players, const char *roles,
+                                   const char *options, struct rpl__buf *out,
+                                   struct rpl_error *err);
 
 /* The module (avalon.c). */
 extern const struct rpl__game rpl__avalon;

@@ -1250,4 +1250,6 @@ const struct rpl__game rpl__soc = {
     .events_json = rpl__soc_events_json,
     .reveal_text = rpl__soc_reveal_text,
     .reveal_json = rpl__soc_reveal_json,
+    .info = &rpl__soc_info,
+    .rules_line = rpl__soc_rules_line,
 };

@@ -763,4 +763,11 @@ const char *rpl__soc_winner_tok(unsigned winner);
 
 extern const struct rpl__game rpl__soc;
 
+/* What the module tells without a log (info.c): its rpl_game_info() and
+ * rpl_game_rules(). */
+extern const struct rpl_game_info rpl__soc_info;
+enum rpl_status rpl__soc_rules_line(size_t players, const char *roles,
+                                    const char *options, struct rpl__buf *out,
+                                    struct rpl_error *err);
+
 #endif /* LIBREPLAY_SOC_H */
