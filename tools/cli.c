@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PROG "camelog"
@@ -648,4 +649,36 @@ cli_progress_end(struct cli_progress *p)
     if (progress_drawn == p) {
         progress_drawn = NULL;
     }
+}
+
+void
+cli_game_names(char *out, size_t cap, const char *sep, const char *last)
+{
+    const size_t n = rpl_game_count();
+    size_t len = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < n && len < cap; i++) {
+        const char *const join = i == 0 ? "" : i + 1 == n ? last : sep;
+        const int k = snprintf(out + len, cap - len, "%s%s", join,
+                               rpl_game_info(i)->name);
+
+        if (k < 0)
+            break;
+        len += (size_t)k;
+    }
+}
+
+int
+cli_make_dir(const char *dir)
+{
+    struct stat sb;
+
+    if (mkdir(dir, 0777) == 0)
+        return CLI_EXIT_OK;
+    if (errno == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return CLI_EXIT_OK;
+    cli_file_msg(dir, 0, "%s",
+                 errno == EEXIST ? "not a directory" : strerror(errno));
+    return CLI_EXIT_USAGE;
 }

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,17 +28,20 @@
 #include "cli.h"
 #include "replay.h"
 
-static const char usage[] =
-    "usage: camelog simulate --game avalon|soc --players n [--roles list]\n"
+/* The usage and the options, around the list of games. */
+static const char usage_head[] = "usage: camelog simulate --game ";
+static const char usage_tail[] =
+    " --players n [--roles list]\n"
     "                        [--rules line] [--lady] [--targeting]\n"
     "                        [--seed hex] [--count n]\n"
     "                        [--bot random|plausible] [--entropy] [--sigs]\n"
     "                        [--created time] [--force] [-q]\n"
     "                        --key dealer.key -o file|dir\n";
 
-static const char options[] =
-    "options:\n"
-    "  --game avalon|soc      the game\n"
+static const char options_head[] = "options:\n"
+                                   "  --game ";
+static const char options_tail[] =
+    " the game\n"
     "  --players n            number of seats\n"
     "  --roles list           Avalon roles, comma-separated (default: the\n"
     "                         basic game, Merlin and the Assassin)\n"
@@ -66,17 +68,6 @@ static const char *const seat_names[] = {
     "Frank", "Grace", "Heidi", "Ivan", "Judy",
 };
 #define MAX_PLAYERS (sizeof seat_names / sizeof seat_names[0])
-
-/* Avalon roles in the order of the rules line (camelog-avalon(7)). */
-static const char *const role_order[] = {
-    "merlin",  "percival", "servant", "assassin",
-    "morgana", "mordred",  "oberon",  "minion",
-};
-#define NROLES (sizeof role_order / sizeof role_order[0])
-
-/* Good and Evil seats by player count, 5..10 (rules T1). */
-static const unsigned good_seats[] = {3, 4, 4, 5, 6, 6};
-static const unsigned evil_seats[] = {2, 2, 3, 3, 3, 4};
 
 /* The bots move at most this many times in one game; a game that does
  * not end by then is a bug, reported rather than looped on. */
@@ -110,97 +101,6 @@ derive(const struct sim *sim, const char *label, size_t game, uint8_t *out,
 
     crypto_generichash(out, out_len, (const unsigned char *)msg, (size_t)n,
                        sim->root, sizeof sim->root);
-}
-
-static int
-role_rank(const char *role, size_t len)
-{
-    size_t i;
-
-    for (i = 0; i < NROLES; i++) {
-        if (strlen(role_order[i]) == len &&
-            memcmp(role_order[i], role, len) == 0) {
-            return (int)i;
-        }
-    }
-    return (int)NROLES; /* unknown: last, the game module names it */
-}
-
-struct role_tok {
-    const char *s;
-    size_t len;
-    int rank;
-};
-
-static int
-cmp_role(const void *a, const void *b)
-{
-    const struct role_tok *x = a, *y = b;
-
-    return x->rank - y->rank;
-}
-
-/* The roles given on the command line in the order of the rules line.
- * Returns a new string, or NULL (with errno) on a bad list. */
-static char *
-canonical_roles(const char *list)
-{
-    struct role_tok toks[64];
-    size_t n = 0, i, total = 0;
-    const char *p = list;
-    char *out, *q;
-
-    for (;;) {
-        const size_t len = strcspn(p, ",");
-
-        if (len == 0 || n == sizeof toks / sizeof toks[0]) {
-            errno = EINVAL;
-            return NULL;
-        }
-        toks[n].s = p;
-        toks[n].len = len;
-        toks[n].rank = role_rank(p, len);
-        total += len + 1;
-        n++;
-        if (p[len] == '\0') {
-            break;
-        }
-        p += len + 1;
-    }
-    /* qsort is not stable: equal ranks are the same word except for
-     * unknown roles, whose order the game module reports anyway. */
-    qsort(toks, n, sizeof toks[0], cmp_role);
-    out = malloc(total);
-    if (out == NULL) {
-        return NULL;
-    }
-    q = out;
-    for (i = 0; i < n; i++) {
-        memcpy(q, toks[i].s, toks[i].len);
-        q += toks[i].len;
-        *q++ = i + 1 < n ? ',' : '\0';
-    }
-    return out;
-}
-
-/* The basic game: Merlin and servants, the Assassin and minions. */
-static char *
-default_roles(size_t players)
-{
-    char buf[256] = "merlin";
-    size_t i;
-
-    if (players < 5 || players > 10) {
-        return NULL;
-    }
-    for (i = 1; i < good_seats[players - 5]; i++) {
-        strcat(buf, ",servant");
-    }
-    strcat(buf, ",assassin");
-    for (i = 1; i < evil_seats[players - 5]; i++) {
-        strcat(buf, ",minion");
-    }
-    return strdup(buf);
 }
 
 static bool
@@ -415,22 +315,6 @@ worker(const struct sim *sim, const char *dir, size_t count, size_t first,
     return rc;
 }
 
-static int
-make_dir(const char *dir)
-{
-    struct stat sb;
-
-    if (mkdir(dir, 0777) == 0) {
-        return CLI_EXIT_OK;
-    }
-    if (errno == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        return CLI_EXIT_OK;
-    }
-    cli_file_msg(dir, 0, "%s",
-                 errno == EEXIST ? "not a directory" : strerror(errno));
-    return CLI_EXIT_USAGE;
-}
-
 #define NWORKERS 2
 
 static int
@@ -446,7 +330,7 @@ run_count(const struct sim *sim, const char *dir, size_t count)
     bool is_short = false;
     int rc, worst_worker = CLI_EXIT_OK;
 
-    rc = make_dir(dir);
+    rc = cli_make_dir(dir);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -568,25 +452,59 @@ out:
     return rc;
 }
 
-static char *
-avalon_rules(size_t players, const char *roles, bool lady, bool targeting)
+/* The help, with the games the library knows. */
+static int
+help(void)
 {
-    char *list =
-        roles != NULL ? canonical_roles(roles) : default_roles(players);
-    char *line;
-    size_t n;
+    char names[128], usage[1024], options[2048];
 
-    if (list == NULL) {
+    cli_game_names(names, sizeof(names), "|", "|");
+    snprintf(usage, sizeof(usage), "%s%s%s", usage_head, names, usage_tail);
+    snprintf(options, sizeof(options), "%s%-15s%s", options_head, names,
+             options_tail);
+    return cli_help(usage, options);
+}
+
+static bool
+is_game(const char *name)
+{
+    for (size_t i = 0; i < rpl_game_count(); i++)
+        if (strcmp(rpl_game_info(i)->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The rules line from --roles, --lady and --targeting; a new string
+ * (free()) or NULL after reporting the failure. */
+static char *
+build_rules(const struct sim *sim, const char *roles, bool lady, bool targeting,
+            int *rc)
+{
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_error err;
+    char opts[32] = "";
+    char *line = NULL, *copy = NULL;
+
+    *rc = cli_ctx_new(&ctx);
+    if (*rc != CLI_EXIT_OK)
         return NULL;
-    }
-    n = strlen(list) + 96;
-    line = malloc(n);
-    if (line != NULL) {
-        snprintf(line, n, "players=%zu roles=%s lady=%s targeting=%s", players,
-                 list, lady ? "on" : "off", targeting ? "on" : "off");
-    }
-    free(list);
-    return line;
+    if (lady)
+        strcat(opts, "lady,");
+    if (targeting)
+        strcat(opts, "targeting,");
+    if (opts[0] != '\0')
+        opts[strlen(opts) - 1] = '\0';
+    const enum rpl_status st =
+        rpl_game_rules(ctx, sim->game, sim->players, roles, opts, &line, &err);
+    if (st == RPL_E_ARG)
+        *rc = cli_usage_error("simulate", "%s", err.msg);
+    else if (st != RPL_OK)
+        *rc = cli_file_error(NULL, st, &err);
+    else if (!(copy = strdup(line)))
+        *rc = cli_file_error(NULL, RPL_E_NOMEM, NULL);
+    rpl_free(ctx, line);
+    rpl_ctx_free(ctx);
+    return copy;
 }
 
 enum {
@@ -702,7 +620,7 @@ cmd_simulate(int argc, char **argv)
             output = optarg;
             break;
         case 'h':
-            return cli_help(usage, options);
+            return help();
         default:
             return cli_option_error("simulate", c, argv);
         }
@@ -711,11 +629,15 @@ cmd_simulate(int argc, char **argv)
         return cli_usage_error("simulate", "unexpected argument '%s'",
                                argv[optind]);
     }
-    if (sim.game == NULL) {
-        return cli_usage_error("simulate", "no game (--game avalon|soc)");
-    }
-    if (strcmp(sim.game, "avalon") != 0 && strcmp(sim.game, "soc") != 0) {
-        return cli_usage_error("simulate", "--game is avalon or soc, not '%s'",
+    if (sim.game == NULL || !is_game(sim.game)) {
+        char names[128];
+
+        if (sim.game == NULL) {
+            cli_game_names(names, sizeof(names), "|", "|");
+            return cli_usage_error("simulate", "no game (--game %s)", names);
+        }
+        cli_game_names(names, sizeof(names), ", ", " or ");
+        return cli_usage_error("simulate", "--game is %s, not '%s'", names,
                                sim.game);
     }
     if (players == NULL) {
@@ -755,23 +677,11 @@ cmd_simulate(int argc, char **argv)
     }
     if (rules != NULL) {
         sim.rules = strdup(rules);
-    } else if (strcmp(sim.game, "avalon") == 0) {
-        if (roles == NULL && (sim.players < 5 || sim.players > 10)) {
-            return cli_usage_error("simulate", "Avalon needs 5 to 10 players");
-        }
-        errno = 0;
-        sim.rules = avalon_rules(sim.players, roles, lady, targeting);
-        if (sim.rules == NULL && errno == EINVAL) {
-            return cli_usage_error("simulate", "bad role list '%s'", roles);
-        }
     } else {
-        char buf[64];
-
-        /* The 3-player variant of Shadows over Camelot by default
-         * (camelog-soc(7)); --rules gives any other line. */
-        snprintf(buf, sizeof buf, "players=%zu traitor=on brave=%s",
-                 sim.players, sim.players == 3 ? "on" : "off");
-        sim.rules = strdup(buf);
+        sim.rules = build_rules(&sim, roles, lady, targeting, &rc);
+        if (sim.rules == NULL) {
+            return rc;
+        }
     }
     if (sim.rules == NULL) {
         cli_msg("out of memory");

@@ -36,42 +36,18 @@ struct verify_run {
     bool is_overflow_noted;
 };
 
-/* The key named by the log's `dealer` line, base64; "" when none. */
-static void
-dealer_key(const struct rpl_log *log, char out[RPL_PUBKEY_B64_LEN + 1])
-{
-    const size_t n = rpl_log_lines(log);
-    size_t i;
-
-    out[0] = '\0';
-    /* The header has at most a dozen lines besides the seats. */
-    for (i = 1; i <= n && i <= 64; i++) {
-        size_t len;
-        const char *s = rpl_log_line(log, i, &len);
-
-        if (s != NULL && len == 7 + RPL_PUBKEY_B64_LEN &&
-            memcmp(s, "dealer ", 7) == 0) {
-            memcpy(out, s + 7, RPL_PUBKEY_B64_LEN);
-            out[RPL_PUBKEY_B64_LEN] = '\0';
-            return;
-        }
-    }
-}
-
 static void
 note_trusted(struct verify_run *run, const char *file,
              const struct rpl_log *log)
 {
+    struct rpl_pubkey pk;
     char key[RPL_PUBKEY_B64_LEN + 1];
     size_t i;
 
-    if (run->pin != NULL || run->is_quiet) {
+    if (run->pin != NULL || run->is_quiet || !rpl_log_dealer(log, &pk)) {
         return;
     }
-    dealer_key(log, key);
-    if (key[0] == '\0') {
-        return;
-    }
+    rpl_pubkey_format(&pk, key);
     for (i = 0; i < run->nnoted; i++) {
         if (strcmp(run->noted[i], key) == 0) {
             return;
