@@ -32,7 +32,7 @@ with_suffix(const char *name, const char *suffix)
     const size_t n = strlen(name), m = strlen(suffix);
     char *p = malloc(n + m + 1);
 
-    if (p != NULL) {
+    if (p) {
         memcpy(p, name, n);
         memcpy(p + n, suffix, m + 1);
     }
@@ -84,17 +84,16 @@ cmd_keygen(int argc, char **argv)
         return cli_usage_error("keygen", "unexpected argument '%s'",
                                argv[optind]);
     }
-    if (name == NULL || name[0] == '\0') {
+    if (!name || name[0] == '\0') {
         return cli_usage_error("keygen", "no output name (-o name)");
     }
-    if (seed_hex != NULL &&
-        (!cli_parse_hex(seed_hex, seed, sizeof seed, &seed_len) ||
-         seed_len != sizeof seed)) {
+    if (seed_hex && (!cli_parse_hex(seed_hex, seed, sizeof(seed), &seed_len) ||
+                     seed_len != sizeof(seed))) {
         return cli_usage_error("keygen", "--seed needs 64 hex digits");
     }
     keypath = with_suffix(name, ".key");
     pubpath = with_suffix(name, ".pub");
-    if (keypath == NULL || pubpath == NULL) {
+    if (!keypath || !pubpath) {
         cli_msg("out of memory");
         goto out;
     }
@@ -112,7 +111,7 @@ cmd_keygen(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         goto out;
     }
-    if (seed_hex != NULL) {
+    if (seed_hex) {
         st = rpl_seckey_from_seed(ctx, &sk, seed, &err);
     } else {
         st = rpl_seckey_generate(ctx, &sk, &err);
@@ -140,6 +139,6 @@ out:
     rpl_ctx_free(ctx);
     free(keypath);
     free(pubpath);
-    sodium_memzero(seed, sizeof seed);
+    sodium_memzero(seed, sizeof(seed));
     return rc;
 }

@@ -24,7 +24,7 @@ print_json(const char *file, const char *text)
     json_t *obj = json_object();
     int rc = CLI_EXIT_USAGE;
 
-    if (lib == NULL || obj == NULL) {
+    if (!lib || !obj) {
         cli_file_msg(file, 0, "the library returned bad JSON");
         goto out;
     }

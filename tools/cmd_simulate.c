@@ -67,7 +67,7 @@ static const char *const seat_names[] = {
     "Alice", "Bob",   "Carol", "Dave", "Erin",
     "Frank", "Grace", "Heidi", "Ivan", "Judy",
 };
-#define MAX_PLAYERS (sizeof seat_names / sizeof seat_names[0])
+#define MAX_PLAYERS (sizeof(seat_names) / sizeof(seat_names[0]))
 
 /* The bots move at most this many times in one game; a game that does
  * not end by then is a bug, reported rather than looped on. */
@@ -97,10 +97,10 @@ derive(const struct sim *sim, const char *label, size_t game, uint8_t *out,
 {
     char msg[128];
     const int n =
-        snprintf(msg, sizeof msg, "camelog simulate %s %zu", label, game);
+        snprintf(msg, sizeof(msg), "camelog simulate %s %zu", label, game);
 
     crypto_generichash(out, out_len, (const unsigned char *)msg, (size_t)n,
-                       sim->root, sizeof sim->root);
+                       sim->root, sizeof(sim->root));
 }
 
 static bool
@@ -109,7 +109,7 @@ is_created_shape(const char *s)
     static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
     size_t i;
 
-    if (strlen(s) != sizeof shape - 1) {
+    if (strlen(s) != sizeof(shape) - 1) {
         return false;
     }
     for (i = 0; shape[i] != '\0'; i++) {
@@ -137,7 +137,7 @@ print_warnings(const char *file, struct rpl_log *log,
         size_t line = 0;
         const char *w = rpl_log_warning(log, i, &line);
 
-        if (w == NULL) {
+        if (!w) {
             break;
         }
         cli_file_warn(file, line, "%s", w);
@@ -165,13 +165,13 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     size_t k, moves = 0, turn;
     int rc = CLI_EXIT_USAGE;
 
-    derive(sim, "id", game, id, sizeof id);
-    derive(sim, "secret", game, secret, sizeof secret);
-    derive(sim, "bots", game, bots, sizeof bots);
+    derive(sim, "id", game, id, sizeof(id));
+    derive(sim, "secret", game, secret, sizeof(secret));
+    derive(sim, "bots", game, bots, sizeof(bots));
     if (sim->has_sigs) {
         for (k = 1; k <= sim->players; k++) {
-            snprintf(label, sizeof label, "seat key p%zu", k);
-            derive(sim, label, game, buf, sizeof buf);
+            snprintf(label, sizeof(label), "seat key p%zu", k);
+            derive(sim, label, game, buf, sizeof(buf));
             st = rpl_seckey_from_seed(ctx, &seat_sk[k - 1], buf, &err);
             if (st != RPL_OK) {
                 goto fail;
@@ -180,7 +180,7 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
             seat_keys[k - 1] = &seat_pk[k - 1];
         }
     }
-    memset(&cfg, 0, sizeof cfg);
+    memset(&cfg, 0, sizeof(cfg));
     cfg.game = sim->game;
     cfg.rules = sim->rules;
     cfg.seats = sim->players;
@@ -196,8 +196,8 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     }
     if (sim->has_entropy) {
         for (k = 1; k <= sim->players; k++) {
-            snprintf(label, sizeof label, "entropy p%zu", k);
-            derive(sim, label, game, buf, sizeof buf);
+            snprintf(label, sizeof(label), "entropy p%zu", k);
+            derive(sim, label, game, buf, sizeof(buf));
             st = rpl_rec_entropy(rec, k, buf, seat_sk[k - 1], &err);
             if (st != RPL_OK) {
                 goto fail;
@@ -226,9 +226,9 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     if (st != RPL_OK) {
         goto fail;
     }
-    memset(&vopts, 0, sizeof vopts);
+    memset(&vopts, 0, sizeof(vopts));
     vopts.pubkey = &sim->dealer_pub;
-    memset(&rep, 0, sizeof rep);
+    memset(&rep, 0, sizeof(rep));
     st = rpl_log_verify(log, &vopts, &rep);
     if (show_warnings) {
         print_warnings(path, log, &rep);
@@ -248,9 +248,9 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     if (st != RPL_OK) {
         goto fail;
     }
-    snprintf(res->winner, sizeof res->winner, "%s", rep.winner);
-    snprintf(res->reason, sizeof res->reason, "%s", rep.reason);
-    cli_hex(digest, sizeof digest, res->digest);
+    snprintf(res->winner, sizeof(res->winner), "%s", rep.winner);
+    snprintf(res->reason, sizeof(res->reason), "%s", rep.reason);
+    cli_hex(digest, sizeof(digest), res->digest);
     rc = CLI_EXIT_OK;
     goto out;
 fail:
@@ -261,8 +261,8 @@ out:
     for (k = 0; k < MAX_PLAYERS; k++) {
         rpl_seckey_free(seat_sk[k]);
     }
-    sodium_memzero(secret, sizeof secret);
-    sodium_memzero(buf, sizeof buf);
+    sodium_memzero(secret, sizeof(secret));
+    sodium_memzero(buf, sizeof(buf));
     return rc;
 }
 
@@ -284,13 +284,13 @@ worker(const struct sim *sim, const char *dir, size_t count, size_t first,
     size_t g;
     int rc;
 
-    if (out == NULL) {
+    if (!out) {
         cli_msg("pipe: %s", strerror(errno));
         return CLI_EXIT_USAGE;
     }
     rc = cli_ctx_new(&ctx);
     path = malloc(strlen(dir) + 32);
-    if (path == NULL) {
+    if (!path) {
         cli_msg("out of memory");
         rc = CLI_EXIT_USAGE;
     }
@@ -337,7 +337,7 @@ run_count(const struct sim *sim, const char *dir, size_t count)
     rc = CLI_EXIT_USAGE;
     manifest = malloc(strlen(dir) + 32);
     tmp = malloc(strlen(dir) + 32);
-    if (manifest == NULL || tmp == NULL) {
+    if (!manifest || !tmp) {
         cli_msg("out of memory");
         goto out;
     }
@@ -348,7 +348,7 @@ run_count(const struct sim *sim, const char *dir, size_t count)
         goto out;
     }
     mf = fopen(tmp, "w");
-    if (mf == NULL) {
+    if (!mf) {
         cli_file_msg(tmp, 0, "%s", strerror(errno));
         goto out;
     }
@@ -386,7 +386,7 @@ run_count(const struct sim *sim, const char *dir, size_t count)
         }
         close(fds[1]);
         rows[w] = fdopen(fds[0], "r");
-        if (rows[w] == NULL) {
+        if (!rows[w]) {
             close(fds[0]);
             cli_msg("pipe: %s", strerror(errno));
             goto out;
@@ -407,7 +407,7 @@ out:
     for (w = 0; w < NWORKERS; w++) {
         int status = 0;
 
-        if (rows[w] != NULL) {
+        if (rows[w]) {
             fclose(rows[w]);
         }
         if (pids[w] <= 0) {
@@ -430,7 +430,7 @@ out:
         worst_worker = CLI_EXIT_USAGE;
     }
     rc = cli_worst(rc, worst_worker);
-    if (mf != NULL) {
+    if (mf) {
         if (fclose(mf) != 0 && rc == CLI_EXIT_OK) {
             cli_file_msg(tmp, 0, "%s", strerror(errno));
             rc = CLI_EXIT_USAGE;
@@ -557,7 +557,7 @@ cmd_simulate(int argc, char **argv)
     enum rpl_status st;
     int c, rc;
 
-    memset(&sim, 0, sizeof sim);
+    memset(&sim, 0, sizeof(sim));
     sim.bot = RPL_BOT_PLAUSIBLE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":fqk:o:h", longopts, NULL)) != -1) {
@@ -629,10 +629,10 @@ cmd_simulate(int argc, char **argv)
         return cli_usage_error("simulate", "unexpected argument '%s'",
                                argv[optind]);
     }
-    if (sim.game == NULL || !is_game(sim.game)) {
+    if (!sim.game || !is_game(sim.game)) {
         char names[128];
 
-        if (sim.game == NULL) {
+        if (!sim.game) {
             cli_game_names(names, sizeof(names), "|", "|");
             return cli_usage_error("simulate", "no game (--game %s)", names);
         }
@@ -640,7 +640,7 @@ cmd_simulate(int argc, char **argv)
         return cli_usage_error("simulate", "--game is %s, not '%s'", names,
                                sim.game);
     }
-    if (players == NULL) {
+    if (!players) {
         return cli_usage_error("simulate", "no number of players (--players)");
     }
     if (!cli_parse_size(players, &sim.players) || sim.players == 0 ||
@@ -649,41 +649,40 @@ cmd_simulate(int argc, char **argv)
                                "--players needs a number from 1 to %zu",
                                (size_t)MAX_PLAYERS);
     }
-    if (keyfile == NULL) {
+    if (!keyfile) {
         return cli_usage_error("simulate", "no dealer key (--key)");
     }
-    if (output == NULL) {
+    if (!output) {
         return cli_usage_error("simulate", "no output (-o)");
     }
-    if (count_arg != NULL &&
-        (!cli_parse_size(count_arg, &count) || count == 0)) {
+    if (count_arg && (!cli_parse_size(count_arg, &count) || count == 0)) {
         return cli_usage_error("simulate", "--count needs a positive number");
     }
-    if (count_arg != NULL && strcmp(output, "-") == 0) {
+    if (count_arg && strcmp(output, "-") == 0) {
         return cli_usage_error("simulate", "--count writes into a directory, "
                                            "not standard output");
     }
-    if (sim.created != NULL && !is_created_shape(sim.created)) {
+    if (sim.created && !is_created_shape(sim.created)) {
         return cli_usage_error("simulate",
                                "--created needs YYYY-MM-DDTHH:MM:SSZ, not "
                                "'%s'",
                                sim.created);
     }
-    if (seed != NULL &&
-        !cli_parse_hex(seed, seed_bytes, sizeof seed_bytes, &seed_len)) {
+    if (seed &&
+        !cli_parse_hex(seed, seed_bytes, sizeof(seed_bytes), &seed_len)) {
         return cli_usage_error("simulate",
                                "--seed needs 2 to 128 hex digits (an even "
                                "number)");
     }
-    if (rules != NULL) {
+    if (rules) {
         sim.rules = strdup(rules);
     } else {
         sim.rules = build_rules(&sim, roles, lady, targeting, &rc);
-        if (sim.rules == NULL) {
+        if (!sim.rules) {
             return rc;
         }
     }
-    if (sim.rules == NULL) {
+    if (!sim.rules) {
         cli_msg("out of memory");
         return CLI_EXIT_USAGE;
     }
@@ -691,7 +690,7 @@ cmd_simulate(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         goto out;
     }
-    if (seed == NULL) {
+    if (!seed) {
         char hex[65];
 
         seed_len = 32;
@@ -705,12 +704,12 @@ cmd_simulate(int argc, char **argv)
         static const char tag[] = "camelog simulate seed";
         crypto_generichash_state h;
 
-        crypto_generichash_init(&h, NULL, 0, sizeof sim.root);
+        crypto_generichash_init(&h, NULL, 0, sizeof(sim.root));
         crypto_generichash_update(&h, (const unsigned char *)tag,
-                                  sizeof tag - 1);
+                                  sizeof(tag) - 1);
         crypto_generichash_update(&h, seed_bytes, seed_len);
-        crypto_generichash_final(&h, sim.root, sizeof sim.root);
-        sodium_memzero(&h, sizeof h);
+        crypto_generichash_final(&h, sim.root, sizeof(sim.root));
+        sodium_memzero(&h, sizeof(h));
     }
     st = rpl_seckey_load(ctx, &dealer, keyfile, &err);
     if (st != RPL_OK) {
@@ -719,7 +718,7 @@ cmd_simulate(int argc, char **argv)
     }
     sim.dealer = dealer;
     rpl_seckey_pubkey(dealer, &sim.dealer_pub);
-    if (count_arg != NULL) {
+    if (count_arg) {
         rc = run_count(&sim, output, count);
     } else {
         struct outcome res;
@@ -735,7 +734,7 @@ out:
     rpl_seckey_free(dealer);
     rpl_ctx_free(ctx);
     free(sim.rules);
-    sodium_memzero(seed_bytes, sizeof seed_bytes);
-    sodium_memzero(sim.root, sizeof sim.root);
+    sodium_memzero(seed_bytes, sizeof(seed_bytes));
+    sodium_memzero(sim.root, sizeof(sim.root));
     return rc;
 }
