@@ -104,7 +104,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] \
 
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
-CHECK_PARTS := symbols lint grammar help-synopsis cli install-test
+CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test
 
 .PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run install uninstall format format-check clean need-check
@@ -233,6 +233,10 @@ symbols: $(LIB_SO)
 	    echo "symbols: $$so does not export rpl_version" >&2; exit 1; }; \
 	echo "symbols: $$(printf '%s\n' "$$syms" | wc -l) rpl_ symbols," \
 	    "soname $$soname"
+
+# The layout rules of CONTRIBUTING.md that a formatter cannot check.
+layout: all
+	@B=$(B) bash tests/layout.sh
 
 # The grammar displays of the man pages are copies of schema/camelog.abnf.
 grammar:

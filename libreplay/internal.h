@@ -96,6 +96,12 @@ enum rpl_status rpl__buf_take(struct rpl__buf *b, char **out,
 
 /* --------------------------------------------------------------- text */
 
+/* The next word of a comma-separated list: true with
+ * *word and *len set and *list moved past it (NULL after the last word);
+ * false once *list is NULL.  Every word counts, empty ones too ("a,,b"
+ * has three, "" one), so callers start with NULL for an empty list. */
+bool rpl__list_next(const char **list, const char **word, size_t *len);
+
 /* A token: bytes of the line, not NUL-terminated. */
 struct rpl__tok {
     const char *p;

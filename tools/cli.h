@@ -133,7 +133,7 @@ const char *cli_progress_text(enum rpl_progress p);
 int cli_ctx_new(struct rpl_ctx **ctx);
 
 /* The names of the games the library knows, joined with sep and, before
- * the last, with last ("avalon|soc", "avalon or soc"); truncated to cap
+ * the last, with last ("a|b|c", "a, b or c"); truncated to cap
  * bytes (cap > 0). */
 void cli_game_names(char *out, size_t cap, const char *sep, const char *last);
 

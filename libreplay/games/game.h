@@ -143,10 +143,4 @@ const struct rpl__game *rpl__game_find(const char *name, size_t len);
  * " or ", commas before it; truncated to cap (cap > 0). */
 void rpl__game_names(char *out, size_t cap, const char *last);
 
-/* The next word of a comma-separated list (rules_line()): true with
- * *word and *len set and *list moved past it (NULL after the last word);
- * false once *list is NULL.  Every word counts, empty ones too ("a,,b"
- * has three, "" one), so callers start with NULL for an empty list. */
-bool rpl__game_list_next(const char **list, const char **word, size_t *len);
-
 #endif /* LIBREPLAY_GAMES_GAME_H */

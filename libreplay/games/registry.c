@@ -47,19 +47,6 @@ rpl__game_names(char *out, size_t cap, const char *last)
     }
 }
 
-bool
-rpl__game_list_next(const char **list, const char **word, size_t *len)
-{
-    const char *const p = *list;
-
-    if (!p)
-        return false;
-    *word = p;
-    *len = strcspn(p, ",");
-    *list = p[*len] == ',' ? p + *len + 1 : NULL;
-    return true;
-}
-
 size_t
 rpl_game_count(void)
 {

@@ -52,7 +52,7 @@ add_roles(const char *roles, struct rpl__buf *out, struct rpl_error *err)
     const char *p;
     size_t n = 0, len;
 
-    while (rpl__game_list_next(&list, &p, &len)) {
+    while (rpl__list_next(&list, &p, &len)) {
         if (len == 0 || n == MAX_LIST)
             return rpl__err(err, RPL_E_ARG, 0, "bad role list '%s'", roles);
         /* Insertion keeps equal ranks (unknown roles) in their order. */
@@ -100,7 +100,7 @@ rpl__av_rules_line(size_t players, const char *roles, const char *options,
     bool lady = false, targeting = false;
     enum rpl_status st;
 
-    while (rpl__game_list_next(&list, &p, &len)) {
+    while (rpl__list_next(&list, &p, &len)) {
         if (len == 4 && memcmp(p, "lady", 4) == 0)
             lady = true;
         else if (len == 9 && memcmp(p, "targeting", 9) == 0)

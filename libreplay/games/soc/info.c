@@ -25,7 +25,7 @@ rpl__soc_rules_line(size_t players, const char *roles, const char *options,
     if (roles)
         return rpl__err(err, RPL_E_ARG, 0,
                         "Shadows over Camelot deals no roles to choose");
-    if (rpl__game_list_next(&list, &p, &len))
+    if (rpl__list_next(&list, &p, &len))
         return rpl__err(err, RPL_E_ARG, 0,
                         "Shadows over Camelot has no option '%.*s'",
                         (int)(len < 64 ? len : 64), p);
