@@ -76,6 +76,12 @@ ALL_CFLAGS := -std=c11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) $(CPPFLAGS) \
                 $(DEP_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+# The tools see the public header only, as an installed user does: their
+# include directory holds nothing but a copy of replay.h, so internal.h
+# is out of their reach.
+PUB_INC    := $(B)/include
+TOOL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote $(PUB_INC) $(CPPFLAGS) \
+                 $(DEP_CFLAGS)
 
 LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c \
             libreplay/games/*.c libreplay/games/*/*.c))
@@ -98,7 +104,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] \
 
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
-CHECK_PARTS := symbols lint grammar help-synopsis cli install-test
+CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test
 
 .PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
@@ -116,9 +122,13 @@ $(B)/libreplay/%.o: libreplay/%.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden \
 	    -MMD -MP -c $< -o $@
 
-$(B)/tools/%.o: tools/%.c
+$(PUB_INC)/replay.h: libreplay/replay.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	cp $< $@
+
+$(B)/tools/%.o: tools/%.c $(PUB_INC)/replay.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/tests/%.o: tests/%.c | need-check
 	@mkdir -p $(@D)
@@ -223,6 +233,10 @@ symbols: $(LIB_SO)
 	    echo "symbols: $$so does not export rpl_version" >&2; exit 1; }; \
 	echo "symbols: $$(printf '%s\n' "$$syms" | wc -l) rpl_ symbols," \
 	    "soname $$soname"
+
+# The layout rules of CONTRIBUTING.md that a formatter cannot check.
+layout: all
+	@B=$(B) bash tests/layout.sh
 
 # The grammar displays of the man pages are copies of schema/camelog.abnf.
 grammar:

@@ -226,3 +226,33 @@ rpl__sig_verify(const struct rpl_pubkey *pk, const uint8_t base[RPL__HASH],
 
     return rpl__verify(pk, msg, sig_msg(msg, base, line, len), sig);
 }
+
+void
+rpl__import_derive(const uint8_t *root, const char *source, const char *oid,
+                   uint8_t id[16], uint8_t secret[32])
+{
+    static const char tag[] = "camelog import";
+    static const char stag[] = "camelog import secret ";
+    crypto_generichash_state h;
+    uint8_t full[32];
+    const uint8_t zero = 0;
+
+    crypto_generichash_init(&h, NULL, 0, sizeof(full));
+    crypto_generichash_update(&h, (const unsigned char *)tag, sizeof(tag) - 1);
+    crypto_generichash_update(&h, (const unsigned char *)source,
+                              strlen(source));
+    crypto_generichash_update(&h, &zero, 1);
+    crypto_generichash_update(&h, (const unsigned char *)oid, strlen(oid));
+    crypto_generichash_final(&h, full, sizeof(full));
+    memcpy(id, full, 16);
+    if (root) {
+        crypto_generichash_init(&h, root, 32, 32);
+        crypto_generichash_update(&h, (const unsigned char *)stag,
+                                  sizeof(stag) - 1);
+        crypto_generichash_update(&h, (const unsigned char *)oid, strlen(oid));
+        crypto_generichash_final(&h, secret, 32);
+        sodium_memzero(&h, sizeof(h));
+    } else {
+        randombytes_buf(secret, 32);
+    }
+}

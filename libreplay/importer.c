@@ -29,7 +29,7 @@
 bool
 rpl_import_has_format(const char *format)
 {
-    return rpl__importer_find(format, NULL) != NULL;
+    return rpl__importer_find(format, NULL);
 }
 
 const struct rpl_import_category *
@@ -57,36 +57,6 @@ rpl_import_category_find(const char *format, const char *key)
     const struct rpl__importer *imp = rpl__importer_find(format, NULL);
 
     return imp ? category_of(imp, key) : 0;
-}
-
-void
-rpl__import_derive(const struct rpl__import_in *in, const char *source,
-                   const char *oid, uint8_t id[16], uint8_t secret[32])
-{
-    static const char tag[] = "camelog import";
-    static const char stag[] = "camelog import secret ";
-    crypto_generichash_state h;
-    uint8_t full[32];
-    const uint8_t zero = 0;
-
-    crypto_generichash_init(&h, NULL, 0, sizeof(full));
-    crypto_generichash_update(&h, (const unsigned char *)tag, sizeof(tag) - 1);
-    crypto_generichash_update(&h, (const unsigned char *)source,
-                              strlen(source));
-    crypto_generichash_update(&h, &zero, 1);
-    crypto_generichash_update(&h, (const unsigned char *)oid, strlen(oid));
-    crypto_generichash_final(&h, full, sizeof(full));
-    memcpy(id, full, 16);
-    if (in->has_seed) {
-        crypto_generichash_init(&h, in->root, sizeof(in->root), 32);
-        crypto_generichash_update(&h, (const unsigned char *)stag,
-                                  sizeof(stag) - 1);
-        crypto_generichash_update(&h, (const unsigned char *)oid, strlen(oid));
-        crypto_generichash_final(&h, secret, 32);
-        sodium_memzero(&h, sizeof(h));
-    } else {
-        randombytes_buf(secret, 32);
-    }
 }
 
 static enum rpl_status refuse(const struct rpl__importer *imp,

@@ -96,6 +96,12 @@ enum rpl_status rpl__buf_take(struct rpl__buf *b, char **out,
 
 /* --------------------------------------------------------------- text */
 
+/* The next word of a comma-separated list: true with
+ * *word and *len set and *list moved past it (NULL after the last word);
+ * false once *list is NULL.  Every word counts, empty ones too ("a,,b"
+ * has three, "" one), so callers start with NULL for an empty list. */
+bool rpl__list_next(const char **list, const char **word, size_t *len);
+
 /* A token: bytes of the line, not NUL-terminated. */
 struct rpl__tok {
     const char *p;
@@ -234,6 +240,13 @@ void rpl__sig_sign(const struct rpl_seckey *sk, const uint8_t base[RPL__HASH],
                    const char *line, size_t len, uint8_t sig[64]);
 bool rpl__sig_verify(const struct rpl_pubkey *pk, const uint8_t base[RPL__HASH],
                      const char *line, size_t len, const uint8_t sig[64]);
+
+/* The game id of an imported record and its dealer secret: the id is
+ * the first 16 bytes of BLAKE2b-256("camelog import" || source || 0x00
+ * || oid); the secret is BLAKE2b-256(key = root, "camelog import secret
+ * " || oid) with root (32 bytes), else random. */
+void rpl__import_derive(const uint8_t *root, const char *source,
+                        const char *oid, uint8_t id[16], uint8_t secret[32]);
 
 /* --------------------------------------------------------- files, gzip */
 

@@ -8,7 +8,7 @@
 #define LIBREPLAY_LIMITS_H
 
 /* A whole game compresses to a few KiB; 1 MiB leaves room for the
- * longest Shadows over Camelot games with every seat signing. */
+ * longest games of every module with every seat signing. */
 #define RPL_MAX_COMPRESSED (1024u * 1024u)
 
 /* Inflate stops here whatever the ratio, so a zip bomb costs at most
@@ -19,10 +19,11 @@
  * and a key, a seal) is far below this. */
 #define RPL_MAX_LINE 4096u
 
-/* An Avalon game is under 400 lines; Shadows over Camelot under 5,000. */
+/* The longest game of any module is under 5,000 lines. */
 #define RPL_MAX_LINES 100000u
 
-/* Avalon has 10 seats at most, Shadows over Camelot 7. */
+/* The most seats of any game (struct rpl_game_info max_seats, which
+ * tests/test_games.c holds to this bound). */
 #define RPL_MAX_SEATS 10u
 
 /* Seat display names: bytes of UTF-8 once unescaped. */
@@ -38,7 +39,7 @@
 #define RPL_MAX_KEYFILE 4096u
 
 /* A record of another system (rpl_import()): the games of the
- * avalongame.online dataset are under 12 KiB. */
+ * records of the dataset imported so far are under 12 KiB. */
 #define RPL_MAX_RECORD (1024u * 1024u)
 
 #endif /* LIBREPLAY_LIMITS_H */

@@ -527,12 +527,12 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
             return expect_header(ln, "game <name>", err);
         log->game = rpl__game_find(tok[1].p, tok[1].n);
         if (!log->game) {
-            char got[80];
+            char got[80], names[64];
 
             rpl__tok_show(got, sizeof(got), &tok[1]);
+            rpl__game_names(names, sizeof(names), " or ");
             return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
-                            "unknown game \"%s\" (expected avalon or soc)",
-                            got);
+                            "unknown game \"%s\" (expected %s)", got, names);
         }
         snprintf(v->rep->game, sizeof(v->rep->game), "%s", log->game->name);
         log->st = rpl__calloc(log->ctx, 1, log->game->state_size);
@@ -945,7 +945,7 @@ is_game_line(const char *text, size_t len)
     const char *sp = memchr(text, ' ', len);
     const struct rpl__tok kw = {text, sp ? (size_t)(sp - text) : len};
 
-    return sp == NULL || rpl__kw_body(&kw) == RPL__KW_NONE;
+    return !sp || rpl__kw_body(&kw) == RPL__KW_NONE;
 }
 
 static enum rpl_status

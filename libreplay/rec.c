@@ -309,7 +309,7 @@ rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
     rec->env.id = rec->id;
     rec->env.names = rec->name_ptrs;
     rec->env.warn = no_warning;
-    rec->env.imported = cfg->import_source != NULL;
+    rec->env.imported = cfg->import_source;
     rc = header(rec, cfg, err);
 out:
     if (rc != RPL_OK) {

@@ -188,6 +188,46 @@ rpl_pubkey_save(const struct rpl_pubkey *pk, const char *path, bool force,
                 struct rpl_error *err) RPL_NONNULL(1, 2);
 
 /* ---------------------------------------------------------------------
+ * Games: the modules this library knows
+ * ------------------------------------------------------------------ */
+
+/* One game module.  The library owns every instance (static storage,
+ * valid for the life of the program); callers never allocate one, so
+ * members may be added at the end. */
+struct rpl_game_info {
+    const char *name;  /* the `game` line's value ("avalon") */
+    const char *title; /* one line for people ("The Resistance: Avalon") */
+    size_t min_seats;  /* the fewest seats its rules line accepts */
+    size_t max_seats;  /* the most */
+};
+
+/* How many games the library knows (at least 1).  Thread-safe. */
+RPL_API size_t rpl_game_count(void);
+
+/* Game i, 0-based and below rpl_game_count(), in a fixed order (the
+ * order help texts list them in); NULL when i is out of range.
+ * Thread-safe. */
+RPL_API const struct rpl_game_info *rpl_game_info(size_t i);
+
+/* Builds a rules line for game (its value, without the "rules " keyword,
+ * as struct rpl_rec_config.rules takes it) with players seats:
+ * - roles: a comma-separated list of the game's roles in any order, put
+ *   in the order of the rules line (unknown roles go last, in the order
+ *   given, for the rules check to name); NULL for the game's default set
+ *   for players seats, which needs players within the game's seat range;
+ * - options: a comma-separated list of the game's on/off options to turn
+ *   on ("lady,targeting"); NULL or "" for none.
+ * The line is checked only as far as building it needs; rpl_rec_new()
+ * checks it against the rules.  On success *out is a new string (free
+ * with rpl_free()).  RPL_E_UNSUPPORTED for an unknown game; RPL_E_ARG
+ * for a role list or option the game cannot take, or default roles for a
+ * seat count outside its range (err says which, for people). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_game_rules(struct rpl_ctx *ctx, const char *game, size_t players,
+               const char *roles, const char *options, char **out,
+               struct rpl_error *err) RPL_NONNULL(1, 2, 6);
+
+/* ---------------------------------------------------------------------
  * Logs: reading, verifying, replaying
  * ------------------------------------------------------------------ */
 

@@ -447,3 +447,16 @@ rpl__err_expected(struct rpl_error *err, enum rpl_status code,
     return rpl__err(err, code, ln->no, "expected \"%s\", got \"%s\"", want,
                     got);
 }
+
+bool
+rpl__list_next(const char **list, const char **word, size_t *len)
+{
+    const char *const p = *list;
+
+    if (!p)
+        return false;
+    *word = p;
+    *len = strcspn(p, ",");
+    *list = p[*len] == ',' ? p + *len + 1 : NULL;
+    return true;
+}

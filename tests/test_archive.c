@@ -432,7 +432,7 @@ str_eq_or_null(const char *a, const char *b)
 {
     /* b "" stands for NULL */
     if (!b[0])
-        return a == NULL;
+        return !a;
     return a && strcmp(a, b) == 0;
 }
 
@@ -449,7 +449,7 @@ collect(void *ud, const struct rpl_archive_game *g)
         return true;
     /* Every field the query gives is what the log says. */
     ck_assert_str_eq(g->game, "avalon");
-    ck_assert(g->is_imported == (g->source != NULL));
+    ck_assert(!g->is_imported == !g->source);
     ck_assert_uint_eq(g->players, want->players);
     ck_assert(str_eq_or_null(g->winner, want->winner));
     ck_assert(str_eq_or_null(g->reason, want->reason));
@@ -1099,7 +1099,7 @@ START_TEST(stats_match_the_logs)
     ck_assert_msg(rpl_archive_stats(ar, NULL, &text, &err) == RPL_OK, "%s",
                   err.msg);
     root = json_loads(text, 0, &jerr);
-    ck_assert_msg(root != NULL, "%s: %s", jerr.text, text);
+    ck_assert_msg(root, "%s: %s", jerr.text, text);
     for (i = 0; i < NGAMES; i++) {
         good += strcmp(g[i].winner, "good") == 0;
         evil += strcmp(g[i].winner, "evil") == 0;
@@ -1416,7 +1416,7 @@ note_problem(void *ud, const char *id, const struct rpl_error *e)
     struct problems *p = ud;
 
     p->n++;
-    p->with_id += id != NULL;
+    p->with_id += id ? 1 : 0;
     snprintf(p->last, sizeof(p->last), "%s", e->msg);
 }
 

@@ -2220,10 +2220,10 @@ check_json(struct game *g)
         json_error_t jerr;
         json_t *v = json_loads(text, 0, &jerr);
 
-        REQUIRE(v != NULL, "%s: %s", text, jerr.text);
+        REQUIRE(v, "%s: %s", text, jerr.text);
         REQUIRE(json_is_integer(json_object_get(v, "round")), "no round");
-        REQUIRE((json_object_get(v, "known") != NULL) == (viewer != 0),
-                "known for %d", viewer);
+        REQUIRE(!json_object_get(v, "known") == !viewer, "known for %d",
+                viewer);
         json_decref(v);
         rpl_free(g->ctx, text);
     }

@@ -42,7 +42,7 @@ remove_tree(const char *dir)
 
     if (!d)
         return;
-    while ((de = readdir(d)) != NULL) {
+    while ((de = readdir(d))) {
         struct stat st;
 
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
@@ -84,7 +84,7 @@ count_entries(const char *dir, bool *has_hidden)
 
     ck_assert_ptr_nonnull(d);
     *has_hidden = false;
-    while ((de = readdir(d)) != NULL) {
+    while ((de = readdir(d))) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         if (de->d_name[0] == '.')

@@ -126,7 +126,7 @@ START_TEST(test_formats)
     ck_assert(!rpl_import_has_format(""));
     ck_assert_ptr_null(rpl_import_category("avalongame", 0));
     ck_assert_ptr_null(rpl_import_category("lichess", 1));
-    while ((c = rpl_import_category("avalongame", n + 1)) != NULL) {
+    while ((c = rpl_import_category("avalongame", n + 1))) {
         ck_assert(c->key[0] != '\0' && c->text[0] != '\0');
         ck_assert_uint_eq(rpl_import_category_find("avalongame", c->key),
                           n + 1);
@@ -294,8 +294,7 @@ START_TEST(test_refusals)
         ck_assert_str_eq(rpl_import_category("avalongame", rep.category)->key,
                          c->key);
         ck_assert_str_eq(rep.field, c->field);
-        ck_assert_msg(strstr(rep.reason, c->reason) != NULL, "reason: %s",
-                      rep.reason);
+        ck_assert_msg(strstr(rep.reason, c->reason), "reason: %s", rep.reason);
     }
     ck_assert_ptr_null(log);
     ck_assert_int_eq(err.code, rc);

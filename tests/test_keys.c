@@ -37,7 +37,7 @@ teardown(void)
     char p[512];
 
     if (d) {
-        while ((de = readdir(d)) != NULL) {
+        while ((de = readdir(d))) {
             if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
                 continue;
             snprintf(p, sizeof(p), "%s/%s", tmpdir, de->d_name);

@@ -448,7 +448,7 @@ START_TEST(sig_by_wrong_seat)
     text = reseal(ctx, bad, &len);
     ck_assert_int_eq(verify_text(ctx, text, len, NULL, &rep), RPL_E_SIG);
     ck_assert_uint_eq(rep.error.line, sig);
-    ck_assert(strstr(rep.error.msg, "p2") != NULL);
+    ck_assert(strstr(rep.error.msg, "p2"));
     free(bad);
     free(text);
     rpl_ctx_free(ctx);
@@ -653,7 +653,7 @@ START_TEST(limits)
     ck_assert_int_eq(rpl_log_parse(ctx, &log, big, n + 2, false, &err),
                      RPL_E_LIMIT);
     ck_assert_uint_eq(err.line, 0);
-    ck_assert(strstr(err.msg, "RPL_MAX_LINES") != NULL);
+    ck_assert(strstr(err.msg, "RPL_MAX_LINES"));
     /* A line of RPL_MAX_LINE bytes, then one more. */
     memset(big, 'x', RPL_MAX_LINE);
     big[RPL_MAX_LINE] = '\n';
@@ -665,7 +665,7 @@ START_TEST(limits)
     ck_assert_int_eq(
         rpl_log_parse(ctx, &log, big, RPL_MAX_LINE + 2, false, &err),
         RPL_E_LIMIT);
-    ck_assert(strstr(err.msg, "RPL_MAX_LINE") != NULL);
+    ck_assert(strstr(err.msg, "RPL_MAX_LINE"));
     /* RPL_MAX_TEXT bytes, then one more. */
     for (n = 0; n < RPL_MAX_TEXT; n++)
         big[n] = (n % 4000 == 3999) ? '\n' : 'x';
@@ -677,7 +677,7 @@ START_TEST(limits)
     ck_assert_int_eq(
         rpl_log_parse(ctx, &log, big, RPL_MAX_TEXT + 1, false, &err),
         RPL_E_LIMIT);
-    ck_assert(strstr(err.msg, "RPL_MAX_TEXT") != NULL);
+    ck_assert(strstr(err.msg, "RPL_MAX_TEXT"));
     free(big);
     rpl_ctx_free(ctx);
 }
@@ -692,7 +692,7 @@ START_TEST(empty_text)
 
     ck_assert_int_eq(verify_text(ctx, "", 0, NULL, &rep), RPL_E_SYNTAX);
     ck_assert_uint_eq(rep.error.line, 1);
-    ck_assert(strstr(rep.error.msg, "camelog 1") != NULL);
+    ck_assert(strstr(rep.error.msg, "camelog 1"));
     rpl_ctx_free(ctx);
 }
 END_TEST
@@ -967,9 +967,9 @@ START_TEST(imported_game)
     char *text = record_imported(ctx, &len);
     char *view = NULL;
 
-    ck_assert(strstr(text, "\nimport example.org game-42\n") != NULL);
-    ck_assert(strstr(text, "\nstart leader=p4\n") != NULL);
-    ck_assert(strstr(text, "\nopen role p3 merlin\n") != NULL);
+    ck_assert(strstr(text, "\nimport example.org game-42\n"));
+    ck_assert(strstr(text, "\nstart leader=p4\n"));
+    ck_assert(strstr(text, "\nopen role p3 merlin\n"));
     ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL), RPL_OK);
     ck_assert_msg(rpl_log_verify(log, NULL, &rep) == RPL_OK, "line %zu: %s",
                   rep.error.line, rep.error.msg);
@@ -977,7 +977,7 @@ START_TEST(imported_game)
     ck_assert_int_eq(rep.progress, RPL_PROGRESS_COMPLETE);
     ck_assert_int_eq(rpl_log_seek(log, rpl_log_lines(log), NULL), RPL_OK);
     ck_assert_int_eq(rpl_log_view(log, RPL_VIEW_ALL, &view, NULL), RPL_OK);
-    ck_assert(strstr(view, "merlin") != NULL);
+    ck_assert(strstr(view, "merlin"));
     rpl_free(ctx, view);
     rpl_log_free(log);
     free(text);

@@ -572,9 +572,8 @@ START_TEST(test_card_table_tsv)
     unsigned rows = 0;
     bool seen[SOC_NCARDS] = {false};
 
-    ck_assert_msg(f != NULL, "cannot read %s (set SRCDIR to the sources)",
-                  path);
-    ck_assert(fgets(row, sizeof(row), f) != NULL);
+    ck_assert_msg(f, "cannot read %s (set SRCDIR to the sources)", path);
+    ck_assert(fgets(row, sizeof(row), f));
     ck_assert(strncmp(row, "id\tcolour\tkind\tname_en", 22) == 0);
     while (fgets(row, sizeof(row), f)) {
         char *field[9];
@@ -600,7 +599,7 @@ START_TEST(test_card_table_tsv)
                 ck_assert(!seen[c]);
                 seen[c] = true;
             }
-        ck_assert_msg(cd != NULL, "%s is not in the card table", field[0]);
+        ck_assert_msg(cd, "%s is not in the card table", field[0]);
         ck_assert_str_eq(field[1], cd->colour == SOC_WHITE   ? "white"
                                    : cd->colour == SOC_BLACK ? "black"
                                                              : "loyalty");
@@ -1252,7 +1251,7 @@ START_TEST(test_gawain)
     heroic(&g, k);
     actf(&g, "draw p%u", k);
     ck_assert(strncmp(last_line(&g, 0), "white p", 7) == 0);
-    ck_assert(strstr(last_line(&g, 0), " 3 ") != NULL);
+    ck_assert(strstr(last_line(&g, 0), " 3 "));
     /* Not at 12 cards or more. */
     k = plain(&g);
     hand_set(&g, k,
@@ -1509,7 +1508,7 @@ START_TEST(test_fate)
     hand_set(&g, k, "fight_1,fight_1,grail");
     heroic(&g, t);
     actf(&g, "special p%u fate", t);
-    ck_assert(strstr(last_line(&g, 0), "traitor") != NULL);
+    ck_assert(strstr(last_line(&g, 0), "traitor"));
     ck_assert_uint_eq(g.st->p.traitor, t);
     ck_assert_int_eq(g.st->p.need.kind, SOC_N_DISCARD);
     while (g.st->p.need.kind == SOC_N_DISCARD) {
@@ -1636,7 +1635,7 @@ START_TEST(test_clairvoyance)
     heroic(&g, k);
     actf(&g, "special p%u clairvoyance", k);
     ck_assert(strncmp(last_line(&g, 0), "top p", 5) == 0);
-    ck_assert(strstr(last_line(&g, 0), " 5 ") != NULL);
+    ck_assert(strstr(last_line(&g, 0), " 5 "));
     ck_assert_int_eq(g.st->p.need.kind, SOC_N_ORDER);
     refusedf(&g, RPL_E_RULES, "order p%u despair,picts,saxons,excalibur,vivien",
              k);
@@ -1644,9 +1643,9 @@ START_TEST(test_clairvoyance)
     mark = g.nlines;
     evil_black(&g, k, NULL);
     ck_assert(saw(&g, mark, "black p"));
-    ck_assert(strstr(g.lines[mark + 1].text, "black_knight_1") != NULL);
+    ck_assert(strstr(g.lines[mark + 1].text, "black_knight_1"));
     evil_black(&g, k, NULL);
-    ck_assert(strstr(last_line(&g, 0), "excalibur") != NULL);
+    ck_assert(strstr(last_line(&g, 0), "excalibur"));
     check_cards(g.st);
     g_free(&g);
 }
@@ -1860,7 +1859,7 @@ START_TEST(test_relics)
     g.st->p.relic[SOC_ARMOR] = (uint8_t)k;
     evil_black(&g, k, "picts,saxons");
     ck_assert_int_eq(g.st->p.need.kind, SOC_N_KEEP);
-    ck_assert(strstr(last_line(&g, 0), "picts saxons") != NULL);
+    ck_assert(strstr(last_line(&g, 0), "picts saxons"));
     refusedf(&g, RPL_E_RULES, "keep p%u despair", k);
     actf(&g, "keep p%u saxons", k);
     ck_assert_uint_eq(g.st->p.war[1].figures, 1);
@@ -1931,7 +1930,7 @@ START_TEST(test_accusation)
     mark = g.nlines;
     actf(&g, "accuse p%u p%u", k, a);
     ck_assert(saw(&g, mark, "shows p"));
-    ck_assert(strstr(last_line(&g, 0), "loyal") != NULL);
+    ck_assert(strstr(last_line(&g, 0), "loyal"));
     ck_assert_uint_eq(g.st->p.swords_w, 1);
     ck_assert_uint_eq(g.st->p.swords_b, 1);
     /* Once per game. */
@@ -1943,7 +1942,7 @@ START_TEST(test_accusation)
     a = t == 1 ? g.st->p.n : t - 1u;
     heroic(&g, a);
     actf(&g, "accuse p%u p%u", a, t);
-    ck_assert(strstr(last_line(&g, 0), "traitor") != NULL);
+    ck_assert(strstr(last_line(&g, 0), "traitor"));
     ck_assert_uint_eq(g.st->p.swords_w, 2);
     ck_assert_uint_eq(g.st->p.traitor, t);
     ck_assert_uint_eq(g.st->p.seat[t].hand_n, 0);
@@ -2084,7 +2083,7 @@ START_TEST(test_end_losses)
             k = soc_next(&g.st->p, k);
         set_turn(&g, k);
         actf(&g, "evil p%u life", k);
-        ck_assert(strstr(last_line(&g, 1), "traitor") != NULL);
+        ck_assert(strstr(last_line(&g, 1), "traitor"));
         ck_assert_str_eq(last_line(&g, 0), "end evil deaths");
     }
     g_free(&g);
@@ -2267,7 +2266,7 @@ START_TEST(test_reveal_white_not_held)
     ck_assert_int_eq(public_replay(&g, &err, true), RPL_E_RULES);
     ck_assert_msg(err.line == line, "line %zu: %s (%s)", err.line, err.msg,
                   g.lines[err.line - g.first_no - 1].text);
-    ck_assert_msg(strstr(err.msg, "does not hold") != NULL, "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "does not hold"), "%s", err.msg);
     g_free(&g);
 }
 END_TEST
@@ -2286,13 +2285,13 @@ START_TEST(test_reveal_black_forged)
     black_top(&g, "vivien");
     actf(&g, "evil p%u black", k);
     line = g_no(&g) - (g.st->p.need.kind == SOC_N_CANCEL ? 0 : 0);
-    ck_assert(strstr(g.lines[line - g.first_no - 1].text, "vivien") != NULL);
+    ck_assert(strstr(g.lines[line - g.first_no - 1].text, "vivien"));
     memset(&e, 0, sizeof(e));
     snprintf(e.line, sizeof(e.line), "end aborted");
     ck_assert_int_eq(g_emit(&g, &e, false), RPL_OK);
     ck_assert_int_eq(public_replay(&g, &err, true), RPL_E_RULES);
     ck_assert_uint_eq(err.line, line);
-    ck_assert(strstr(err.msg, "black deck gives") != NULL);
+    ck_assert(strstr(err.msg, "black deck gives"));
     g_free(&g);
 }
 END_TEST
@@ -2437,7 +2436,7 @@ START_TEST(test_rejections)
         apply_text(g.st, &g.env, "roll p1 3", g_no(&g) + 1, &g.err),
         RPL_E_RULES);
     ck_assert_uint_eq(g.err.line, g_no(&g) + 1);
-    ck_assert(strstr(g.err.msg, "expected \"evil p") != NULL);
+    ck_assert(strstr(g.err.msg, "expected \"evil p"));
     /* Rules lines. */
     {
         static const char *const bad[] = {
@@ -2827,7 +2826,7 @@ START_TEST(test_descriptions)
         rpl__buf_init(&b, g.ctx);
         rpl__soc.reveal_text(g.st, &g.env, &b);
         ck_assert_int_eq(rpl__buf_take(&b, &text, NULL), RPL_OK);
-        ck_assert(strstr(text, "Alice (p1): ") != NULL);
+        ck_assert(strstr(text, "Alice (p1): "));
         rpl_free(g.ctx, text);
     }
     g_free(&g);
@@ -3043,7 +3042,7 @@ START_TEST(test_windows_misc)
     hand_set(&g, k, "clairvoyance");
     heroic(&g, k);
     actf(&g, "special p%u clairvoyance", k);
-    ck_assert(strstr(last_line(&g, 0), " 3 ") != NULL);
+    ck_assert(strstr(last_line(&g, 0), " 3 "));
     g_free(&g);
 }
 END_TEST

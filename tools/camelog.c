@@ -25,7 +25,7 @@ static const struct cli_command commands[] = {
     {"import", cmd_import, "turn games recorded elsewhere into logs"},
 };
 
-#define NCOMMANDS (sizeof commands / sizeof commands[0])
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static const char usage[] = "usage: camelog command [options] [file ...]\n"
                             "       camelog help [command]\n"
@@ -69,10 +69,10 @@ help_command(const char *name)
     char arg1[] = "--help";
     char *av[3];
 
-    if (c == NULL) {
+    if (!c) {
         return cli_usage_error(NULL, "unknown command '%s'", name);
     }
-    snprintf(arg0, sizeof arg0, "%s", c->name);
+    snprintf(arg0, sizeof(arg0), "%s", c->name);
     av[0] = arg0;
     av[1] = arg1;
     av[2] = NULL;
@@ -108,7 +108,7 @@ main(int argc, char **argv)
         return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
     }
     c = find_command(argv[1]);
-    if (c == NULL) {
+    if (!c) {
         return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
     }
     return c->run(argc - 1, argv + 1);

@@ -29,7 +29,7 @@ static struct cli_progress *progress_drawn;
 static void
 clear_progress(void)
 {
-    if (progress_drawn != NULL && progress_drawn->shown) {
+    if (progress_drawn && progress_drawn->shown) {
         fputs("\r\033[K", stderr);
         progress_drawn->shown = false;
     }
@@ -115,14 +115,14 @@ file_vmsg(const char *file, size_t line, const char *kind, const char *fmt,
     fflush(stdout);
     clear_progress();
     fputs(PROG ": ", stderr);
-    if (file != NULL) {
+    if (file) {
         if (line > 0) {
             fprintf(stderr, "%s:%zu: ", file, line);
         } else {
             fprintf(stderr, "%s: ", file);
         }
     }
-    if (kind != NULL) {
+    if (kind) {
         fprintf(stderr, "%s: ", kind);
     }
     vfprintf(stderr, fmt, ap);
@@ -152,7 +152,7 @@ cli_file_warn(const char *file, size_t line, const char *fmt, ...)
 const char *
 cli_error_text(enum rpl_status st, const struct rpl_error *err)
 {
-    if (err != NULL && err->code != RPL_OK && err->msg[0] != '\0') {
+    if (err && err->code != RPL_OK && err->msg[0] != '\0') {
         return err->msg;
     }
     return rpl_strerror(st);
@@ -162,7 +162,7 @@ int
 cli_file_error(const char *file, enum rpl_status st,
                const struct rpl_error *err)
 {
-    const size_t line = err != NULL && err->code != RPL_OK ? err->line : 0;
+    const size_t line = err && err->code != RPL_OK ? err->line : 0;
 
     /* Every command that writes files has --force. */
     cli_file_msg(file, line, "%s%s", cli_error_text(st, err),
@@ -182,7 +182,7 @@ cli_usage_error(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    if (cmd != NULL) {
+    if (cmd) {
         fprintf(stderr, PROG ": try '" PROG " %s --help'\n", cmd);
     } else {
         fputs(PROG ": try '" PROG " --help'\n", stderr);
@@ -194,10 +194,10 @@ int
 cli_option_error(const char *cmd, int c, char **argv)
 {
     const char *arg = optind > 0 ? argv[optind - 1] : "";
-    const bool is_long = arg != NULL && strncmp(arg, "--", 2) == 0;
+    const bool is_long = arg && strncmp(arg, "--", 2) == 0;
     size_t n = 0;
 
-    if (arg == NULL) {
+    if (!arg) {
         arg = "";
     }
     if (is_long) {
@@ -225,7 +225,7 @@ int
 cli_help(const char *usage, const char *options)
 {
     fputs(usage, stdout);
-    if (options != NULL && options[0] != '\0') {
+    if (options && options[0] != '\0') {
         fputc('\n', stdout);
         fputs(options, stdout);
     }
@@ -250,7 +250,7 @@ cli_parse_size(const char *s, size_t *out)
 {
     size_t v = 0;
 
-    if (s == NULL || *s == '\0') {
+    if (!s || *s == '\0') {
         return false;
     }
     for (; *s != '\0'; s++) {
@@ -273,7 +273,7 @@ cli_parse_seat(const char *s, size_t *seat)
 {
     size_t k;
 
-    if (s == NULL || s[0] != 'p' || s[1] == '0') {
+    if (!s || s[0] != 'p' || s[1] == '0') {
         return false;
     }
     if (!cli_parse_size(s + 1, &k) || k == 0 || k > 1000) {
@@ -390,7 +390,7 @@ cli_read_file(const char *path, size_t max, char **out, size_t *len)
             return CLI_EXIT_USAGE;
         }
         f = fdopen(fd, "rb");
-        if (f == NULL) {
+        if (!f) {
             const int e = errno;
 
             close(fd);
@@ -410,7 +410,7 @@ cli_read_file(const char *path, size_t max, char **out, size_t *len)
                 goto out;
             }
             p = realloc(buf, ncap + 1);
-            if (p == NULL) {
+            if (!p) {
                 errno = ENOMEM;
                 goto out;
             }
@@ -433,9 +433,9 @@ cli_read_file(const char *path, size_t max, char **out, size_t *len)
             break;
         }
     }
-    if (buf == NULL) {
+    if (!buf) {
         buf = malloc(1);
-        if (buf == NULL) {
+        if (!buf) {
             errno = ENOMEM;
             goto out;
         }
@@ -483,7 +483,7 @@ cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
     struct rpl_error err;
     enum rpl_status st;
 
-    memset(rep, 0, sizeof *rep);
+    memset(rep, 0, sizeof(*rep));
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
         return cli_file_error(file, st, &err);
@@ -569,12 +569,12 @@ cli_json_str(const char *s)
     json_t *j = json_string(s);
     char *buf, *q;
 
-    if (j != NULL) {
+    if (j) {
         return j;
     }
     /* Not UTF-8: each bad byte becomes U+FFFD (3 bytes). */
     buf = malloc(strlen(s) * 3 + 1);
-    if (buf == NULL) {
+    if (!buf) {
         return NULL;
     }
     q = buf;
@@ -618,7 +618,7 @@ cli_json_print(const json_t *obj)
 {
     char *s = json_dumps(obj, JSON_COMPACT | JSON_ENCODE_ANY);
 
-    if (s == NULL) {
+    if (!s) {
         cli_msg("cannot encode JSON output");
         return CLI_EXIT_USAGE;
     }
@@ -631,7 +631,7 @@ cli_json_print(const json_t *obj)
 bool
 cli_json_set(json_t *obj, const char *key, json_t *val)
 {
-    if (obj == NULL || val == NULL) {
+    if (!obj || !val) {
         json_decref(val);
         return false;
     }
@@ -651,7 +651,7 @@ void
 cli_progress_start(struct cli_progress *p, const char *what, size_t total,
                    bool quiet)
 {
-    memset(p, 0, sizeof *p);
+    memset(p, 0, sizeof(*p));
     p->what = what;
     p->total = total;
     p->enabled = !quiet && isatty(STDERR_FILENO) == 1;
@@ -698,4 +698,36 @@ cli_progress_end(struct cli_progress *p)
     if (progress_drawn == p) {
         progress_drawn = NULL;
     }
+}
+
+void
+cli_game_names(char *out, size_t cap, const char *sep, const char *last)
+{
+    const size_t n = rpl_game_count();
+    size_t len = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < n && len < cap; i++) {
+        const char *const join = i == 0 ? "" : i + 1 == n ? last : sep;
+        const int k = snprintf(out + len, cap - len, "%s%s", join,
+                               rpl_game_info(i)->name);
+
+        if (k < 0)
+            break;
+        len += (size_t)k;
+    }
+}
+
+int
+cli_make_dir(const char *dir)
+{
+    struct stat sb;
+
+    if (mkdir(dir, 0777) == 0)
+        return CLI_EXIT_OK;
+    if (errno == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return CLI_EXIT_OK;
+    cli_file_msg(dir, 0, "%s",
+                 errno == EEXIST ? "not a directory" : strerror(errno));
+    return CLI_EXIT_USAGE;
 }

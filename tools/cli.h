@@ -143,6 +143,15 @@ const char *cli_progress_text(enum rpl_progress p);
 /* A new context; reports the failure and returns 2. */
 int cli_ctx_new(struct rpl_ctx **ctx);
 
+/* The names of the games the library knows, joined with sep and, before
+ * the last, with last ("a|b|c", "a, b or c"); truncated to cap
+ * bytes (cap > 0). */
+void cli_game_names(char *out, size_t cap, const char *sep, const char *last);
+
+/* Makes directory dir (mode 0777 before the umask) unless it exists as
+ * a directory; reports the failure and returns 2. */
+int cli_make_dir(const char *dir);
+
 /* -------------------------------------------------------------- JSON */
 
 /* A JSON string of s, with bytes that are not UTF-8 replaced by U+FFFD

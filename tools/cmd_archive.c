@@ -232,18 +232,18 @@ check_args(const struct args *a)
     if (a->has_filter && a->sub != SUB_QUERY && a->sub != SUB_STATS &&
         a->sub != SUB_EXPORT) {
         bad = "filters";
-    } else if (a->pubkey != NULL && a->sub != SUB_ADD) {
+    } else if (a->pubkey && a->sub != SUB_ADD) {
         bad = "--pubkey";
-    } else if (a->svg != NULL && a->sub != SUB_STATS) {
+    } else if (a->svg && a->sub != SUB_STATS) {
         bad = "--svg";
-    } else if (a->outdir != NULL && a->sub != SUB_EXPORT) {
+    } else if (a->outdir && a->sub != SUB_EXPORT) {
         bad = "--output";
     } else if (a->is_force && a->sub != SUB_EXPORT) {
         bad = "--force";
     } else if (a->is_json && a->sub == SUB_EXPORT) {
         bad = "--json";
     }
-    if (bad != NULL) {
+    if (bad) {
         return cli_usage_error("archive", "archive %s takes no %s", sub, bad);
     }
     if (a->sub == SUB_ADD && a->nrest == 0) {
@@ -254,7 +254,7 @@ check_args(const struct args *a)
                                "archive sql: expected one SQL statement "
                                "(quote it)");
     }
-    if (a->sub == SUB_EXPORT && a->outdir == NULL) {
+    if (a->sub == SUB_EXPORT && !a->outdir) {
         return cli_usage_error("archive", "archive export: -o DIR is required");
     }
     if (a->sub != SUB_ADD && a->sub != SUB_SQL && a->nrest > 0) {
@@ -298,7 +298,7 @@ filter_error(const char *db, enum rpl_status st, const struct rpl_error *err)
 static json_t *
 str_or_null(const char *s)
 {
-    return s != NULL ? cli_json_str(s) : json_null();
+    return s ? cli_json_str(s) : json_null();
 }
 
 /* ---------------------------------------------------------------- add */
@@ -406,7 +406,7 @@ add_chunk(struct add_run *run, struct chunk *c)
 
     st = rpl_archive_begin(run->ar, &err);
     for (i = 0; st == RPL_OK && i < c->n; i++) {
-        if (c->log[i] == NULL) {
+        if (!c->log[i]) {
             continue;
         }
         st = rpl_archive_add(run->ar, c->log[i], &c->what[i], &err);
@@ -430,14 +430,14 @@ add_chunk(struct add_run *run, struct chunk *c)
     if (st != RPL_OK) {
         run->rc = cli_worst(run->rc, cli_file_error(run->a->db, st, &err));
         for (i = 0; i < c->n; i++) {
-            if (c->log[i] != NULL) {
+            if (c->log[i]) {
                 refuse(run, c->file[i], st, &err);
             }
         }
         return;
     }
     for (i = 0; i < c->n; i++) {
-        if (c->log[i] == NULL) {
+        if (!c->log[i]) {
             continue;
         }
         run->count[c->what[i]]++;
@@ -458,18 +458,18 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
     struct chunk *c;
     int i, rc;
 
-    memset(&run, 0, sizeof run);
+    memset(&run, 0, sizeof(run));
     run.a = a;
     run.ctx = ctx;
-    if (a->pubkey != NULL) {
+    if (a->pubkey) {
         rc = cli_load_pubkey(a->pubkey, &pin);
         if (rc != CLI_EXIT_OK) {
             return rc;
         }
         run.pin = &pin;
     }
-    c = calloc(1, sizeof *c);
-    if (c == NULL) {
+    c = calloc(1, sizeof(*c));
+    if (!c) {
         cli_msg("out of memory");
         return CLI_EXIT_USAGE;
     }
@@ -516,7 +516,7 @@ game_json(const struct rpl_archive_game *g)
     json_t *o = json_object();
     json_t *seats = json_array();
     json_t *quests = json_array();
-    bool ok = o != NULL && seats != NULL && quests != NULL;
+    bool ok = o && seats && quests;
     size_t i;
 
     for (i = 0; ok && i < g->players; i++) {
@@ -592,7 +592,7 @@ print_game(void *ud, const struct rpl_archive_game *g)
     if (run->is_json) {
         json_t *o = game_json(g);
 
-        if (o == NULL) {
+        if (!o) {
             cli_msg("out of memory");
             run->rc = CLI_EXIT_USAGE;
             return false;
@@ -602,20 +602,20 @@ print_game(void *ud, const struct rpl_archive_game *g)
         return run->rc == CLI_EXIT_OK;
     }
     printf("%s %s %s %zup ", g->id,
-           g->created != NULL ? g->created : "-                   ", g->game,
+           g->created ? g->created : "-                   ", g->game,
            g->players);
-    if (g->winner == NULL) {
+    if (!g->winner) {
         fputs("in-progress", stdout);
     } else if (strcmp(g->winner, "aborted") == 0) {
         fputs("aborted", stdout);
     } else {
-        printf("%s:%s", g->winner, g->reason != NULL ? g->reason : "");
+        printf("%s:%s", g->winner, g->reason ? g->reason : "");
     }
     for (i = 0; i < g->players; i++) {
         const struct rpl_archive_seat *s = &g->seats[i];
 
         printf(" %s", s->name);
-        if (s->role != NULL) {
+        if (s->role) {
             printf("=%s", s->role);
         }
     }
@@ -678,7 +678,7 @@ print_row(void *ud, size_t ncols, const char *const *names,
 
     if (run->is_json) {
         json_t *o = json_object();
-        bool ok = o != NULL;
+        bool ok = o;
 
         for (i = 0; ok && i < ncols; i++) {
             ok &= cli_json_set(o, names[i], sql_value(values[i], types[i]));
@@ -701,7 +701,7 @@ print_row(void *ud, size_t ncols, const char *const *names,
         run->has_header = true;
     }
     for (i = 0; i < ncols; i++) {
-        printf("%s%s", i ? "\t" : "", values[i] != NULL ? values[i] : "");
+        printf("%s%s", i ? "\t" : "", values[i] ? values[i] : "");
     }
     putchar('\n');
     return !ferror(stdout);
@@ -741,7 +741,7 @@ jstr(const json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
 
-    return s != NULL ? s : "";
+    return s ? s : "";
 }
 
 /* "57.1%" of num / den, "-" when den is 0 (integers only). */
@@ -773,12 +773,12 @@ print_stats(const json_t *s)
            (long long)jint(s, "finished"), (long long)jint(s, "in_progress"),
            (long long)jint(s, "imported"));
     printf("wins: good %lld (%s), evil %lld (%s), aborted %lld\n",
-           (long long)good, percent(p1, sizeof p1, good, good + evil),
-           (long long)evil, percent(p2, sizeof p2, evil, good + evil),
+           (long long)good, percent(p1, sizeof(p1), good, good + evil),
+           (long long)evil, percent(p2, sizeof(p2), evil, good + evil),
            (long long)jint(s, "aborted"));
     printf("assassination: %lld hits in %lld attempts (%s)\n",
            (long long)jint(s, "hits"), (long long)jint(s, "assassinations"),
-           percent(p1, sizeof p1, jint(s, "hits"), jint(s, "assassinations")));
+           percent(p1, sizeof(p1), jint(s, "hits"), jint(s, "assassinations")));
 
     a = json_object_get(s, "reasons");
     if (json_array_size(a) > 0) {
@@ -793,7 +793,7 @@ print_stats(const json_t *s)
         {
             printf("  %-8s %-14s %6lld  %6s\n", jstr(e, "winner"),
                    jstr(e, "reason"), (long long)jint(e, "games"),
-                   percent(p1, sizeof p1, jint(e, "games"), ended));
+                   percent(p1, sizeof(p1), jint(e, "games"), ended));
         }
     }
     a = json_object_get(s, "by_players");
@@ -807,8 +807,9 @@ print_stats(const json_t *s)
 
             printf("  %7lld %6lld %6lld %6lld %9s %13s\n",
                    (long long)jint(e, "players"), (long long)jint(e, "games"),
-                   (long long)g, (long long)v, percent(p1, sizeof p1, v, g + v),
-                   percent(p2, sizeof p2, jint(e, "hits"),
+                   (long long)g, (long long)v,
+                   percent(p1, sizeof(p1), v, g + v),
+                   percent(p2, sizeof(p2), jint(e, "hits"),
                            jint(e, "assassinations")));
         }
     }
@@ -822,7 +823,7 @@ print_stats(const json_t *s)
 
             printf("  %7lld %6lld %9s  %s\n", (long long)jint(e, "players"),
                    (long long)jint(e, "games"),
-                   percent(p1, sizeof p1, v, g + v), jstr(e, "roles"));
+                   percent(p1, sizeof(p1), v, g + v), jstr(e, "roles"));
         }
     }
     a = json_object_get(s, "roles");
@@ -833,7 +834,7 @@ print_stats(const json_t *s)
         {
             printf("  %-10s %6lld %6lld %6s\n", jstr(e, "role"),
                    (long long)jint(e, "seats"), (long long)jint(e, "wins"),
-                   percent(p1, sizeof p1, jint(e, "wins"), jint(e, "seats")));
+                   percent(p1, sizeof(p1), jint(e, "wins"), jint(e, "seats")));
         }
     }
     a = json_object_get(s, "records");
@@ -845,17 +846,17 @@ print_stats(const json_t *s)
         {
             char good_wg[32], evil_wg[32];
 
-            snprintf(good_wg, sizeof good_wg, "%lld/%lld",
+            snprintf(good_wg, sizeof(good_wg), "%lld/%lld",
                      (long long)jint(e, "good_wins"),
                      (long long)jint(e, "good"));
-            snprintf(evil_wg, sizeof evil_wg, "%lld/%lld",
+            snprintf(evil_wg, sizeof(evil_wg), "%lld/%lld",
                      (long long)jint(e, "evil_wins"),
                      (long long)jint(e, "evil"));
             printf("  %-16s %6lld %8lld %5lld %6lld %6s %11s %11s\n",
                    jstr(e, "name"), (long long)jint(e, "games"),
                    (long long)jint(e, "revealed"), (long long)jint(e, "wins"),
                    (long long)jint(e, "losses"),
-                   percent(p3, sizeof p3, jint(e, "wins"),
+                   percent(p3, sizeof(p3), jint(e, "wins"),
                            jint(e, "wins") + jint(e, "losses")),
                    good_wg, evil_wg);
         }
@@ -972,7 +973,7 @@ write_svg(FILE *f, const json_t *s, const char *title)
                     "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
                     "fill=\"#ffffff\">%s</text>\n",
                     x + bar / 2, base - 6,
-                    percent(pct, sizeof pct, evil, decided));
+                    percent(pct, sizeof(pct), evil, decided));
         }
         fprintf(f,
                 "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%lld "
@@ -1014,7 +1015,7 @@ save_svg(const char *path, const json_t *s)
     const bool is_stdout = strcmp(path, "-") == 0;
     FILE *f = is_stdout ? stdout : fopen(path, "w");
 
-    if (f == NULL) {
+    if (!f) {
         cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
         return CLI_EXIT_USAGE;
     }
@@ -1050,15 +1051,15 @@ run_stats(const struct args *a, struct rpl_ctx *ctx)
         return filter_error(a->db, st, &err);
     }
     s = cli_json_parse(text);
-    if (s == NULL) {
+    if (!s) {
         cli_file_msg(a->db, 0, "the statistics are not valid JSON");
         rpl_free(ctx, text);
         return CLI_EXIT_USAGE;
     }
-    if (a->svg != NULL) {
+    if (a->svg) {
         rc = save_svg(a->svg, s);
     }
-    if (a->svg == NULL || strcmp(a->svg, "-") != 0) {
+    if (!a->svg || strcmp(a->svg, "-") != 0) {
         if (a->is_json) {
             /* The library's text as is: its rates keep four places. */
             printf("%s\n", text);
@@ -1091,17 +1092,17 @@ collect_stored(void *ud, const struct rpl_archive_game *g)
 
     if (l->n == l->cap) {
         const size_t cap = l->cap ? 2 * l->cap : 256;
-        struct stored *v = realloc(l->v, cap * sizeof *v);
+        struct stored *v = realloc(l->v, cap * sizeof(*v));
 
-        if (v == NULL) {
+        if (!v) {
             l->failed = true;
             return false;
         }
         l->v = v;
         l->cap = cap;
     }
-    snprintf(l->v[l->n].id, sizeof l->v[l->n].id, "%s", g->id);
-    snprintf(l->v[l->n].seal, sizeof l->v[l->n].seal, "%s", g->seal);
+    snprintf(l->v[l->n].id, sizeof(l->v[l->n].id), "%s", g->id);
+    snprintf(l->v[l->n].seal, sizeof(l->v[l->n].seal), "%s", g->seal);
     l->n++;
     return true;
 }
@@ -1144,7 +1145,7 @@ run_export(const struct args *a, struct rpl_ctx *ctx)
     /* Files are named by game id; a game stored twice (two different
      * final seals) gets the first 16 digits of each seal hash too. */
     if (list.n > 0) {
-        qsort(list.v, list.n, sizeof *list.v, cmp_stored);
+        qsort(list.v, list.n, sizeof(*list.v), cmp_stored);
     }
     for (i = 0; st == RPL_OK && !list.failed && i < list.n; i++) {
         const bool twice =
@@ -1154,13 +1155,13 @@ run_export(const struct args *a, struct rpl_ctx *ctx)
         int n;
 
         if (twice) {
-            n = snprintf(path, sizeof path, "%s/%s-%.16s.camelog", a->outdir,
+            n = snprintf(path, sizeof(path), "%s/%s-%.16s.camelog", a->outdir,
                          list.v[i].id, list.v[i].seal);
         } else {
-            n = snprintf(path, sizeof path, "%s/%s.camelog", a->outdir,
+            n = snprintf(path, sizeof(path), "%s/%s.camelog", a->outdir,
                          list.v[i].id);
         }
-        if (n < 0 || (size_t)n >= sizeof path) {
+        if (n < 0 || (size_t)n >= sizeof(path)) {
             cli_file_msg(a->outdir, 0, "directory name too long");
             rc = CLI_EXIT_USAGE;
             break;
@@ -1194,7 +1195,7 @@ report_problem(void *ud, const char *id, const struct rpl_error *e)
     struct check_run *run = ud;
 
     run->n++;
-    if (id != NULL) {
+    if (id) {
         if (e->line > 0) {
             cli_file_msg(run->a->db, 0, "game %s: line %zu: %s", id, e->line,
                          e->msg);
@@ -1204,7 +1205,7 @@ report_problem(void *ud, const char *id, const struct rpl_error *e)
     } else {
         cli_file_msg(run->a->db, 0, "%s", e->msg);
     }
-    if (run->problems != NULL) {
+    if (run->problems) {
         json_t *o = json_object();
 
         cli_json_set(o, "id", str_or_null(id));
@@ -1273,7 +1274,7 @@ cmd_archive(int argc, char **argv)
     bool help = false;
     int rc;
 
-    memset(&a, 0, sizeof a);
+    memset(&a, 0, sizeof(a));
     rc = parse_args(argc, argv, &a, &help);
     if (help) {
         return cli_help(usage, options);

@@ -35,7 +35,7 @@ load_side(struct rpl_ctx *ctx, struct side *s)
         cli_file_error(s->file, st, &err);
         return CLI_EXIT_USAGE;
     }
-    memset(&rep, 0, sizeof rep);
+    memset(&rep, 0, sizeof(rep));
     s->is_verified = rpl_log_verify(s->log, NULL, &rep) == RPL_OK;
     return CLI_EXIT_OK;
 }
@@ -51,7 +51,7 @@ print_side(struct rpl_ctx *ctx, const struct side *s, size_t no)
     struct rpl_error err;
     enum rpl_status st;
 
-    if (line == NULL) {
+    if (!line) {
         printf("%s:%zu: (end of log)\n", s->file, no);
         return CLI_EXIT_OK;
     }
@@ -63,7 +63,7 @@ print_side(struct rpl_ctx *ctx, const struct side *s, size_t no)
     if (st != RPL_OK) {
         return cli_file_error(s->file, st, &err);
     }
-    if (desc != NULL) {
+    if (desc) {
         const char *p = desc;
 
         while (*p != '\0') {
@@ -86,7 +86,7 @@ line_json(const struct side *s, size_t no)
     size_t len;
     const char *line = rpl_log_line(s->log, no, &len);
 
-    return line != NULL ? json_stringn(line, len) : json_null();
+    return line ? json_stringn(line, len) : json_null();
 }
 
 int
@@ -141,7 +141,7 @@ cmd_diff(int argc, char **argv)
         const char *sa = rpl_log_line(a.log, no, &la);
         const char *sb = rpl_log_line(b.log, no, &lb);
 
-        if (sa == NULL || sb == NULL || la != lb || memcmp(sa, sb, la) != 0) {
+        if (!sa || !sb || la != lb || memcmp(sa, sb, la) != 0) {
             break;
         }
     }

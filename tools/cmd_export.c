@@ -50,9 +50,8 @@ export_line(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
     line = rpl_log_line(log, no, &len);
     ok &= cli_json_set(obj, "file", cli_json_str(file));
     ok &= cli_json_set(obj, "line", cli_json_size(no));
-    ok &= cli_json_set(
-        obj, "text",
-        json_stringn(line != NULL ? line : "", line != NULL ? len : 0));
+    ok &= cli_json_set(obj, "text",
+                       json_stringn(line ? line : "", line ? len : 0));
     st = rpl_log_events_json(log, no, &text, &err);
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &err);

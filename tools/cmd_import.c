@@ -67,11 +67,11 @@ warnings_json(const struct rpl_log *log, const struct rpl_report *rep)
     json_t *arr = json_array();
     size_t i;
 
-    for (i = 0; arr != NULL && i < rep->warnings; i++) {
+    for (i = 0; arr && i < rep->warnings; i++) {
         size_t line = 0;
         const char *w = rpl_log_warning(log, i, &line);
 
-        if (w != NULL && json_array_append_new(arr, cli_json_str(w)) != 0) {
+        if (w && json_array_append_new(arr, cli_json_str(w)) != 0) {
             json_decref(arr);
             arr = NULL;
         }
@@ -86,7 +86,7 @@ fail(const struct options *o, struct result *res, enum rpl_status st,
 {
     res->status = st;
     res->category = rpl_import_category_find(o->format, key);
-    snprintf(res->reason, sizeof res->reason, "%s: %s%s", path,
+    snprintf(res->reason, sizeof(res->reason), "%s: %s%s", path,
              cli_error_text(st, err),
              st == RPL_E_EXISTS ? "; --force overwrites it" : "");
 }
@@ -100,23 +100,23 @@ import_one(struct rpl_ctx *ctx, const struct options *o, const char *file,
     enum rpl_status st;
     size_t n;
 
-    memset(res, 0, sizeof *res);
+    memset(res, 0, sizeof(*res));
     res->field = rep->field;
     st = rpl_import_file(ctx, o->format, file, &o->lib, &log, rep, &err);
     if (st != RPL_OK) {
         res->status = st;
         res->category = rep->category;
-        snprintf(res->reason, sizeof res->reason, "%s",
+        snprintf(res->reason, sizeof(res->reason), "%s",
                  rep->reason[0] != '\0' ? rep->reason
                                         : cli_error_text(st, &err));
         goto out;
     }
     n = strlen(o->dir) + strlen(rep->name) + 16;
     res->output = malloc(n);
-    if (res->output == NULL) {
+    if (!res->output) {
         res->status = RPL_E_NOMEM;
         res->category = rpl_import_category_find(o->format, "internal");
-        snprintf(res->reason, sizeof res->reason, "out of memory");
+        snprintf(res->reason, sizeof(res->reason), "out of memory");
         goto out;
     }
     snprintf(res->output, n, "%s/%s.camelog", o->dir, rep->name);
@@ -145,7 +145,7 @@ print_json(const struct options *o, const char *file,
     const bool ok = res->status == RPL_OK;
     const struct rpl_import_category *cat =
         rpl_import_category(o->format, res->category);
-    bool built = obj != NULL;
+    bool built = obj;
     int rc;
 
     built = built && cli_json_set(obj, "file", cli_json_str(file));
@@ -163,9 +163,9 @@ print_json(const struct options *o, const char *file,
     built =
         built && cli_json_set(obj, "warnings",
                               ok ? json_incref(res->warnings) : json_array());
-    built = built && cli_json_set(obj, "category",
-                                  ok || cat == NULL ? json_null()
-                                                    : json_string(cat->key));
+    built =
+        built && cli_json_set(obj, "category",
+                              ok || !cat ? json_null() : json_string(cat->key));
     built = built && cli_json_set(obj, "reason",
                                   ok ? json_null() : cli_json_str(res->reason));
     built = built && cli_json_set(obj, "path",
@@ -250,7 +250,7 @@ cmd_import(int argc, char **argv)
     enum rpl_status st;
     int c, rc;
 
-    memset(&o, 0, sizeof o);
+    memset(&o, 0, sizeof(o));
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":fqk:o:h", longopts, NULL)) != -1) {
         switch (c) {
@@ -281,17 +281,17 @@ cmd_import(int argc, char **argv)
             return cli_option_error("import", c, argv);
         }
     }
-    if (from == NULL) {
+    if (!from) {
         return cli_usage_error("import", "no source (--from avalongame)");
     }
     if (!rpl_import_has_format(from)) {
         return cli_usage_error("import",
                                "unknown source '%s' (--from avalongame)", from);
     }
-    if (keyfile == NULL) {
+    if (!keyfile) {
         return cli_usage_error("import", "no importer key (--key)");
     }
-    if (o.dir == NULL) {
+    if (!o.dir) {
         return cli_usage_error("import", "no output directory (-o)");
     }
     if (optind >= argc) {
@@ -304,21 +304,21 @@ cmd_import(int argc, char **argv)
                                    "name is the game's original id");
         }
     }
-    if (seed != NULL &&
-        !cli_parse_hex(seed, seed_bytes, sizeof seed_bytes, &seed_len)) {
+    if (seed &&
+        !cli_parse_hex(seed, seed_bytes, sizeof(seed_bytes), &seed_len)) {
         return cli_usage_error("import", "--seed needs 2 to 128 hex digits (an "
                                          "even number)");
     }
-    if (seed != NULL) {
+    if (seed) {
         o.lib.seed = seed_bytes;
         o.lib.seed_len = seed_len;
     }
     o.format = from;
-    while (rpl_import_category(from, ncounts) != NULL) {
+    while (rpl_import_category(from, ncounts)) {
         ncounts++;
     }
-    counts = calloc(ncounts, sizeof *counts);
-    if (counts == NULL) {
+    counts = calloc(ncounts, sizeof(*counts));
+    if (!counts) {
         cli_msg("out of memory");
         rc = CLI_EXIT_USAGE;
         goto out;
@@ -370,6 +370,6 @@ out:
     free(counts);
     rpl_seckey_free(key);
     rpl_ctx_free(ctx);
-    sodium_memzero(seed_bytes, sizeof seed_bytes);
+    sodium_memzero(seed_bytes, sizeof(seed_bytes));
     return rc;
 }

@@ -38,15 +38,15 @@ static char *
 temp_beside(const char *path)
 {
     uint8_t r[8];
-    char hex[2 * sizeof r + 1];
+    char hex[2 * sizeof(r) + 1];
     const size_t n = strlen(path);
-    char *p = malloc(n + 1 + sizeof hex - 1 + 4 + 1);
+    char *p = malloc(n + 1 + sizeof(hex) - 1 + 4 + 1);
 
-    if (p == NULL) {
+    if (!p) {
         return NULL;
     }
-    randombytes_buf(r, sizeof r);
-    cli_hex(r, sizeof r, hex);
+    randombytes_buf(r, sizeof(r));
+    cli_hex(r, sizeof(r), hex);
     sprintf(p, "%s.%s.tmp", path, hex);
     return p;
 }
@@ -59,12 +59,12 @@ sync_dir_of(const char *path)
     char *dir;
     int fd;
 
-    if (slash == NULL) {
+    if (!slash) {
         dir = strdup(".");
     } else {
         dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
     }
-    if (dir == NULL) {
+    if (!dir) {
         return;
     }
     fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -114,7 +114,7 @@ with_suffix(const char *name, const char *suffix)
     const size_t n = strlen(name), m = strlen(suffix);
     char *p = malloc(n + m + 1);
 
-    if (p != NULL) {
+    if (p) {
         memcpy(p, name, n);
         memcpy(p + n, suffix, m + 1);
     }
@@ -167,17 +167,16 @@ cmd_keygen(int argc, char **argv)
         return cli_usage_error("keygen", "unexpected argument '%s'",
                                argv[optind]);
     }
-    if (name == NULL || name[0] == '\0') {
+    if (!name || name[0] == '\0') {
         return cli_usage_error("keygen", "no output name (-o name)");
     }
-    if (seed_hex != NULL &&
-        (!cli_parse_hex(seed_hex, seed, sizeof seed, &seed_len) ||
-         seed_len != sizeof seed)) {
+    if (seed_hex && (!cli_parse_hex(seed_hex, seed, sizeof(seed), &seed_len) ||
+                     seed_len != sizeof(seed))) {
         return cli_usage_error("keygen", "--seed needs 64 hex digits");
     }
     keypath = with_suffix(name, ".key");
     pubpath = with_suffix(name, ".pub");
-    if (keypath == NULL || pubpath == NULL) {
+    if (!keypath || !pubpath) {
         cli_msg("out of memory");
         goto out;
     }
@@ -195,7 +194,7 @@ cmd_keygen(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         goto out;
     }
-    if (seed_hex != NULL) {
+    if (seed_hex) {
         st = rpl_seckey_from_seed(ctx, &sk, seed, &err);
     } else {
         st = rpl_seckey_generate(ctx, &sk, &err);
@@ -206,7 +205,7 @@ cmd_keygen(int argc, char **argv)
     }
     keytmp = temp_beside(keypath);
     pubtmp = temp_beside(pubpath);
-    if (keytmp == NULL || pubtmp == NULL) {
+    if (!keytmp || !pubtmp) {
         cli_msg("out of memory");
         rc = CLI_EXIT_USAGE;
         goto out;
@@ -252,6 +251,6 @@ out:
     rpl_ctx_free(ctx);
     free(keypath);
     free(pubpath);
-    sodium_memzero(seed, sizeof seed);
+    sodium_memzero(seed, sizeof(seed));
     return rc;
 }

@@ -132,7 +132,7 @@ cmd_pack(int argc, char **argv)
     if (argc - optind != 1) {
         return cli_usage_error("pack", "pack takes one text file");
     }
-    if (output == NULL) {
+    if (!output) {
         return cli_usage_error("pack", "no output file (-o file)");
     }
     input = argv[optind];
@@ -140,7 +140,7 @@ cmd_pack(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
-    if (keyfile != NULL) {
+    if (keyfile) {
         st = rpl_seckey_load(ctx, &sk, keyfile, &err);
         if (st != RPL_OK) {
             rc = cli_worst(CLI_EXIT_USAGE, cli_file_error(keyfile, st, &err));
@@ -151,14 +151,14 @@ cmd_pack(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         goto out;
     }
-    if (sk != NULL) {
+    if (sk) {
         st = rpl_log_reseal(log, sk, &err);
         if (st != RPL_OK) {
             rc = cli_file_error(input, st, &err);
             goto out;
         }
     }
-    memset(&rep, 0, sizeof rep);
+    memset(&rep, 0, sizeof(rep));
     st = rpl_log_verify(log, NULL, &rep);
     rc = st == RPL_OK ? CLI_EXIT_OK : cli_file_error(input, st, &rep.error);
     if (rc != CLI_EXIT_OK && !unchecked)

@@ -79,7 +79,7 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
     struct rpl_error err;
     enum rpl_status st;
     char vbuf[16];
-    const char *vname = viewer_name(o->viewer, vbuf, sizeof vbuf);
+    const char *vname = viewer_name(o->viewer, vbuf, sizeof(vbuf));
     size_t no, last;
     int rc;
 
@@ -119,7 +119,7 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
             rc = cli_file_error(file, st, &err);
             goto out;
         }
-        if (text == NULL) {
+        if (!text) {
             continue;
         }
         if (o->is_json) {
@@ -165,7 +165,7 @@ cmd_replay(int argc, char **argv)
     size_t seat;
     int c, i, rc;
 
-    memset(&o, 0, sizeof o);
+    memset(&o, 0, sizeof(o));
     o.viewer = RPL_VIEW_PUBLIC;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":a:t:h", longopts, NULL)) != -1) {

@@ -1,7 +1,7 @@
 /*
- * cmd_reveal.c - camelog reveal: who was who, who played Fail on which
- * quest, what each seat was told, the Lady's results and the
- * assassination, from a complete log (one whose reveal verified).
+ * cmd_reveal.c - camelog reveal: who was who and every secret the log
+ * opens, as the game module tells them, from a complete log (one whose
+ * reveal verified).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@ print_json(const char *file, const char *text)
     json_t *obj = json_object();
     int rc = CLI_EXIT_USAGE;
 
-    if (lib == NULL || obj == NULL) {
+    if (!lib || !obj) {
         cli_file_msg(file, 0, "the library returned bad JSON");
         goto out;
     }

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,17 +28,20 @@
 #include "cli.h"
 #include "replay.h"
 
-static const char usage[] =
-    "usage: camelog simulate --game avalon|soc --players n [--roles list]\n"
+/* The usage and the options, around the list of games. */
+static const char usage_head[] = "usage: camelog simulate --game ";
+static const char usage_tail[] =
+    " --players n [--roles list]\n"
     "                        [--rules line] [--lady] [--targeting]\n"
     "                        [--seed hex] [--count n]\n"
     "                        [--bot random|plausible] [--entropy] [--sigs]\n"
     "                        [--created time] [--force] [-q]\n"
     "                        --key dealer.key -o file|dir\n";
 
-static const char options[] =
-    "options:\n"
-    "  --game avalon|soc      the game\n"
+static const char options_head[] = "options:\n"
+                                   "  --game ";
+static const char options_tail[] =
+    " the game\n"
     "  --players n            number of seats\n"
     "  --roles list           Avalon roles, comma-separated (default: the\n"
     "                         basic game, Merlin and the Assassin)\n"
@@ -65,18 +67,7 @@ static const char *const seat_names[] = {
     "Alice", "Bob",   "Carol", "Dave", "Erin",
     "Frank", "Grace", "Heidi", "Ivan", "Judy",
 };
-#define MAX_PLAYERS (sizeof seat_names / sizeof seat_names[0])
-
-/* Avalon roles in the order of the rules line (camelog-avalon(7)). */
-static const char *const role_order[] = {
-    "merlin",  "percival", "servant", "assassin",
-    "morgana", "mordred",  "oberon",  "minion",
-};
-#define NROLES (sizeof role_order / sizeof role_order[0])
-
-/* Good and Evil seats by player count, 5..10 (rules T1). */
-static const unsigned good_seats[] = {3, 4, 4, 5, 6, 6};
-static const unsigned evil_seats[] = {2, 2, 3, 3, 3, 4};
+#define MAX_PLAYERS (sizeof(seat_names) / sizeof(seat_names[0]))
 
 /* The bots move at most this many times in one game; a game that does
  * not end by then is a bug, reported rather than looped on. */
@@ -106,101 +97,10 @@ derive(const struct sim *sim, const char *label, size_t game, uint8_t *out,
 {
     char msg[128];
     const int n =
-        snprintf(msg, sizeof msg, "camelog simulate %s %zu", label, game);
+        snprintf(msg, sizeof(msg), "camelog simulate %s %zu", label, game);
 
     crypto_generichash(out, out_len, (const unsigned char *)msg, (size_t)n,
-                       sim->root, sizeof sim->root);
-}
-
-static int
-role_rank(const char *role, size_t len)
-{
-    size_t i;
-
-    for (i = 0; i < NROLES; i++) {
-        if (strlen(role_order[i]) == len &&
-            memcmp(role_order[i], role, len) == 0) {
-            return (int)i;
-        }
-    }
-    return (int)NROLES; /* unknown: last, the game module names it */
-}
-
-struct role_tok {
-    const char *s;
-    size_t len;
-    int rank;
-};
-
-static int
-cmp_role(const void *a, const void *b)
-{
-    const struct role_tok *x = a, *y = b;
-
-    return x->rank - y->rank;
-}
-
-/* The roles given on the command line in the order of the rules line.
- * Returns a new string, or NULL (with errno) on a bad list. */
-static char *
-canonical_roles(const char *list)
-{
-    struct role_tok toks[64];
-    size_t n = 0, i, total = 0;
-    const char *p = list;
-    char *out, *q;
-
-    for (;;) {
-        const size_t len = strcspn(p, ",");
-
-        if (len == 0 || n == sizeof toks / sizeof toks[0]) {
-            errno = EINVAL;
-            return NULL;
-        }
-        toks[n].s = p;
-        toks[n].len = len;
-        toks[n].rank = role_rank(p, len);
-        total += len + 1;
-        n++;
-        if (p[len] == '\0') {
-            break;
-        }
-        p += len + 1;
-    }
-    /* qsort is not stable: equal ranks are the same word except for
-     * unknown roles, whose order the game module reports anyway. */
-    qsort(toks, n, sizeof toks[0], cmp_role);
-    out = malloc(total);
-    if (out == NULL) {
-        return NULL;
-    }
-    q = out;
-    for (i = 0; i < n; i++) {
-        memcpy(q, toks[i].s, toks[i].len);
-        q += toks[i].len;
-        *q++ = i + 1 < n ? ',' : '\0';
-    }
-    return out;
-}
-
-/* The basic game: Merlin and servants, the Assassin and minions. */
-static char *
-default_roles(size_t players)
-{
-    char buf[256] = "merlin";
-    size_t i;
-
-    if (players < 5 || players > 10) {
-        return NULL;
-    }
-    for (i = 1; i < good_seats[players - 5]; i++) {
-        strcat(buf, ",servant");
-    }
-    strcat(buf, ",assassin");
-    for (i = 1; i < evil_seats[players - 5]; i++) {
-        strcat(buf, ",minion");
-    }
-    return strdup(buf);
+                       sim->root, sizeof(sim->root));
 }
 
 static bool
@@ -209,7 +109,7 @@ is_created_shape(const char *s)
     static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
     size_t i;
 
-    if (strlen(s) != sizeof shape - 1) {
+    if (strlen(s) != sizeof(shape) - 1) {
         return false;
     }
     for (i = 0; shape[i] != '\0'; i++) {
@@ -237,7 +137,7 @@ print_warnings(const char *file, struct rpl_log *log,
         size_t line = 0;
         const char *w = rpl_log_warning(log, i, &line);
 
-        if (w == NULL) {
+        if (!w) {
             break;
         }
         cli_file_warn(file, line, "%s", w);
@@ -265,13 +165,13 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     size_t k, moves = 0, turn;
     int rc = CLI_EXIT_USAGE;
 
-    derive(sim, "id", game, id, sizeof id);
-    derive(sim, "secret", game, secret, sizeof secret);
-    derive(sim, "bots", game, bots, sizeof bots);
+    derive(sim, "id", game, id, sizeof(id));
+    derive(sim, "secret", game, secret, sizeof(secret));
+    derive(sim, "bots", game, bots, sizeof(bots));
     if (sim->has_sigs) {
         for (k = 1; k <= sim->players; k++) {
-            snprintf(label, sizeof label, "seat key p%zu", k);
-            derive(sim, label, game, buf, sizeof buf);
+            snprintf(label, sizeof(label), "seat key p%zu", k);
+            derive(sim, label, game, buf, sizeof(buf));
             st = rpl_seckey_from_seed(ctx, &seat_sk[k - 1], buf, &err);
             if (st != RPL_OK) {
                 goto fail;
@@ -280,7 +180,7 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
             seat_keys[k - 1] = &seat_pk[k - 1];
         }
     }
-    memset(&cfg, 0, sizeof cfg);
+    memset(&cfg, 0, sizeof(cfg));
     cfg.game = sim->game;
     cfg.rules = sim->rules;
     cfg.seats = sim->players;
@@ -296,8 +196,8 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     }
     if (sim->has_entropy) {
         for (k = 1; k <= sim->players; k++) {
-            snprintf(label, sizeof label, "entropy p%zu", k);
-            derive(sim, label, game, buf, sizeof buf);
+            snprintf(label, sizeof(label), "entropy p%zu", k);
+            derive(sim, label, game, buf, sizeof(buf));
             st = rpl_rec_entropy(rec, k, buf, seat_sk[k - 1], &err);
             if (st != RPL_OK) {
                 goto fail;
@@ -326,9 +226,9 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     if (st != RPL_OK) {
         goto fail;
     }
-    memset(&vopts, 0, sizeof vopts);
+    memset(&vopts, 0, sizeof(vopts));
     vopts.pubkey = &sim->dealer_pub;
-    memset(&rep, 0, sizeof rep);
+    memset(&rep, 0, sizeof(rep));
     st = rpl_log_verify(log, &vopts, &rep);
     if (show_warnings) {
         print_warnings(path, log, &rep);
@@ -348,9 +248,9 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     if (st != RPL_OK) {
         goto fail;
     }
-    snprintf(res->winner, sizeof res->winner, "%s", rep.winner);
-    snprintf(res->reason, sizeof res->reason, "%s", rep.reason);
-    cli_hex(digest, sizeof digest, res->digest);
+    snprintf(res->winner, sizeof(res->winner), "%s", rep.winner);
+    snprintf(res->reason, sizeof(res->reason), "%s", rep.reason);
+    cli_hex(digest, sizeof(digest), res->digest);
     rc = CLI_EXIT_OK;
     goto out;
 fail:
@@ -361,8 +261,8 @@ out:
     for (k = 0; k < MAX_PLAYERS; k++) {
         rpl_seckey_free(seat_sk[k]);
     }
-    sodium_memzero(secret, sizeof secret);
-    sodium_memzero(buf, sizeof buf);
+    sodium_memzero(secret, sizeof(secret));
+    sodium_memzero(buf, sizeof(buf));
     return rc;
 }
 
@@ -384,13 +284,13 @@ worker(const struct sim *sim, const char *dir, size_t count, size_t first,
     size_t g;
     int rc;
 
-    if (out == NULL) {
+    if (!out) {
         cli_msg("pipe: %s", strerror(errno));
         return CLI_EXIT_USAGE;
     }
     rc = cli_ctx_new(&ctx);
     path = malloc(strlen(dir) + 32);
-    if (path == NULL) {
+    if (!path) {
         cli_msg("out of memory");
         rc = CLI_EXIT_USAGE;
     }
@@ -415,22 +315,6 @@ worker(const struct sim *sim, const char *dir, size_t count, size_t first,
     return rc;
 }
 
-static int
-make_dir(const char *dir)
-{
-    struct stat sb;
-
-    if (mkdir(dir, 0777) == 0) {
-        return CLI_EXIT_OK;
-    }
-    if (errno == EEXIST && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        return CLI_EXIT_OK;
-    }
-    cli_file_msg(dir, 0, "%s",
-                 errno == EEXIST ? "not a directory" : strerror(errno));
-    return CLI_EXIT_USAGE;
-}
-
 #define NWORKERS 2
 
 static int
@@ -446,14 +330,14 @@ run_count(const struct sim *sim, const char *dir, size_t count)
     bool is_short = false;
     int rc, worst_worker = CLI_EXIT_OK;
 
-    rc = make_dir(dir);
+    rc = cli_make_dir(dir);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
     rc = CLI_EXIT_USAGE;
     manifest = malloc(strlen(dir) + 32);
     tmp = malloc(strlen(dir) + 32);
-    if (manifest == NULL || tmp == NULL) {
+    if (!manifest || !tmp) {
         cli_msg("out of memory");
         goto out;
     }
@@ -464,7 +348,7 @@ run_count(const struct sim *sim, const char *dir, size_t count)
         goto out;
     }
     mf = fopen(tmp, "w");
-    if (mf == NULL) {
+    if (!mf) {
         cli_file_msg(tmp, 0, "%s", strerror(errno));
         goto out;
     }
@@ -502,7 +386,7 @@ run_count(const struct sim *sim, const char *dir, size_t count)
         }
         close(fds[1]);
         rows[w] = fdopen(fds[0], "r");
-        if (rows[w] == NULL) {
+        if (!rows[w]) {
             close(fds[0]);
             cli_msg("pipe: %s", strerror(errno));
             goto out;
@@ -523,7 +407,7 @@ out:
     for (w = 0; w < NWORKERS; w++) {
         int status = 0;
 
-        if (rows[w] != NULL) {
+        if (rows[w]) {
             fclose(rows[w]);
         }
         if (pids[w] <= 0) {
@@ -546,7 +430,7 @@ out:
         worst_worker = CLI_EXIT_USAGE;
     }
     rc = cli_worst(rc, worst_worker);
-    if (mf != NULL) {
+    if (mf) {
         if (fclose(mf) != 0 && rc == CLI_EXIT_OK) {
             cli_file_msg(tmp, 0, "%s", strerror(errno));
             rc = CLI_EXIT_USAGE;
@@ -568,25 +452,59 @@ out:
     return rc;
 }
 
-static char *
-avalon_rules(size_t players, const char *roles, bool lady, bool targeting)
+/* The help, with the games the library knows. */
+static int
+help(void)
 {
-    char *list =
-        roles != NULL ? canonical_roles(roles) : default_roles(players);
-    char *line;
-    size_t n;
+    char names[128], usage[1024], options[2048];
 
-    if (list == NULL) {
+    cli_game_names(names, sizeof(names), "|", "|");
+    snprintf(usage, sizeof(usage), "%s%s%s", usage_head, names, usage_tail);
+    snprintf(options, sizeof(options), "%s%-15s%s", options_head, names,
+             options_tail);
+    return cli_help(usage, options);
+}
+
+static bool
+is_game(const char *name)
+{
+    for (size_t i = 0; i < rpl_game_count(); i++)
+        if (strcmp(rpl_game_info(i)->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The rules line from --roles, --lady and --targeting; a new string
+ * (free()) or NULL after reporting the failure. */
+static char *
+build_rules(const struct sim *sim, const char *roles, bool lady, bool targeting,
+            int *rc)
+{
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_error err;
+    char opts[32] = "";
+    char *line = NULL, *copy = NULL;
+
+    *rc = cli_ctx_new(&ctx);
+    if (*rc != CLI_EXIT_OK)
         return NULL;
-    }
-    n = strlen(list) + 96;
-    line = malloc(n);
-    if (line != NULL) {
-        snprintf(line, n, "players=%zu roles=%s lady=%s targeting=%s", players,
-                 list, lady ? "on" : "off", targeting ? "on" : "off");
-    }
-    free(list);
-    return line;
+    if (lady)
+        strcat(opts, "lady,");
+    if (targeting)
+        strcat(opts, "targeting,");
+    if (opts[0] != '\0')
+        opts[strlen(opts) - 1] = '\0';
+    const enum rpl_status st =
+        rpl_game_rules(ctx, sim->game, sim->players, roles, opts, &line, &err);
+    if (st == RPL_E_ARG)
+        *rc = cli_usage_error("simulate", "%s", err.msg);
+    else if (st != RPL_OK)
+        *rc = cli_file_error(NULL, st, &err);
+    else if (!(copy = strdup(line)))
+        *rc = cli_file_error(NULL, RPL_E_NOMEM, NULL);
+    rpl_free(ctx, line);
+    rpl_ctx_free(ctx);
+    return copy;
 }
 
 enum {
@@ -639,7 +557,7 @@ cmd_simulate(int argc, char **argv)
     enum rpl_status st;
     int c, rc;
 
-    memset(&sim, 0, sizeof sim);
+    memset(&sim, 0, sizeof(sim));
     sim.bot = RPL_BOT_PLAUSIBLE;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":fqk:o:h", longopts, NULL)) != -1) {
@@ -702,7 +620,7 @@ cmd_simulate(int argc, char **argv)
             output = optarg;
             break;
         case 'h':
-            return cli_help(usage, options);
+            return help();
         default:
             return cli_option_error("simulate", c, argv);
         }
@@ -711,14 +629,18 @@ cmd_simulate(int argc, char **argv)
         return cli_usage_error("simulate", "unexpected argument '%s'",
                                argv[optind]);
     }
-    if (sim.game == NULL) {
-        return cli_usage_error("simulate", "no game (--game avalon|soc)");
-    }
-    if (strcmp(sim.game, "avalon") != 0 && strcmp(sim.game, "soc") != 0) {
-        return cli_usage_error("simulate", "--game is avalon or soc, not '%s'",
+    if (!sim.game || !is_game(sim.game)) {
+        char names[128];
+
+        if (!sim.game) {
+            cli_game_names(names, sizeof(names), "|", "|");
+            return cli_usage_error("simulate", "no game (--game %s)", names);
+        }
+        cli_game_names(names, sizeof(names), ", ", " or ");
+        return cli_usage_error("simulate", "--game is %s, not '%s'", names,
                                sim.game);
     }
-    if (players == NULL) {
+    if (!players) {
         return cli_usage_error("simulate", "no number of players (--players)");
     }
     if (!cli_parse_size(players, &sim.players) || sim.players == 0 ||
@@ -727,53 +649,40 @@ cmd_simulate(int argc, char **argv)
                                "--players needs a number from 1 to %zu",
                                (size_t)MAX_PLAYERS);
     }
-    if (keyfile == NULL) {
+    if (!keyfile) {
         return cli_usage_error("simulate", "no dealer key (--key)");
     }
-    if (output == NULL) {
+    if (!output) {
         return cli_usage_error("simulate", "no output (-o)");
     }
-    if (count_arg != NULL &&
-        (!cli_parse_size(count_arg, &count) || count == 0)) {
+    if (count_arg && (!cli_parse_size(count_arg, &count) || count == 0)) {
         return cli_usage_error("simulate", "--count needs a positive number");
     }
-    if (count_arg != NULL && strcmp(output, "-") == 0) {
+    if (count_arg && strcmp(output, "-") == 0) {
         return cli_usage_error("simulate", "--count writes into a directory, "
                                            "not standard output");
     }
-    if (sim.created != NULL && !is_created_shape(sim.created)) {
+    if (sim.created && !is_created_shape(sim.created)) {
         return cli_usage_error("simulate",
                                "--created needs YYYY-MM-DDTHH:MM:SSZ, not "
                                "'%s'",
                                sim.created);
     }
-    if (seed != NULL &&
-        !cli_parse_hex(seed, seed_bytes, sizeof seed_bytes, &seed_len)) {
+    if (seed &&
+        !cli_parse_hex(seed, seed_bytes, sizeof(seed_bytes), &seed_len)) {
         return cli_usage_error("simulate",
                                "--seed needs 2 to 128 hex digits (an even "
                                "number)");
     }
-    if (rules != NULL) {
+    if (rules) {
         sim.rules = strdup(rules);
-    } else if (strcmp(sim.game, "avalon") == 0) {
-        if (roles == NULL && (sim.players < 5 || sim.players > 10)) {
-            return cli_usage_error("simulate", "Avalon needs 5 to 10 players");
-        }
-        errno = 0;
-        sim.rules = avalon_rules(sim.players, roles, lady, targeting);
-        if (sim.rules == NULL && errno == EINVAL) {
-            return cli_usage_error("simulate", "bad role list '%s'", roles);
-        }
     } else {
-        char buf[64];
-
-        /* The 3-player variant of Shadows over Camelot by default
-         * (camelog-soc(7)); --rules gives any other line. */
-        snprintf(buf, sizeof buf, "players=%zu traitor=on brave=%s",
-                 sim.players, sim.players == 3 ? "on" : "off");
-        sim.rules = strdup(buf);
+        sim.rules = build_rules(&sim, roles, lady, targeting, &rc);
+        if (!sim.rules) {
+            return rc;
+        }
     }
-    if (sim.rules == NULL) {
+    if (!sim.rules) {
         cli_msg("out of memory");
         return CLI_EXIT_USAGE;
     }
@@ -781,7 +690,7 @@ cmd_simulate(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         goto out;
     }
-    if (seed == NULL) {
+    if (!seed) {
         char hex[65];
 
         seed_len = 32;
@@ -795,12 +704,12 @@ cmd_simulate(int argc, char **argv)
         static const char tag[] = "camelog simulate seed";
         crypto_generichash_state h;
 
-        crypto_generichash_init(&h, NULL, 0, sizeof sim.root);
+        crypto_generichash_init(&h, NULL, 0, sizeof(sim.root));
         crypto_generichash_update(&h, (const unsigned char *)tag,
-                                  sizeof tag - 1);
+                                  sizeof(tag) - 1);
         crypto_generichash_update(&h, seed_bytes, seed_len);
-        crypto_generichash_final(&h, sim.root, sizeof sim.root);
-        sodium_memzero(&h, sizeof h);
+        crypto_generichash_final(&h, sim.root, sizeof(sim.root));
+        sodium_memzero(&h, sizeof(h));
     }
     st = rpl_seckey_load(ctx, &dealer, keyfile, &err);
     if (st != RPL_OK) {
@@ -809,7 +718,7 @@ cmd_simulate(int argc, char **argv)
     }
     sim.dealer = dealer;
     rpl_seckey_pubkey(dealer, &sim.dealer_pub);
-    if (count_arg != NULL) {
+    if (count_arg) {
         rc = run_count(&sim, output, count);
     } else {
         struct outcome res;
@@ -825,7 +734,7 @@ out:
     rpl_seckey_free(dealer);
     rpl_ctx_free(ctx);
     free(sim.rules);
-    sodium_memzero(seed_bytes, sizeof seed_bytes);
-    sodium_memzero(sim.root, sizeof sim.root);
+    sodium_memzero(seed_bytes, sizeof(seed_bytes));
+    sodium_memzero(sim.root, sizeof(sim.root));
     return rc;
 }

@@ -141,12 +141,12 @@ move_to(struct session *s, size_t no)
         size_t len;
         const char *line = rpl_log_line(s->log, s->pos, &len);
 
-        printf("line %zu: %.*s\n", s->pos, (int)len, line != NULL ? line : "");
+        printf("line %zu: %.*s\n", s->pos, (int)len, line ? line : "");
         st = rpl_log_describe(s->log, s->pos, s->viewer, &desc, &err);
         if (st != RPL_OK) {
             return cli_file_error(s->file, st, &err);
         }
-        if (desc != NULL) {
+        if (desc) {
             print_view(desc, true);
             rpl_free(s->ctx, desc);
         }
@@ -158,7 +158,7 @@ move_to(struct session *s, size_t no)
 static bool
 parse_arg(const char *arg, size_t *out, size_t dflt)
 {
-    if (arg == NULL) {
+    if (!arg) {
         *out = dflt;
         return true;
     }
@@ -194,15 +194,15 @@ static int
 command(struct session *s, char *line, bool *printed, bool *quit)
 {
     char *cmd = strtok(line, " \t\r\n");
-    char *arg = cmd != NULL ? strtok(NULL, " \t\r\n") : NULL;
-    const char *extra = arg != NULL ? strtok(NULL, " \t\r\n") : NULL;
+    char *arg = cmd ? strtok(NULL, " \t\r\n") : NULL;
+    const char *extra = arg ? strtok(NULL, " \t\r\n") : NULL;
     size_t n;
     char vbuf[16];
 
-    if (cmd == NULL) {
+    if (!cmd) {
         return CLI_EXIT_OK; /* empty line */
     }
-    if (extra != NULL || strlen(cmd) != 1) {
+    if (extra || strlen(cmd) != 1) {
         cli_msg("unknown command '%s' (h for help)", cmd);
         return CLI_EXIT_OK;
     }
@@ -228,14 +228,14 @@ command(struct session *s, char *line, bool *printed, bool *quit)
         }
         return CLI_EXIT_OK;
     case 'j':
-        if (arg == NULL || !cli_parse_size(arg, &n) || n > s->lines) {
+        if (!arg || !cli_parse_size(arg, &n) || n > s->lines) {
             cli_msg("j takes a line number from 0 to %zu", s->lines);
             return CLI_EXIT_OK;
         }
         *printed = true;
         return move_to(s, n);
     case 'v':
-        if (arg == NULL) {
+        if (!arg) {
             s->viewer = RPL_VIEW_PUBLIC;
         } else if (!cli_parse_seat(arg, &n) || n > 99) {
             cli_msg("v takes a seat like p3");
@@ -245,7 +245,7 @@ command(struct session *s, char *line, bool *printed, bool *quit)
         } else {
             s->viewer = (int)n;
         }
-        viewer_text(s->viewer, vbuf, sizeof vbuf);
+        viewer_text(s->viewer, vbuf, sizeof(vbuf));
         printf("viewing as %s\n", vbuf);
         *printed = true;
         return show_view(s, false);
@@ -283,7 +283,7 @@ cmd_step(int argc, char **argv)
     char vbuf[16];
     int c, rc;
 
-    memset(&s, 0, sizeof s);
+    memset(&s, 0, sizeof(s));
     s.viewer = RPL_VIEW_PUBLIC;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":a:h", longopts, NULL)) != -1) {
@@ -327,7 +327,7 @@ cmd_step(int argc, char **argv)
         goto out;
     }
     s.lines = rpl_log_lines(s.log);
-    viewer_text(s.viewer, vbuf, sizeof vbuf);
+    viewer_text(s.viewer, vbuf, sizeof(vbuf));
     printf("%s: %zu lines, %s; viewing as %s; h for help\n", s.file, s.lines,
            cli_progress_text(s.rep.progress), vbuf);
     while (!quit) {

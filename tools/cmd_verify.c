@@ -36,42 +36,18 @@ struct verify_run {
     bool is_overflow_noted;
 };
 
-/* The key named by the log's `dealer` line, base64; "" when none. */
-static void
-dealer_key(const struct rpl_log *log, char out[RPL_PUBKEY_B64_LEN + 1])
-{
-    const size_t n = rpl_log_lines(log);
-    size_t i;
-
-    out[0] = '\0';
-    /* The header has at most a dozen lines besides the seats. */
-    for (i = 1; i <= n && i <= 64; i++) {
-        size_t len;
-        const char *s = rpl_log_line(log, i, &len);
-
-        if (s != NULL && len == 7 + RPL_PUBKEY_B64_LEN &&
-            memcmp(s, "dealer ", 7) == 0) {
-            memcpy(out, s + 7, RPL_PUBKEY_B64_LEN);
-            out[RPL_PUBKEY_B64_LEN] = '\0';
-            return;
-        }
-    }
-}
-
 static void
 note_trusted(struct verify_run *run, const char *file,
              const struct rpl_log *log)
 {
+    struct rpl_pubkey pk;
     char key[RPL_PUBKEY_B64_LEN + 1];
     size_t i;
 
-    if (run->pin != NULL || run->is_quiet) {
+    if (run->pin || run->is_quiet || !rpl_log_dealer(log, &pk)) {
         return;
     }
-    dealer_key(log, key);
-    if (key[0] == '\0') {
-        return;
-    }
+    rpl_pubkey_format(&pk, key);
     for (i = 0; i < run->nnoted; i++) {
         if (strcmp(run->noted[i], key) == 0) {
             return;
@@ -85,7 +61,7 @@ note_trusted(struct verify_run *run, const char *file,
         }
         return;
     }
-    memcpy(run->noted[run->nnoted++], key, sizeof key);
+    memcpy(run->noted[run->nnoted++], key, sizeof(key));
     cli_file_msg(file, 0,
                  "trusted the dealer key named in the file, %s; "
                  "pin it with --pubkey",
@@ -103,12 +79,12 @@ print_warnings(const char *file, struct rpl_log *log,
         const char *w = rpl_log_warning(log, i, &line);
         json_t *o;
 
-        if (w == NULL) {
+        if (!w) {
             break;
         }
         shown++;
         cli_file_warn(file, line, "%s", w);
-        if (arr == NULL) {
+        if (!arr) {
             continue;
         }
         o = json_object();
@@ -183,7 +159,7 @@ report_json(const char *file, const struct rpl_report *rep, enum rpl_status st,
                              : cli_json_str(cli_error_text(st, err)));
     ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
     ok &= cli_json_set(o, "warnings",
-                       warnings != NULL ? json_incref(warnings) : json_array());
+                       warnings ? json_incref(warnings) : json_array());
     ok &= cli_json_set(o, "seals", cli_json_size(rep->seals));
     ok &= cli_json_set(o, "sigs", cli_json_size(rep->sigs));
     ok &= cli_json_set(o, "commitments", cli_json_size(rep->commitments));
@@ -212,8 +188,8 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
     enum rpl_status st;
     int rc;
 
-    memset(&rep, 0, sizeof rep);
-    memset(&opts, 0, sizeof opts);
+    memset(&rep, 0, sizeof(rep));
+    memset(&opts, 0, sizeof(opts));
     opts.pubkey = run->pin;
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
@@ -221,7 +197,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         rep.error = err;
         if (run->is_json) {
             obj = report_json(file, &rep, st, &err, NULL);
-            if (obj == NULL) {
+            if (!obj) {
                 rc = cli_worst(rc, CLI_EXIT_USAGE);
             } else {
                 rc = cli_worst(rc, cli_json_print(obj));
@@ -247,7 +223,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
     }
     if (run->is_json) {
         obj = report_json(file, &rep, st, &rep.error, warnings);
-        if (obj == NULL) {
+        if (!obj) {
             cli_msg("out of memory");
             rc = cli_worst(rc, CLI_EXIT_USAGE);
         } else {
@@ -279,7 +255,7 @@ cmd_verify(int argc, char **argv)
     const char *pubkey = NULL;
     int c, i, rc = CLI_EXIT_OK;
 
-    memset(&run, 0, sizeof run);
+    memset(&run, 0, sizeof(run));
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
         switch (c) {
@@ -307,7 +283,7 @@ cmd_verify(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
-    if (pubkey != NULL) {
+    if (pubkey) {
         rc = cli_load_pubkey(pubkey, &pin);
         if (rc != CLI_EXIT_OK) {
             rpl_ctx_free(ctx);

@@ -211,6 +211,14 @@ struct rpl__game {
                              const struct rpl__env *env,
                              const struct rpl__line *ln, struct rpl__rows *rows,
                              struct rpl_error *err);
+
+    /* What rpl_game_info() gives; info->name is name. */
+    const struct rpl_game_info *info;
+    /* rpl_game_rules(): appends the value of a rules line to out (roles
+     * and options as rpl_game_rules() takes them, NULL for none). */
+    enum rpl_status (*rules_line)(size_t players, const char *roles,
+                                  const char *options, struct rpl__buf *out,
+                                  struct rpl_error *err);
 };
 
 /* The registry (registry.c): NULL for an unknown name. */
@@ -267,11 +275,8 @@ struct rpl__importer {
 const struct rpl__importer *rpl__importer_find(const char *format,
                                                const struct rpl__game **game);
 
-/* The game id of a record and its dealer secret (importer.c): the id is
- * the first 16 bytes of BLAKE2b-256("camelog import" || source || 0x00
- * || oid); the secret is BLAKE2b-256(key = root, "camelog import secret
- * " || oid) with a seed, else random. */
-void rpl__import_derive(const struct rpl__import_in *in, const char *source,
-                        const char *oid, uint8_t id[16], uint8_t secret[32]);
+/* The games' names joined for a message: "avalon or soc" with last
+ * " or ", commas before it; truncated to cap (cap > 0). */
+void rpl__game_names(char *out, size_t cap, const char *last);
 
 #endif /* LIBREPLAY_GAMES_GAME_H */

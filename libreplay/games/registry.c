@@ -1,8 +1,11 @@
 /*
  * games/registry.c - the registry of game modules, the only file outside
  * a game's folder that names the games.  Adding a game is one line here
- * and one folder implementing struct rpl__game (games/game.h).
+ * and one folder implementing struct rpl__game (games/game.h).  It also
+ * holds the public door to the list (rpl_game_count(), rpl_game_info(),
+ * rpl_game_rules()).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "games/game.h"
@@ -15,10 +18,12 @@ static const struct rpl__game *const games[] = {
     &rpl__soc,
 };
 
+#define NGAMES (sizeof(games) / sizeof(games[0]))
+
 const struct rpl__game *
 rpl__game_find(const char *name, size_t len)
 {
-    for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++)
+    for (size_t i = 0; i < NGAMES; i++)
         if (strlen(games[i]->name) == len &&
             memcmp(games[i]->name, name, len) == 0)
             return games[i];
@@ -36,4 +41,59 @@ rpl__importer_find(const char *format, const struct rpl__game **game)
                 return games[i]->importers[j];
             }
     return NULL;
+}
+
+void
+rpl__game_names(char *out, size_t cap, const char *last)
+{
+    size_t len = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < NGAMES && len < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == NGAMES ? last : ", ";
+        const int n =
+            snprintf(out + len, cap - len, "%s%s", sep, games[i]->name);
+
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
+
+size_t
+rpl_game_count(void)
+{
+    return NGAMES;
+}
+
+const struct rpl_game_info *
+rpl_game_info(size_t i)
+{
+    return i < NGAMES ? games[i]->info : NULL;
+}
+
+enum rpl_status
+rpl_game_rules(struct rpl_ctx *ctx, const char *game, size_t players,
+               const char *roles, const char *options, char **out,
+               struct rpl_error *err)
+{
+    const struct rpl__game *const g = rpl__game_find(game, strlen(game));
+    struct rpl__buf b;
+    enum rpl_status st;
+
+    rpl__err_clear(err);
+    *out = NULL;
+    if (!g || !g->rules_line) {
+        char names[64];
+
+        rpl__game_names(names, sizeof(names), " or ");
+        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                        "unknown game \"%.32s\" (expected %s)", game, names);
+    }
+    rpl__buf_init(&b, ctx);
+    st = g->rules_line(players, roles, options, &b, err);
+    if (st == RPL_OK)
+        st = rpl__buf_take(&b, out, err);
+    rpl__buf_release(&b);
+    return st;
 }

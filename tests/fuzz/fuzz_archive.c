@@ -28,7 +28,7 @@ write_input(const uint8_t *data, size_t size)
 
     if (dir[0] == '\0') {
         strcpy(dir, "/tmp/camelog-fuzz-archive-XXXXXX");
-        if (mkdtemp(dir) == NULL)
+        if (!mkdtemp(dir))
             abort();
         snprintf(db, sizeof(db), "%s/a.db", dir);
         snprintf(wal, sizeof(wal), "%s-wal", db);
@@ -37,7 +37,7 @@ write_input(const uint8_t *data, size_t size)
     unlink(wal);
     unlink(shm);
     f = fopen(db, "wb");
-    if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
 }
 

@@ -31,13 +31,13 @@ write_input(const uint8_t *data, size_t size)
 
     if (dir[0] == '\0') {
         strcpy(dir, "/tmp/camelog-fuzz-keys-XXXXXX");
-        if (mkdtemp(dir) == NULL)
+        if (!mkdtemp(dir))
             abort();
         snprintf(path, sizeof(path), "%s/key", dir);
         snprintf(again, sizeof(again), "%s/again", dir);
     }
     f = fopen(path, "wb");
-    if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
     if (chmod(path, 0600) != 0)
         abort();

@@ -80,6 +80,7 @@ enum av_reason {
 #define AV_GOOD      1
 #define AV_EVIL      2
 
+#define AV_MIN_SEATS 5
 #define AV_MAX_SEATS 10
 #define AV_MAX_PROPS 25 /* 5 rounds of at most 5 proposals */
 #define AV_MAX_CARDS 25 /* 5 quests of at most 5 members */
@@ -385,19 +386,35 @@ enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
                             struct rpl__stream *rng, char *out, size_t cap,
                             struct rpl_error *err);
 
-/* ------------------------------------------------------------- module.c */
+/* --------------------------------------------------------------- info.c */
 
-extern const struct rpl__game rpl__avalon;
+/* What the module tells without a log: its rpl_game_info(), the role
+ * names in the order of the rules line, Good and Evil seats by player
+ * count (index n - AV_MIN_SEATS), and rpl_game_rules(). */
+extern const struct rpl_game_info rpl__avalon_info;
+extern const char *const rpl__av_role_order[AV_NROLES];
+extern const unsigned char rpl__av_sides[AV_MAX_SEATS - AV_MIN_SEATS + 1][2];
+enum rpl_status rpl__av_rules_line(size_t players, const char *roles,
+                                   const char *options, struct rpl__buf *out,
+                                   struct rpl_error *err);
 
-/* The importers of records of other systems (import.c), for the
- * module's importers member: NULL-terminated. */
+/* ------------------------------------------------------------- import.c */
+
+/* The importers of records of other systems, for the module's importers
+ * member: NULL-terminated. */
 extern const struct rpl__importer *const rpl__avalon_importers[];
 
-/* The archive's rows of a game (index.c): the index member of
- * struct rpl__game (games/game.h). */
+/* -------------------------------------------------------------- index.c */
+
+/* The archive's rows of a game: the index member of struct rpl__game
+ * (games/game.h). */
 enum rpl_status rpl__av_index(void *ix, const void *st,
                               const struct rpl__env *env,
                               const struct rpl__line *ln,
                               struct rpl__rows *rows, struct rpl_error *err);
+
+/* ------------------------------------------------------------- module.c */
+
+extern const struct rpl__game rpl__avalon;
 
 #endif /* LIBREPLAY_AVALON_H */

@@ -143,14 +143,14 @@ static const struct {
     {"MORDRED", "mordred"},        {"OBERON", "oberon"},
     {"EVIL MINION", "minion"},
 };
-#define NROLE_MAP (sizeof role_map / sizeof role_map[0])
+#define NROLE_MAP (sizeof(role_map) / sizeof(role_map[0]))
 
 /* The rules line's order of roles (camelog-avalon(7)). */
 static const char *const role_order[] = {
     "merlin",  "percival", "servant", "assassin",
     "morgana", "mordred",  "oberon",  "minion",
 };
-#define NROLES (sizeof role_order / sizeof role_order[0])
+#define NROLES (sizeof(role_order) / sizeof(role_order[0]))
 
 /* The end messages of the site and the end reasons they allow.  In the
  * records seen, "Three missions succeeded" ends the games without Merlin
@@ -168,7 +168,7 @@ static const struct {
     {"Three successful missions", "good", {"missed", "quests"}},
     {"Three missions succeeded", "good", {"quests", "missed"}},
 };
-#define NEND_MAP (sizeof end_map / sizeof end_map[0])
+#define NEND_MAP (sizeof(end_map) / sizeof(end_map[0]))
 
 /* One record being imported. */
 struct imp {
@@ -216,10 +216,9 @@ refuse(struct imp *im, enum category cat, const char *path, const char *fmt,
     }
     im->rep->category = cat;
     im->status = category_status[cat];
-    snprintf(im->rep->field, sizeof im->rep->field, "%s",
-             path != NULL ? path : "");
+    snprintf(im->rep->field, sizeof(im->rep->field), "%s", path ? path : "");
     va_start(ap, fmt);
-    vsnprintf(im->rep->reason, sizeof im->rep->reason, fmt, ap);
+    vsnprintf(im->rep->reason, sizeof(im->rep->reason), fmt, ap);
     va_end(ap);
     return false;
 }
@@ -227,7 +226,7 @@ refuse(struct imp *im, enum category cat, const char *path, const char *fmt,
 static const char *
 error_text(enum rpl_status st, const struct rpl_error *err)
 {
-    if (err != NULL && err->code != RPL_OK && err->msg[0] != '\0') {
+    if (err && err->code != RPL_OK && err->msg[0] != '\0') {
         return err->msg;
     }
     return rpl_strerror(st);
@@ -291,9 +290,9 @@ engine_write(struct imp *im, const struct rpl__emit *e, bool is_choice,
     }
     im->nlines++;
     if (strncmp(line, "team ", 5) == 0) {
-        snprintf(im->last_team, sizeof im->last_team, "%s", line);
+        snprintf(im->last_team, sizeof(im->last_team), "%s", line);
     } else if (strncmp(line, "quest ", 6) == 0) {
-        snprintf(im->last_quest, sizeof im->last_quest, "%s", line);
+        snprintf(im->last_quest, sizeof(im->last_quest), "%s", line);
     }
     return RPL_OK;
 }
@@ -367,7 +366,7 @@ engine_start(struct imp *im)
 
     rpl__err_clear(&err);
     im->st = rpl__calloc(im->in->ctx, 1, g->state_size);
-    if (im->st == NULL) {
+    if (!im->st) {
         return refuse(im, C_INTERNAL, NULL, "out of memory");
     }
     im->env.ctx = im->in->ctx;
@@ -382,8 +381,8 @@ engine_start(struct imp *im)
     }
     /* The header: camelog, game, id, created, import, then rules. */
     im->nlines = 4 + (plan->created[0] != '\0' ? 1 : 0);
-    n = snprintf(rules, sizeof rules, "rules %s", plan->rules);
-    if (n < 0 || (size_t)n >= sizeof rules) {
+    n = snprintf(rules, sizeof(rules), "rules %s", plan->rules);
+    if (n < 0 || (size_t)n >= sizeof(rules)) {
         rc = rpl__err(&err, RPL_E_LIMIT, 0, "rules line too long");
     } else {
         rc = rpl__line_split(&ln, rules, (size_t)n, im->nlines + 1, &err);
@@ -543,7 +542,7 @@ get_key(struct imp *im, const json_t *obj, const char *path, const char *key,
     json_t *v = json_object_get(obj, key);
 
     path_key(child, PATH_MAX_LEN, path, key);
-    if (v == NULL) {
+    if (!v) {
         return refuse(im, C_SHAPE, child, "%s: missing (expected %s)", child,
                       want_name[w]);
     }
@@ -562,7 +561,7 @@ get_index(struct imp *im, const json_t *arr, const char *path, size_t i,
     json_t *v = json_array_get(arr, i);
 
     path_index(child, PATH_MAX_LEN, path, i);
-    if (v == NULL || !check_type(im, v, child, w)) {
+    if (!v || !check_type(im, v, child, w)) {
         return false;
     }
     *out = v;
@@ -700,7 +699,7 @@ read_roles(struct imp *im, const json_t *outcome)
             !get_player(im, v, kpath, &seat)) {
             return false;
         }
-        if (im->roles[seat] != NULL) {
+        if (im->roles[seat]) {
             return refuse(im, C_RECORD, kpath, "%s: %s has two roles", kpath,
                           im->names[seat]);
         }
@@ -709,7 +708,7 @@ read_roles(struct imp *im, const json_t *outcome)
         }
         site = json_string_value(v);
         token = role_token(site);
-        if (token == NULL) {
+        if (!token) {
             return refuse(im, C_ROLE, kpath,
                           "%s: \"%s\" is not a character of the official "
                           "game (H-6)",
@@ -738,7 +737,7 @@ read_roles(struct imp *im, const json_t *outcome)
         im->roles[seat] = token;
     }
     for (k = 1; k <= im->n; k++) {
-        if (im->roles[k] == NULL) {
+        if (!im->roles[k]) {
             return refuse(im, C_RECORD, path, "%s: no role for %s", path,
                           im->names[k]);
         }
@@ -783,16 +782,16 @@ read_options(struct imp *im)
     json_t *opts = json_object_get(im->root, "options"), *v;
     const char *key;
 
-    if (opts == NULL) {
+    if (!opts) {
         return true;
     }
-    snprintf(path, sizeof path, "options");
+    snprintf(path, sizeof(path), "options");
     if (!check_type(im, opts, path, W_OBJECT)) {
         return false;
     }
     json_object_foreach(opts, key, v)
     {
-        path_key(kpath, sizeof kpath, path, key);
+        path_key(kpath, sizeof(kpath), path, key);
         /* Whether the site showed its game log during play. */
         if (strcmp(key, "inGameLog") == 0) {
             if (!check_type(im, v, kpath, W_BOOLEAN)) {
@@ -820,10 +819,10 @@ read_created(struct imp *im, char *out, size_t cap)
     struct tm tm;
 
     out[0] = '\0';
-    if (t == NULL) {
+    if (!t) {
         return true;
     }
-    snprintf(path, sizeof path, "timeCreated");
+    snprintf(path, sizeof(path), "timeCreated");
     if (!check_type(im, t, path, W_OBJECT) ||
         !get_key(im, t, path, "_seconds", W_INTEGER, &s, spath)) {
         return false;
@@ -838,7 +837,7 @@ read_created(struct imp *im, char *out, size_t cap)
                       spath, secs);
     }
     tt = (time_t)secs;
-    if (gmtime_r(&tt, &tm) == NULL ||
+    if (!gmtime_r(&tt, &tm) ||
         strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
         return refuse(im, C_SHAPE, spath, "%s: not a time", spath);
     }
@@ -927,7 +926,7 @@ act(struct imp *im, const char *context, const char *path, const char *action)
     if (st != RPL_E_RULES && st != RPL_E_STATE && st != RPL_E_SYNTAX) {
         return refuse_lib(im, C_INTERNAL, context, st, &err);
     }
-    with_names(im, error_text(st, &err), named, sizeof named);
+    with_names(im, error_text(st, &err), named, sizeof(named));
     return refuse(im, C_ILLEGAL, path, "%s: %s", context, named);
 }
 
@@ -957,7 +956,7 @@ read_seats(struct imp *im, const json_t *arr, const char *path,
 
     *mask = 0;
     for (i = 0; i < json_array_size(arr); i++) {
-        path_index(epath, sizeof epath, path, i);
+        path_index(epath, sizeof(epath), path, i);
         if (!get_player(im, json_array_get(arr, i), epath, &seat)) {
             return false;
         }
@@ -983,7 +982,7 @@ play_proposal(struct imp *im, size_t m, size_t j, const json_t *prop,
     size_t proposer, leader, k;
     const char *state;
 
-    snprintf(ctx, sizeof ctx, "mission %zu proposal %zu", m + 1, j + 1);
+    snprintf(ctx, sizeof(ctx), "mission %zu proposal %zu", m + 1, j + 1);
     if (!get_key(im, prop, path, "proposer", W_STRING, &v, kpath) ||
         !get_player(im, v, kpath, &proposer)) {
         return false;
@@ -1013,19 +1012,19 @@ play_proposal(struct imp *im, size_t m, size_t j, const json_t *prop,
         return refuse(im, C_ILLEGAL, path, "%s: the team is empty", ctx);
     }
     *team_out = team_mask;
-    seat_list(team_mask, im->n, list, sizeof list);
-    snprintf(action, sizeof action, "propose p%zu %s", proposer, list);
+    seat_list(team_mask, im->n, list, sizeof(list));
+    snprintf(action, sizeof(action), "propose p%zu %s", proposer, list);
     if (!act(im, ctx, path, action)) {
         return false;
     }
     for (k = 1; k <= im->n; k++) {
-        snprintf(action, sizeof action, "vote p%zu %s", k,
+        snprintf(action, sizeof(action), "vote p%zu %s", k,
                  yes_mask & (1u << k) ? "yes" : "no");
         if (!act(im, ctx, path, action)) {
             return false;
         }
     }
-    snprintf(line, sizeof line, "%s", im->last_team);
+    snprintf(line, sizeof(line), "%s", im->last_team);
     *approved = strncmp(line, "team approved", 13) == 0;
     if (*approved != (strcmp(state, "APPROVED") == 0)) {
         return refuse(im, C_VOTE, path,
@@ -1050,7 +1049,7 @@ play_cards(struct imp *im, size_t m, const json_t *mission, const char *mpath,
     const char *key, *state;
     size_t k, fails = 0, seat;
 
-    snprintf(ctx, sizeof ctx, "mission %zu", m + 1);
+    snprintf(ctx, sizeof(ctx), "mission %zu", m + 1);
     if (im->played >= json_array_size(cards_all)) {
         return refuse(im, C_RECORD, "outcome.votes",
                       "%s: outcome.votes has no cards for it (%zu entries)",
@@ -1062,7 +1061,7 @@ play_cards(struct imp *im, size_t m, const json_t *mission, const char *mpath,
     }
     json_object_foreach(cards, key, v)
     {
-        path_key(kpath, sizeof kpath, path, key);
+        path_key(kpath, sizeof(kpath), path, key);
         if (!check_type(im, v, kpath, W_BOOLEAN)) {
             return false;
         }
@@ -1083,8 +1082,8 @@ play_cards(struct imp *im, size_t m, const json_t *mission, const char *mpath,
             continue;
         }
         v = json_object_get(cards, im->names[k]);
-        if (v == NULL) {
-            path_key(kpath, sizeof kpath, path, im->names[k]);
+        if (!v) {
+            path_key(kpath, sizeof(kpath), path, im->names[k]);
             return refuse(im, C_RECORD, kpath, "%s: no quest card for %s", ctx,
                           im->names[k]);
         }
@@ -1105,20 +1104,20 @@ play_cards(struct imp *im, size_t m, const json_t *mission, const char *mpath,
             continue;
         }
         v = json_object_get(cards, im->names[k]);
-        snprintf(action, sizeof action, "card p%zu %s", k,
+        snprintf(action, sizeof(action), "card p%zu %s", k,
                  json_is_true(v) ? "success" : "fail");
         if (!act(im, ctx, path, action)) {
             return false;
         }
     }
     im->played++;
-    snprintf(line, sizeof line, "%s", im->last_quest);
+    snprintf(line, sizeof(line), "%s", im->last_quest);
     state = json_string_value(json_object_get(mission, "state"));
     {
-        const bool ok = strstr(line, " success ") != NULL;
+        const bool ok = strstr(line, " success ");
 
         if (ok != (strcmp(state, "SUCCESS") == 0)) {
-            path_key(kpath, sizeof kpath, mpath, "state");
+            path_key(kpath, sizeof(kpath), mpath, "state");
             return refuse(im, C_RESULT, kpath,
                           "%s: the site recorded %s with %zu Fail card%s; "
                           "the official rules say \"%s\"",
@@ -1151,7 +1150,7 @@ play_assassination(struct imp *im, const json_t *outcome)
     if (!get_player(im, v, path, &target)) {
         return false;
     }
-    snprintf(action, sizeof action, "assassinate p%zu p%zu", engine_turn(im),
+    snprintf(action, sizeof(action), "assassinate p%zu p%zu", engine_turn(im),
              target);
     if (!act(im, "assassination", path, action)) {
         return false;
@@ -1211,7 +1210,7 @@ play_missions(struct imp *im, const json_t *missions, const json_t *outcome)
         }
         for (j = 0; j < json_array_size(props); j++) {
             if (engine_turn(im) == 0 || approved) {
-                path_index(path, sizeof path, ppath, j);
+                path_index(path, sizeof(path), ppath, j);
                 return refuse(
                     im, approved ? C_RECORD : C_AFTER_END, path,
                     "mission %zu proposal %zu: recorded after %s", i + 1, j + 1,
@@ -1258,7 +1257,7 @@ play_missions(struct imp *im, const json_t *missions, const json_t *outcome)
         }
     }
     if (json_array_size(cards_all) > im->played) {
-        path_index(path, sizeof path, "outcome.votes", im->played);
+        path_index(path, sizeof(path), "outcome.votes", im->played);
         return refuse(im, C_RECORD, path,
                       "outcome.votes has %zu entries for %zu quests played",
                       json_array_size(cards_all), im->played);
@@ -1313,9 +1312,9 @@ check_end(struct imp *im, const json_t *outcome)
                       path, message);
     }
     if (strcmp(end_map[i].winner, winner) != 0 ||
-        ((end_map[i].reasons[0] == NULL ||
+        ((!end_map[i].reasons[0] ||
           strcmp(end_map[i].reasons[0], reason) != 0) &&
-         (end_map[i].reasons[1] == NULL ||
+         (!end_map[i].reasons[1] ||
           strcmp(end_map[i].reasons[1], reason) != 0))) {
         return refuse(im, C_END, path,
                       "%s: the site says \"%s\"; the official rules end the "
@@ -1324,8 +1323,8 @@ check_end(struct imp *im, const json_t *outcome)
     }
     if (!im->has_shot) {
         v = json_object_get(outcome, "assassinated");
-        path_key(path, sizeof path, "outcome", "assassinated");
-        if (v != NULL && !json_is_null(v)) {
+        path_key(path, sizeof(path), "outcome", "assassinated");
+        if (v && !json_is_null(v)) {
             return refuse(im, C_END, path,
                           "%s: the site has an assassination, but the "
                           "official rules have none in this game (\"end %s "
@@ -1372,7 +1371,7 @@ load_record(struct imp *im)
 
     im->root = json_loadb(im->in->record, im->in->record_len,
                           JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-    if (im->root == NULL) {
+    if (!im->root) {
         return refuse(im, C_SYNTAX, NULL, "not JSON: line %d column %d: %s",
                       jerr.line, jerr.column, jerr.text);
     }
@@ -1393,21 +1392,22 @@ play_record(struct imp *im)
     if (!original_id(im) || !load_record(im) || !read_players(im) ||
         !get_key(im, im->root, "", "outcome", W_OBJECT, &outcome, path) ||
         !read_roles(im, outcome) || !read_options(im) ||
-        !read_created(im, plan->created, sizeof plan->created) ||
+        !read_created(im, plan->created, sizeof(plan->created)) ||
         !get_key(im, im->root, "", "missions", W_ARRAY, &missions, path) ||
         !read_first(im, missions)) {
         return false;
     }
-    rules_line(im, plan->rules, sizeof plan->rules);
+    rules_line(im, plan->rules, sizeof(plan->rules));
     plan->seats = im->n;
     plan->first = im->first;
     for (k = 1; k <= im->n; k++) {
-        snprintf(plan->names[k - 1], sizeof plan->names[k - 1], "%s",
+        snprintf(plan->names[k - 1], sizeof(plan->names[k - 1]), "%s",
                  im->names[k]);
-        snprintf(plan->deal[k - 1], sizeof plan->deal[k - 1], "%s",
+        snprintf(plan->deal[k - 1], sizeof(plan->deal[k - 1]), "%s",
                  im->roles[k]);
     }
-    rpl__import_derive(im->in, source_name, plan->oid, plan->id, plan->secret);
+    rpl__import_derive(im->in->has_seed ? im->in->root : NULL, source_name,
+                       plan->oid, plan->id, plan->secret);
     if (!engine_start(im) || !play_missions(im, missions, outcome) ||
         !check_end(im, outcome)) {
         return false;
@@ -1426,22 +1426,22 @@ convert(const struct rpl__import_in *in, struct rpl__import_plan *plan,
     enum rpl_status rc;
 
     if (in->options[0] != '\0') {
-        snprintf(rep->reason, sizeof rep->reason,
+        snprintf(rep->reason, sizeof(rep->reason),
                  "the avalongame format has no options, got \"%.64s\"",
                  in->options);
         return RPL_E_ARG;
     }
-    memset(&im, 0, sizeof im);
+    memset(&im, 0, sizeof(im));
     im.in = in;
     im.plan = plan;
     im.rep = rep;
     rc = play_record(&im) ? RPL_OK : im.status;
-    snprintf(rep->name, sizeof rep->name, "%s", plan->oid);
-    if (im.st != NULL) {
+    snprintf(rep->name, sizeof(rep->name), "%s", plan->oid);
+    if (im.st) {
         sodium_memzero(im.st, in->game->state_size);
         rpl__free(in->ctx, im.st);
     }
-    sodium_memzero(im.seed, sizeof im.seed);
+    sodium_memzero(im.seed, sizeof(im.seed));
     json_decref(im.root);
     return rc;
 }

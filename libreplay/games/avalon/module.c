@@ -90,4 +90,6 @@ const struct rpl__game rpl__avalon = {
     .reveal_json = rpl__av_reveal_json,
     .importers = rpl__avalon_importers,
     .index = rpl__av_index,
+    .info = &rpl__avalon_info,
+    .rules_line = rpl__av_rules_line,
 };

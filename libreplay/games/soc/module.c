@@ -48,4 +48,6 @@ const struct rpl__game rpl__soc = {
     .reveal_json = rpl__soc_reveal_json,
     .index_size = sizeof(struct soc_ix),
     .index = rpl__soc_index,
+    .info = &rpl__soc_info,
+    .rules_line = rpl__soc_rules_line,
 };

@@ -956,4 +956,11 @@ enum rpl_status rpl__soc_index(void *ix, const void *st,
                                const struct rpl__line *ln,
                                struct rpl__rows *rows, struct rpl_error *err);
 
+/* What the module tells without a log (info.c): its rpl_game_info() and
+ * rpl_game_rules(). */
+extern const struct rpl_game_info rpl__soc_info;
+enum rpl_status rpl__soc_rules_line(size_t players, const char *roles,
+                                    const char *options, struct rpl__buf *out,
+                                    struct rpl_error *err);
+
 #endif /* LIBREPLAY_SOC_H */

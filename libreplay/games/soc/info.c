@@ -1,0 +1,35 @@
+/*
+ * soc/info.c - what the Shadows over Camelot module tells about itself
+ * without a log: its entry in rpl_game_info() and the rules lines of
+ * rpl_game_rules().  The default is the game with the traitor, and for 3
+ * seats the 3-player variant (brave=on, camelog-soc(7)); any other line
+ * is written whole (simulate --rules).
+ */
+#include "soc.h"
+
+const struct rpl_game_info rpl__soc_info = {
+    .name = "soc",
+    .title = "Shadows over Camelot",
+    .min_seats = SOC_MIN_SEATS,
+    .max_seats = SOC_MAX_SEATS,
+};
+
+enum rpl_status
+rpl__soc_rules_line(size_t players, const char *roles, const char *options,
+                    struct rpl__buf *out, struct rpl_error *err)
+{
+    const char *list = options && *options ? options : NULL;
+    const char *p;
+    size_t len;
+
+    if (roles)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "Shadows over Camelot deals no roles to choose");
+    if (rpl__list_next(&list, &p, &len))
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "Shadows over Camelot has no option '%.*s'",
+                        (int)(len < 64 ? len : 64), p);
+    rpl__buf_printf(out, "players=%zu traitor=on brave=%s", players,
+                    players == 3 ? "on" : "off");
+    return RPL_OK;
+}
