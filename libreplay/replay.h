@@ -459,6 +459,16 @@ rpl_rec_delivery(const struct rpl_recorder *rec, size_t i,
                  struct rpl_delivery *out, struct rpl_error *err)
     RPL_NONNULL(1, 3);
 
+/* A refusal of a seat's submission (camelog-host(1)), safe to show every
+ * player: it never holds a commitment, a hidden role, another seat's
+ * private message, which seat holds a secret role, or the secret part of
+ * the refused action.  What only the dealer may read goes to the call's
+ * struct rpl_error. */
+struct rpl_refusal {
+    char code[32];             /* a stable token, e.g. "not-your-turn" */
+    char text[RPL_ERRMSG_MAX]; /* for every player: lowercase, no LF */
+};
+
 /* Who must act next: a seat number, or 0 when the game is over. */
 RPL_API size_t rpl_rec_turn(const struct rpl_recorder *rec) RPL_NONNULL(1);
 

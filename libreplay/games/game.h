@@ -219,6 +219,29 @@ struct rpl__game {
     enum rpl_status (*rules_line)(size_t players, const char *roles,
                                   const char *options, struct rpl__buf *out,
                                   struct rpl_error *err);
+
+    /* Seat `seat` submits `action` (its private form) to the recorder:
+     * judged on what is public and what that seat knows, never on another
+     * seat's secret.  RPL_OK when the action may go on to action();
+     * otherwise the refusal's status, with why's code and text safe to
+     * show every player (camelog-host(1) lists the codes).  A
+     * simultaneous action (see step_seats) is judged as if the seats
+     * before it in seat order had already acted.  NULL: the recorder
+     * refuses with a generic text whenever action() refuses. */
+    enum rpl_status (*screen)(const void *st, const struct rpl__env *env,
+                              size_t seat, const char *action,
+                              struct rpl_refusal *why);
+    /* The seats of a simultaneous step now open (the votes on a team, the
+     * cards of a quest): bit k for seat k.  Their actions are accepted in
+     * any order and written in seat order once all are in.  0: the next
+     * action is a single seat's (turn()), or none.  NULL: never. */
+    uint64_t (*step_seats)(const void *st);
+    /* The state for a user interface as one JSON object, appended to out:
+     * phase, tracks, who must act (never naming a secret role's seat),
+     * and the legal action forms of viewer (a seat, RPL_VIEW_PUBLIC or
+     * RPL_VIEW_ALL), with nothing that viewer may not know. */
+    void (*state_json)(const void *st, const struct rpl__env *env, int viewer,
+                       struct rpl__buf *out);
 };
 
 /* The registry (registry.c): NULL for an unknown name. */
