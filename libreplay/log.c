@@ -9,6 +9,7 @@
  * `reveal` line gives the seed, and then checks every claim the dealer
  * made, naming the line that made it.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -645,9 +646,13 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
 {
     struct rpl_log *log = v->log;
     size_t seat = 0;
+    uint8_t entropy[32];
 
+    /* Parsed into a local: log->entropy[nentropy] exists only once the
+     * seat order holds (an eleventh line of a 10-seat game would write
+     * past the array, over nentropy and the seed). */
     if (ln->ntok != 3 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat) ||
-        !rpl__tok_hex(&ln->tok[2], log->entropy[log->nentropy], 32))
+        !rpl__tok_hex(&ln->tok[2], entropy, sizeof(entropy)))
         return rpl__err(err, RPL_E_SYNTAX, ln->no,
                         "expected \"entropy pK <64 lowercase hex digits>\"");
     if (v->started)
@@ -658,6 +663,9 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
                         "entropy of p%zu after p%zu: one line per seat, in "
                         "seat order",
                         seat, v->entropy_seat);
+    /* Seats rise strictly and are at most log->seats <= RPL_MAX_SEATS. */
+    assert(log->nentropy < RPL_MAX_SEATS);
+    memcpy(log->entropy[log->nentropy], entropy, sizeof(entropy));
     v->entropy_seat = seat;
     log->nentropy++;
     v->prev_author = seat;

@@ -15,6 +15,7 @@
 
 #include "failalloc.h"
 #include "games/game.h"
+#include "log.h"
 #include "suites.h"
 
 static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave", "Erin",
@@ -583,6 +584,66 @@ START_TEST(entropy_order)
 }
 END_TEST
 
+/* Ten seats give ten entropy lines; an eleventh is out of order and must
+ * not be stored first: it would land past log->entropy, over nentropy and
+ * the seed (one heap object, so no sanitizer sees it). */
+START_TEST(entropy_eleventh_line)
+{
+    static const char rules10[] =
+        "players=10 roles=merlin,percival,servant,servant,servant,servant,"
+        "assassin,morgana,mordred,oberon lady=on targeting=off";
+    static const char extra[] =
+        "entropy p10 ffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+        "ffffffff\n";
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    uint8_t id[16], s[32], e[32];
+    const uint8_t zero[32] = {0};
+    const char *text;
+    char *bad;
+    size_t len = 0;
+
+    vector_id_secret(id, s);
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = rules10;
+    cfg.seats = 10;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = s;
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    for (size_t k = 1; k <= 10; k++) {
+        memset(e, (int)k, sizeof(e));
+        ck_assert_int_eq(rpl_rec_entropy(rec, k, e, NULL, &err), RPL_OK);
+    }
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    text = rpl_log_text(log, &len);
+    bad = malloc(len + sizeof(extra));
+    ck_assert_ptr_nonnull(bad);
+    memcpy(bad, text, len);
+    memcpy(bad + len, extra, sizeof(extra));
+    rpl_log_free(log);
+    log = NULL;
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, bad, strlen(bad), false, &err),
+                     RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_E_RULES);
+    ck_assert_uint_eq(rep.error.line, rpl_log_lines(log));
+    ck_assert_uint_eq(log->nentropy, 10);
+    ck_assert_mem_eq(log->seed, zero, sizeof(zero));
+    rpl_log_free(log);
+    free(bad);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* Lines after the header: each header line missing in turn is named. */
 START_TEST(header_order)
 {
@@ -1037,6 +1098,7 @@ log_suite(void)
     tcase_add_test(tc, altered_history_breaks_sigs);
     tcase_add_test(tc, open_not_matching);
     tcase_add_test(tc, entropy_order);
+    tcase_add_test(tc, entropy_eleventh_line);
     tcase_add_test(tc, header_order);
     tcase_add_test(tc, limits);
     tcase_add_test(tc, empty_text);
