@@ -366,6 +366,7 @@ struct verify {
     size_t prev_author;  /* seat that may sign the previous line */
     bool prev_in_group;  /* the previous line signs against group_base */
     size_t entropy_seat; /* last seat that gave entropy */
+    size_t entropy_line; /* line of the last entropy line, 0 if none */
     bool started;        /* a game line was applied */
     bool revealed;
     size_t end_line;  /* the game's `end` line, 0 before it */
@@ -496,6 +497,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                             "%zu seats: between 1 and %u (RPL_MAX_SEATS)",
                             log->seats, RPL_MAX_SEATS);
         v->env.seats = log->seats;
+        v->rep->seats = log->seats;
         v->next_seat = 1;
         v->hdr = H_SEAT;
         return RPL_OK;
@@ -610,6 +612,8 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return rpl__err(err, RPL_E_SIG, ln->no,
                         "signature of p%zu does not verify", seat);
     v->rep->sigs++;
+    if (v->entropy_line == ln->no - 1)
+        v->rep->entropy_signed++;
     return RPL_OK;
 }
 
@@ -668,6 +672,8 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
     memcpy(log->entropy[log->nentropy], entropy, sizeof(entropy));
     v->entropy_seat = seat;
     log->nentropy++;
+    v->rep->entropy_seats++;
+    v->entropy_line = ln->no;
     v->prev_author = seat;
     return RPL_OK;
 }
@@ -819,6 +825,49 @@ env_init(struct rpl__env *env, struct rpl_log *log)
         log->name_ptrs[k] = log->names[k];
 }
 
+/* opts->require not met: what the log is, and what was asked. */
+static enum rpl_status
+short_of(const struct rpl_log *log, enum rpl_progress require,
+         struct rpl_error *err)
+{
+    const char *is = log->rep.progress == RPL_PROGRESS_FINISHED
+                         ? "finished, not revealed"
+                         : "in progress";
+    const char *want = require == RPL_PROGRESS_COMPLETE
+                           ? "a complete game (revealed)"
+                           : "a finished game";
+
+    return rpl__err(err, RPL_E_INCOMPLETE, log->nlines + 1,
+                    "the game is %s; %s is required", is, want);
+}
+
+/* Lines after the last seal: the W-tail warning, or with a pinned key an
+ * error, since anyone could have written them under the dealer's key. */
+static enum rpl_status
+check_cover(struct rpl_log *log, const struct rpl_verify_opts *opts,
+            size_t last_seal, struct rpl_error *err)
+{
+    char lines[64];
+    char msg[128];
+
+    if (last_seal >= log->nlines)
+        return RPL_OK;
+    if (last_seal + 1 == log->nlines)
+        snprintf(lines, sizeof(lines), "line %zu is", log->nlines);
+    else
+        snprintf(lines, sizeof(lines), "lines %zu-%zu are", last_seal + 1,
+                 log->nlines);
+    if (opts && opts->pubkey)
+        return rpl__err(err, RPL_E_SEAL, last_seal + 1,
+                        "%s not covered by a seal of the pinned dealer key%s",
+                        lines, last_seal == 0 ? " (the log has no seal)" : "");
+    snprintf(msg, sizeof(msg),
+             "W-tail: lines %zu-%zu are not covered by a seal", last_seal + 1,
+             log->nlines);
+    add_warning(log, last_seal + 1, msg);
+    return RPL_OK;
+}
+
 enum rpl_status
 rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
                struct rpl_report *rep)
@@ -870,14 +919,13 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
             log->rep.progress = RPL_PROGRESS_FINISHED;
         else
             log->rep.progress = RPL_PROGRESS_IN_PROGRESS;
-        if (v->last_seal < log->nlines) {
-            char msg[96];
-
-            snprintf(msg, sizeof(msg),
-                     "W-tail: lines %zu-%zu are not covered by a seal",
-                     v->last_seal + 1, log->nlines);
-            add_warning(log, v->last_seal + 1, msg);
-        }
+        if (v->last_seal < log->nlines)
+            log->rep.unsealed_from = v->last_seal + 1;
+        rc = check_cover(log, opts, v->last_seal, &log->rep.error);
+        if (rc == RPL_OK && opts && opts->require > log->rep.progress)
+            rc = short_of(log, opts->require, &log->rep.error);
+    }
+    if (rc == RPL_OK) {
         log->is_verified = true;
         log->is_complete = log->rep.progress == RPL_PROGRESS_COMPLETE;
         log->pos = SIZE_MAX; /* the replay state must be rebuilt */
