@@ -124,6 +124,22 @@ log_adopt(struct rpl_ctx *ctx, struct rpl_log **out, char *text, size_t len,
     return RPL_OK;
 }
 
+/* Whether bytes that should be gzip (1f 8b) begin as text instead: a
+ * text log given where a .camelog file is expected. */
+static bool
+is_plain_text(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    const size_t n = len < 64 ? len : 64;
+
+    if (n == 0 || (len >= 2 && p[0] == 0x1f && p[1] == 0x8b))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\r' && p[i] != '\t')
+            return false;
+    return true;
+}
+
 enum rpl_status
 rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
                  size_t gz_len, struct rpl_error *err)
@@ -138,6 +154,10 @@ rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
         return rpl__err(err, RPL_E_LIMIT, 0,
                         "file is over the %u-byte limit (RPL_MAX_COMPRESSED)",
                         RPL_MAX_COMPRESSED);
+    if (is_plain_text(gz, gz_len))
+        return rpl__err(err, RPL_E_GZIP, 0,
+                        "not gzip but plain text (compress a text log with "
+                        "camelog pack)");
     rc = rpl__gz_inflate(ctx, gz, gz_len, &text, &text_len, err);
     if (rc != RPL_OK)
         return rc;
@@ -539,19 +559,36 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     }
     case H_DEALER: {
         struct rpl_error kerr;
+        struct rpl_pubkey dealer;
 
         if (ln->ntok != 2 || !rpl__tok_is(&tok[0], "dealer"))
             return expect_header(ln, "dealer <key>", err);
-        if (rpl__pubkey_parse(log->ctx, &log->dealer, tok[1].p, tok[1].n,
-                              &kerr) != RPL_OK)
+        /* Into a local: log->dealer holds only a key that passed the
+         * pin. */
+        if (rpl__pubkey_parse(log->ctx, &dealer, tok[1].p, tok[1].n, &kerr) !=
+            RPL_OK)
             return rpl__err(err, RPL_E_KEY, ln->no, "dealer key: %s", kerr.msg);
         if (v->opts && v->opts->pubkey) {
-            if (memcmp(v->opts->pubkey->id, log->dealer.id, 8) != 0 ||
-                memcmp(v->opts->pubkey->key, log->dealer.key, 32) != 0)
+            const struct rpl_pubkey *pin = v->opts->pubkey;
+            char want[17];
+            char got[17];
+
+            rpl__key_id_text(want, pin->id);
+            rpl__key_id_text(got, dealer.id);
+            if (memcmp(pin->id, dealer.id, 8) != 0)
                 return rpl__err(err, RPL_E_KEY, ln->no,
-                                "the dealer key is not the expected key");
+                                "the dealer key is not the expected key: "
+                                "expected key id %s, found key id %s",
+                                want, got);
+            if (memcmp(pin->key, dealer.key, 32) != 0)
+                return rpl__err(err, RPL_E_KEY, ln->no,
+                                "the dealer key is not the expected key: "
+                                "expected key id %s, found key id %s with "
+                                "another public key",
+                                want, got);
             v->rep->is_key_pinned = true;
         }
+        log->dealer = dealer;
         log->has_dealer = true;
         v->hdr = H_COMMIT;
         return RPL_OK;

@@ -380,6 +380,12 @@ rpl_log_write(const struct rpl_log *log, const char *path, bool force,
 
 struct rpl_recorder;
 
+/* The line of an error of the rpl_rec_*() calls: when a line the
+ * recorder writes fails a check or a limit, the number that line would
+ * have had in the log (the number of lines so far plus one); 0 for a
+ * fault of the arguments or of the order of the calls, and for an
+ * action refused in its private form (it is not a line of the log). */
+
 struct rpl_rec_config {
     const char *game;         /* "avalon" */
     const char *rules;        /* the rules line after "rules " */

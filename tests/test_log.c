@@ -5,6 +5,7 @@
  * seeded players; a dealer who cheats is modelled by editing the text
  * and re-sealing it with the dealer's own key.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,21 @@ START_TEST(pinned_key)
     rpl_seckey_pubkey(other, &pk);
     ck_assert_int_eq(verify_text(ctx, text, len, &pk, &rep), RPL_E_KEY);
     ck_assert_uint_eq(rep.error.line, find_line(text, "dealer "));
+    /* The message names both key ids, the expected one first. */
+    {
+        struct rpl_pubkey found;
+        char want[80];
+        uint64_t a = 0, b = 0;
+
+        rpl_seckey_pubkey(dealer, &found);
+        for (int i = 7; i >= 0; i--) {
+            a = a << 8 | pk.id[i];
+            b = b << 8 | found.id[i];
+        }
+        snprintf(want, sizeof(want),
+                 "expected key id %" PRIX64 ", found key id %" PRIX64, a, b);
+        ck_assert_msg(strstr(rep.error.msg, want) != NULL, "%s", rep.error.msg);
+    }
     rpl_seckey_free(dealer);
     rpl_seckey_free(other);
     free(text);
@@ -784,6 +800,30 @@ START_TEST(entropy_eleventh_line)
 }
 END_TEST
 
+/* A text log where a .camelog file is expected: named as plain text, and
+ * camelog pack suggested, instead of a bare gzip header error. */
+START_TEST(plain_text_not_gzip)
+{
+    static const char text[] = "camelog 1\ngame avalon\n";
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+
+    ck_assert_int_eq(rpl_log_read_mem(ctx, &log, text, strlen(text), &err),
+                     RPL_E_GZIP);
+    ck_assert_ptr_null(log);
+    ck_assert_uint_eq(err.line, 0);
+    ck_assert_msg(strstr(err.msg, "plain text") != NULL &&
+                      strstr(err.msg, "camelog pack") != NULL,
+                  "%s", err.msg);
+    /* Binary garbage is still a gzip fault of its own kind. */
+    ck_assert_int_eq(rpl_log_read_mem(ctx, &log, "\x01\x02\x03", 3, &err),
+                     RPL_E_GZIP);
+    ck_assert_ptr_null(strstr(err.msg, "plain text"));
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* Lines after the header: each header line missing in turn is named. */
 START_TEST(header_order)
 {
@@ -1241,6 +1281,7 @@ log_suite(void)
     tcase_add_test(tc, altered_history_breaks_sigs);
     tcase_add_test(tc, open_not_matching);
     tcase_add_test(tc, entropy_order);
+    tcase_add_test(tc, plain_text_not_gzip);
     tcase_add_test(tc, entropy_eleventh_line);
     tcase_add_test(tc, header_order);
     tcase_add_test(tc, limits);
