@@ -1,8 +1,8 @@
 # verify: a game in progress is valid, but with --pubkey only when its last
 # line is a seal; --require asks for a finished or complete game; a
-# tampered, truncated or foreign
-# file is invalid (exit 1) and named with its line; an unreadable one is
-# an environment error (exit 2); many files give the worst status.
+# tampered, truncated or foreign file is invalid (exit 1) and named with
+# its line; an unreadable one is an environment error (exit 2); many
+# files give the worst status.
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o dealer >/dev/null
 camelog keygen --seed 1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100 -o other >/dev/null
 camelog simulate --game avalon --players 7 --lady --seed 01 \
