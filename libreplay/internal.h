@@ -217,6 +217,9 @@ struct rpl_seckey {
 };
 
 /* rpl_pubkey_parse() with the context's cache of valid points. */
+/* The key id as minisign prints it (uppercase hex of the 8 bytes read as
+ * a little-endian number, as in the comment of a .pub file) and a NUL. */
+void rpl__key_id_text(char out[17], const uint8_t id[8]);
 enum rpl_status rpl__pubkey_parse(struct rpl_ctx *ctx, struct rpl_pubkey *pk,
                                   const char *b64, size_t len,
                                   struct rpl_error *err);

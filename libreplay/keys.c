@@ -175,6 +175,12 @@ id_number(const uint8_t id[8])
     return v;
 }
 
+void
+rpl__key_id_text(char out[17], const uint8_t id[8])
+{
+    snprintf(out, 17, "%" PRIX64, id_number(id));
+}
+
 /* ---------------------------------------------------------- secret keys */
 
 enum rpl_status

@@ -9,6 +9,7 @@
  * `reveal` line gives the seed, and then checks every claim the dealer
  * made, naming the line that made it.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -168,6 +169,22 @@ log_adopt(struct rpl_ctx *ctx, struct rpl_log **out, char *text, size_t len,
     return RPL_OK;
 }
 
+/* Whether bytes that should be gzip (1f 8b) begin as text instead: a
+ * text log given where a .camelog file is expected. */
+static bool
+is_plain_text(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    const size_t n = len < 64 ? len : 64;
+
+    if (n == 0 || (len >= 2 && p[0] == 0x1f && p[1] == 0x8b))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\r' && p[i] != '\t')
+            return false;
+    return true;
+}
+
 enum rpl_status
 rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
                  size_t gz_len, struct rpl_error *err)
@@ -182,6 +199,10 @@ rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
         return rpl__err(err, RPL_E_LIMIT, 0,
                         "file is over the %u-byte limit (RPL_MAX_COMPRESSED)",
                         RPL_MAX_COMPRESSED);
+    if (is_plain_text(gz, gz_len))
+        return rpl__err(err, RPL_E_GZIP, 0,
+                        "not gzip but plain text (compress a text log with "
+                        "camelog pack)");
     rc = rpl__gz_inflate(ctx, gz, gz_len, &text, &text_len, err);
     if (rc != RPL_OK)
         return rc;
@@ -430,6 +451,7 @@ struct verify {
     size_t prev_author;  /* seat that may sign the previous line */
     bool prev_in_group;  /* the previous line signs against group_base */
     size_t entropy_seat; /* last seat that gave entropy */
+    size_t entropy_line; /* line of the last entropy line, 0 if none */
     bool started;        /* a game line was applied */
     bool revealed;
     size_t end_line;  /* the game's `end` line, 0 before it */
@@ -560,6 +582,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                             "%zu seats: between 1 and %u (RPL_MAX_SEATS)",
                             log->seats, RPL_MAX_SEATS);
         v->env.seats = log->seats;
+        v->rep->seats = log->seats;
         v->next_seat = 1;
         v->hdr = H_SEAT;
         return RPL_OK;
@@ -601,19 +624,36 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     }
     case H_DEALER: {
         struct rpl_error kerr;
+        struct rpl_pubkey dealer;
 
         if (ln->ntok != 2 || kw != RPL__KW_DEALER)
             return expect_header(ln, "dealer <key>", err);
-        if (rpl__pubkey_parse(log->ctx, &log->dealer, tok[1].p, tok[1].n,
-                              &kerr) != RPL_OK)
+        /* Into a local: log->dealer holds only a key that passed the
+         * pin. */
+        if (rpl__pubkey_parse(log->ctx, &dealer, tok[1].p, tok[1].n, &kerr) !=
+            RPL_OK)
             return rpl__err(err, RPL_E_KEY, ln->no, "dealer key: %s", kerr.msg);
         if (v->opts && v->opts->pubkey) {
-            if (memcmp(v->opts->pubkey->id, log->dealer.id, 8) != 0 ||
-                memcmp(v->opts->pubkey->key, log->dealer.key, 32) != 0)
+            const struct rpl_pubkey *pin = v->opts->pubkey;
+            char want[17];
+            char got[17];
+
+            rpl__key_id_text(want, pin->id);
+            rpl__key_id_text(got, dealer.id);
+            if (memcmp(pin->id, dealer.id, 8) != 0)
                 return rpl__err(err, RPL_E_KEY, ln->no,
-                                "the dealer key is not the expected key");
+                                "the dealer key is not the expected key: "
+                                "expected key id %s, found key id %s",
+                                want, got);
+            if (memcmp(pin->key, dealer.key, 32) != 0)
+                return rpl__err(err, RPL_E_KEY, ln->no,
+                                "the dealer key is not the expected key: "
+                                "expected key id %s, found key id %s with "
+                                "another public key",
+                                want, got);
             v->rep->is_key_pinned = true;
         }
+        log->dealer = dealer;
         log->has_dealer = true;
         v->hdr = H_COMMIT;
         return RPL_OK;
@@ -668,6 +708,8 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return rpl__err(err, RPL_E_SIG, ln->no,
                         "signature of p%zu does not verify", seat);
     v->rep->sigs++;
+    if (v->entropy_line == ln->no - 1)
+        v->rep->entropy_signed++;
     return RPL_OK;
 }
 
@@ -699,9 +741,13 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
 {
     struct rpl_log *log = v->log;
     size_t seat = 0;
+    uint8_t entropy[32];
 
+    /* Parsed into a local: log->entropy[nentropy] exists only once the
+     * seat order holds (an eleventh line of a 10-seat game would write
+     * past the array, over nentropy and the seed). */
     if (ln->ntok != 3 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat) ||
-        !rpl__tok_hex(&ln->tok[2], log->entropy[log->nentropy], 32))
+        !rpl__tok_hex(&ln->tok[2], entropy, sizeof(entropy)))
         return rpl__err(err, RPL_E_SYNTAX, ln->no,
                         "expected \"entropy pK <64 lowercase hex digits>\"");
     if (v->started)
@@ -712,8 +758,13 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
                         "entropy of p%zu after p%zu: one line per seat, in "
                         "seat order",
                         seat, v->entropy_seat);
+    /* Seats rise strictly and are at most log->seats <= RPL_MAX_SEATS. */
+    assert(log->nentropy < RPL_MAX_SEATS);
+    memcpy(log->entropy[log->nentropy], entropy, sizeof(entropy));
     v->entropy_seat = seat;
     log->nentropy++;
+    v->rep->entropy_seats++;
+    v->entropy_line = ln->no;
     v->prev_author = seat;
     return RPL_OK;
 }
@@ -865,6 +916,49 @@ env_init(struct rpl__env *env, struct rpl_log *log)
         log->name_ptrs[k] = log->names[k];
 }
 
+/* opts->require not met: what the log is, and what was asked. */
+static enum rpl_status
+short_of(const struct rpl_log *log, enum rpl_progress require,
+         struct rpl_error *err)
+{
+    const char *is = log->rep.progress == RPL_PROGRESS_FINISHED
+                         ? "finished, not revealed"
+                         : "in progress";
+    const char *want = require == RPL_PROGRESS_COMPLETE
+                           ? "a complete game (revealed)"
+                           : "a finished game";
+
+    return rpl__err(err, RPL_E_INCOMPLETE, log->nlines + 1,
+                    "the game is %s; %s is required", is, want);
+}
+
+/* Lines after the last seal: the W-tail warning, or with a pinned key an
+ * error, since anyone could have written them under the dealer's key. */
+static enum rpl_status
+check_cover(struct rpl_log *log, const struct rpl_verify_opts *opts,
+            size_t last_seal, struct rpl_error *err)
+{
+    char lines[64];
+    char msg[128];
+
+    if (last_seal >= log->nlines)
+        return RPL_OK;
+    if (last_seal + 1 == log->nlines)
+        snprintf(lines, sizeof(lines), "line %zu is", log->nlines);
+    else
+        snprintf(lines, sizeof(lines), "lines %zu-%zu are", last_seal + 1,
+                 log->nlines);
+    if (opts && opts->pubkey)
+        return rpl__err(err, RPL_E_SEAL, last_seal + 1,
+                        "%s not covered by a seal of the pinned dealer key%s",
+                        lines, last_seal == 0 ? " (the log has no seal)" : "");
+    snprintf(msg, sizeof(msg),
+             "W-tail: lines %zu-%zu are not covered by a seal", last_seal + 1,
+             log->nlines);
+    add_warning(log, last_seal + 1, msg);
+    return RPL_OK;
+}
+
 enum rpl_status
 rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
                struct rpl_report *rep)
@@ -916,14 +1010,13 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
             log->rep.progress = RPL_PROGRESS_FINISHED;
         else
             log->rep.progress = RPL_PROGRESS_IN_PROGRESS;
-        if (v->last_seal < log->nlines) {
-            char msg[96];
-
-            snprintf(msg, sizeof(msg),
-                     "W-tail: lines %zu-%zu are not covered by a seal",
-                     v->last_seal + 1, log->nlines);
-            add_warning(log, v->last_seal + 1, msg);
-        }
+        if (v->last_seal < log->nlines)
+            log->rep.unsealed_from = v->last_seal + 1;
+        rc = check_cover(log, opts, v->last_seal, &log->rep.error);
+        if (rc == RPL_OK && opts && opts->require > log->rep.progress)
+            rc = short_of(log, opts->require, &log->rep.error);
+    }
+    if (rc == RPL_OK) {
         log->is_verified = true;
         log->is_complete = log->rep.progress == RPL_PROGRESS_COMPLETE;
         log->pos = SIZE_MAX; /* the replay state must be rebuilt */

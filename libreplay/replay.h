@@ -268,7 +268,17 @@ enum rpl_progress {
 RPL_API const char *rpl_progress_name(enum rpl_progress progress);
 
 struct rpl_verify_opts {
-    const struct rpl_pubkey *pubkey; /* pinned dealer key, or NULL */
+    /* The pinned dealer key, or NULL.  With it, the key must match the
+     * dealer line (RPL_E_KEY there) and every line must be covered by a
+     * seal, i.e. the last line is a seal (RPL_E_SEAL at the first line
+     * after the last seal): lines the dealer did not seal could have
+     * been written by anyone. */
+    const struct rpl_pubkey *pubkey;
+    /* The least progress accepted: RPL_PROGRESS_IN_PROGRESS (0) accepts
+     * any valid log; RPL_PROGRESS_FINISHED a finished or complete one;
+     * RPL_PROGRESS_COMPLETE only a complete one.  A log that falls short
+     * is RPL_E_INCOMPLETE at its number of lines plus one. */
+    enum rpl_progress require;
 };
 
 /* What rpl_log_verify() found.  The caller allocates it. */
@@ -286,13 +296,26 @@ struct rpl_report {
     size_t sigs;                /* seat signatures verified */
     size_t commitments;         /* commitments recomputed and matched */
     size_t warnings;            /* read them with rpl_log_warning() */
+    /* The first line after the last seal, through the last line: lines
+     * the dealer did not seal.  0 when the last line is a seal, or when
+     * a failure stopped the check before the end. */
+    size_t unsealed_from;
+    /* Where the seed came from: seats is the number of seats (0 before
+     * the rules line); entropy_seats of them gave an entropy line, and
+     * entropy_signed of those lines carry the seat's verified signature.
+     * entropy_seats == 0 means the dealer alone chose the seed. */
+    size_t seats;
+    size_t entropy_seats;
+    size_t entropy_signed;
 };
 
 /* Checks integrity (chain, seals, sigs), legality (the game's rules),
  * fairness (seed, commitments, opens) and completeness, in file order.
- * Returns RPL_OK when the log is valid (complete or not) and the status of
- * the first failure otherwise; rep is filled either way.  After success,
- * the replay calls below may be used. */
+ * opts may be NULL (no pinned key, any progress).  Returns RPL_OK when
+ * the log is valid (complete or not, as opts->require allows) and the
+ * status of the first failure otherwise; rep is filled either way
+ * (progress too when only opts->pubkey's seal rule or opts->require
+ * failed).  After success, the replay calls below may be used. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
                struct rpl_report *rep) RPL_NONNULL(1, 3);
@@ -401,6 +424,12 @@ rpl_log_write(const struct rpl_log *log, const char *path, bool force,
  * ------------------------------------------------------------------ */
 
 struct rpl_recorder;
+
+/* The line of an error of the rpl_rec_*() calls: when a line the
+ * recorder writes fails a check or a limit, the number that line would
+ * have had in the log (the number of lines so far plus one); 0 for a
+ * fault of the arguments or of the order of the calls, and for an
+ * action refused in its private form (it is not a line of the log). */
 
 struct rpl_rec_config {
     const char *game;         /* "avalon" */

@@ -5,6 +5,7 @@
  * seeded players; a dealer who cheats is modelled by editing the text
  * and re-sealing it with the dealer's own key.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,7 +133,7 @@ verify_text(struct rpl_ctx *ctx, const char *text, size_t len,
             const struct rpl_pubkey *pin, struct rpl_report *rep)
 {
     struct rpl_log *log = NULL;
-    struct rpl_verify_opts opts = {pin};
+    struct rpl_verify_opts opts = {.pubkey = pin};
     struct rpl_error err;
     enum rpl_status rc;
 
@@ -293,6 +294,21 @@ START_TEST(pinned_key)
     rpl_seckey_pubkey(other, &pk);
     ck_assert_int_eq(verify_text(ctx, text, len, &pk, &rep), RPL_E_KEY);
     ck_assert_uint_eq(rep.error.line, find_line(text, "dealer "));
+    /* The message names both key ids, the expected one first. */
+    {
+        struct rpl_pubkey found;
+        char want[80];
+        uint64_t a = 0, b = 0;
+
+        rpl_seckey_pubkey(dealer, &found);
+        for (int i = 7; i >= 0; i--) {
+            a = a << 8 | pk.id[i];
+            b = b << 8 | found.id[i];
+        }
+        snprintf(want, sizeof(want),
+                 "expected key id %" PRIX64 ", found key id %" PRIX64, a, b);
+        ck_assert_msg(strstr(rep.error.msg, want) != NULL, "%s", rep.error.msg);
+    }
     rpl_seckey_free(dealer);
     rpl_seckey_free(other);
     free(text);
@@ -330,6 +346,146 @@ START_TEST(every_cut)
             ck_assert_int_eq(rep.progress, RPL_PROGRESS_IN_PROGRESS);
     }
     free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* With a pinned key, every line must be under a seal: a log cut anywhere
+ * after `commit` is valid only when its last line is a seal, and
+ * otherwise invalid at the first line after the last seal (line 1 when
+ * there is no seal at all), however well formed. */
+START_TEST(pinned_key_needs_seals)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_pubkey pk;
+    struct rpl_report rep;
+    size_t len = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    const size_t commit = find_line(text, "commit ");
+    size_t no = 0;
+    size_t last_seal = 0;
+    size_t tested = 0;
+
+    rpl_seckey_pubkey(dealer, &pk);
+    for (size_t cut = 0; cut < len; cut++) {
+        enum rpl_status rc;
+
+        if (cut > 0 && text[cut - 1] != '\n')
+            continue;
+        no++; /* lines kept: no - 1 */
+        if (cut >= 94 && strncmp(text + cut - 94, "seal ", 5) == 0)
+            last_seal = no - 1;
+        if (no - 1 < commit)
+            continue;
+        rc = verify_text(ctx, text, cut, &pk, &rep);
+        if (last_seal == no - 1) {
+            ck_assert_msg(rc == RPL_OK, "cut after line %zu: %s", no - 1,
+                          rep.error.msg);
+            ck_assert_uint_eq(rep.unsealed_from, 0);
+            continue;
+        }
+        tested++;
+        ck_assert_msg(rc == RPL_E_SEAL, "cut after line %zu: %d", no - 1,
+                      (int)rc);
+        ck_assert_uint_eq(rep.error.line, last_seal + 1);
+        ck_assert_uint_eq(rep.unsealed_from, last_seal + 1);
+        ck_assert_msg(strstr(rep.error.msg, "not covered by a seal of the "
+                                            "pinned dealer key") != NULL,
+                      "%s", rep.error.msg);
+        /* Unpinned, the same cut is a valid log with W-tail. */
+        ck_assert_int_eq(verify_text(ctx, text, cut, NULL, &rep), RPL_OK);
+    }
+    ck_assert_uint_gt(tested, 50);
+    rpl_seckey_free(dealer);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+static enum rpl_status
+verify_require(struct rpl_ctx *ctx, const char *text, size_t len,
+               enum rpl_progress require, struct rpl_report *rep)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_verify_opts opts = {.require = require};
+    enum rpl_status rc;
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL), RPL_OK);
+    rc = rpl_log_verify(log, &opts, rep);
+    rpl_log_free(log);
+    return rc;
+}
+
+/* opts.require: a log short of the progress asked is RPL_E_INCOMPLETE at
+ * its number of lines plus one; at it or beyond, valid. */
+START_TEST(require_progress)
+{
+    static const enum rpl_progress levels[] = {
+        RPL_PROGRESS_IN_PROGRESS, RPL_PROGRESS_FINISHED, RPL_PROGRESS_COMPLETE};
+    const struct game_opts finished_game = {RULES7, 7, true, false, false, 1};
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_report rep;
+    size_t lens[3] = {0};
+    char *texts[3];
+
+    texts[2] = record(ctx, &VECTOR_GAME, &lens[2]);
+    texts[1] = record(ctx, &finished_game, &lens[1]);
+    /* In progress: up to the first game line after `start`. */
+    texts[0] = strdup(texts[2]);
+    ck_assert_ptr_nonnull(texts[0]);
+    lens[0] = (size_t)(strstr(texts[0], "\nstart") - texts[0]) + 1;
+    for (size_t have = 0; have < 3; have++) {
+        ck_assert_int_eq(verify_require(ctx, texts[have], lens[have],
+                                        RPL_PROGRESS_IN_PROGRESS, &rep),
+                         RPL_OK);
+        ck_assert_int_eq(rep.progress, levels[have]);
+        for (size_t want = 0; want < 3; want++) {
+            const enum rpl_status rc = verify_require(
+                ctx, texts[have], lens[have], levels[want], &rep);
+
+            if (have >= want) {
+                ck_assert_int_eq(rc, RPL_OK);
+                continue;
+            }
+            ck_assert_int_eq(rc, RPL_E_INCOMPLETE);
+            ck_assert_uint_eq(rep.error.line, rep.lines + 1);
+            ck_assert_msg(strstr(rep.error.msg, " is required") != NULL, "%s",
+                          rep.error.msg);
+        }
+    }
+    for (size_t i = 0; i < 3; i++)
+        free(texts[i]);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* The report says where the seed came from: how many seats gave entropy
+ * and how many of those lines are signed; none means the dealer alone. */
+START_TEST(seed_provenance)
+{
+    const struct game_opts dealer_only = {RULES7, 7, false, true, true, 1};
+    const struct {
+        const struct game_opts *o;
+        size_t entropy, signed_;
+    } cases[] = {
+        {&VECTOR_GAME, 2, 2},
+        {&UNSIGNED_GAME, 2, 0},
+        {&dealer_only, 0, 0},
+    };
+    struct rpl_ctx *ctx = new_ctx();
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct rpl_report rep;
+        size_t len = 0;
+        char *text = record(ctx, cases[i].o, &len);
+
+        ck_assert_int_eq(verify_text(ctx, text, len, NULL, &rep), RPL_OK);
+        ck_assert_uint_eq(rep.seats, 7);
+        ck_assert_uint_eq(rep.entropy_seats, cases[i].entropy);
+        ck_assert_uint_eq(rep.entropy_signed, cases[i].signed_);
+        free(text);
+    }
     rpl_ctx_free(ctx);
 }
 END_TEST
@@ -580,6 +736,90 @@ START_TEST(entropy_order)
     ck_assert_uint_eq(rep.error.line, e3);
     free(bad);
     free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Ten seats give ten entropy lines; an eleventh is out of order and must
+ * not be stored first: it would land past log->entropy, over nentropy and
+ * the seed (one heap object, so no sanitizer sees it). */
+START_TEST(entropy_eleventh_line)
+{
+    static const char rules10[] =
+        "players=10 roles=merlin,percival,servant,servant,servant,servant,"
+        "assassin,morgana,mordred,oberon lady=on targeting=off";
+    static const char extra[] =
+        "entropy p10 ffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+        "ffffffff\n";
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    uint8_t id[16], s[32], e[32];
+    const uint8_t zero[32] = {0};
+    const char *text;
+    char *bad;
+    size_t len = 0;
+
+    vector_id_secret(id, s);
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = rules10;
+    cfg.seats = 10;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = s;
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    for (size_t k = 1; k <= 10; k++) {
+        memset(e, (int)k, sizeof(e));
+        ck_assert_int_eq(rpl_rec_entropy(rec, k, e, NULL, &err), RPL_OK);
+    }
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    text = rpl_log_text(log, &len);
+    bad = malloc(len + sizeof(extra));
+    ck_assert_ptr_nonnull(bad);
+    memcpy(bad, text, len);
+    memcpy(bad + len, extra, sizeof(extra));
+    rpl_log_free(log);
+    log = NULL;
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, bad, strlen(bad), false, &err),
+                     RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_E_RULES);
+    ck_assert_uint_eq(rep.error.line, rpl_log_lines(log));
+    ck_assert_uint_eq(log->nentropy, 10);
+    ck_assert_mem_eq(log->seed, zero, sizeof(zero));
+    rpl_log_free(log);
+    free(bad);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A text log where a .camelog file is expected: named as plain text, and
+ * camelog pack suggested, instead of a bare gzip header error. */
+START_TEST(plain_text_not_gzip)
+{
+    static const char text[] = "camelog 1\ngame avalon\n";
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+
+    ck_assert_int_eq(rpl_log_read_mem(ctx, &log, text, strlen(text), &err),
+                     RPL_E_GZIP);
+    ck_assert_ptr_null(log);
+    ck_assert_uint_eq(err.line, 0);
+    ck_assert_msg(strstr(err.msg, "plain text") != NULL &&
+                      strstr(err.msg, "camelog pack") != NULL,
+                  "%s", err.msg);
+    /* Binary garbage is still a gzip fault of its own kind. */
+    ck_assert_int_eq(rpl_log_read_mem(ctx, &log, "\x01\x02\x03", 3, &err),
+                     RPL_E_GZIP);
+    ck_assert_ptr_null(strstr(err.msg, "plain text"));
     rpl_ctx_free(ctx);
 }
 END_TEST
@@ -1235,6 +1475,9 @@ log_suite(void)
     tcase_add_test(tc, round_trip);
     tcase_add_test(tc, pinned_key);
     tcase_add_test(tc, every_cut);
+    tcase_add_test(tc, pinned_key_needs_seals);
+    tcase_add_test(tc, require_progress);
+    tcase_add_test(tc, seed_provenance);
     tcase_add_test(tc, missing_final_seal);
     tcase_add_test(tc, seal_in_reveal_block);
     tcase_add_test(tc, forged_seal);
@@ -1244,6 +1487,8 @@ log_suite(void)
     tcase_add_test(tc, altered_history_breaks_sigs);
     tcase_add_test(tc, open_not_matching);
     tcase_add_test(tc, entropy_order);
+    tcase_add_test(tc, plain_text_not_gzip);
+    tcase_add_test(tc, entropy_eleventh_line);
     tcase_add_test(tc, header_order);
     tcase_add_test(tc, limits);
     tcase_add_test(tc, empty_text);

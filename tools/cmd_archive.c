@@ -351,7 +351,7 @@ add_json(const char *file, const char *id, const char *result,
 static struct rpl_log *
 add_read(struct add_run *run, const char *file, char id[33])
 {
-    struct rpl_verify_opts opts = {run->pin};
+    struct rpl_verify_opts opts = {.pubkey = run->pin};
     struct rpl_log *log = NULL;
     struct rpl_report rep;
     struct rpl_error err;

@@ -13,11 +13,15 @@
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog verify [-q] [--json] [--pubkey key|file] file ...\n";
+    "usage: camelog verify [-q] [--json] [--pubkey key|file]\n"
+    "                      [--require finished|complete] file ...\n";
 
 static const char options[] =
     "options:\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
+    "  --require finished|complete\n"
+    "                     accept only finished (or complete) games, or only\n"
+    "                     complete ones\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
     "  -q, --quiet        no progress and no note on trusted keys\n"
@@ -29,6 +33,7 @@ static const char options[] =
 
 struct verify_run {
     const struct rpl_pubkey *pin;
+    enum rpl_progress require;
     bool is_json;
     bool is_quiet;
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
@@ -98,15 +103,53 @@ print_warnings(const char *file, struct rpl_log *log,
     }
 }
 
+/* A log whose seed no seat contributed to: the dealer alone chose it,
+ * so the deal is only as fair as the dealer. */
+static void
+seed_warning(const char *file, json_t *arr)
+{
+    static const char w[] = "W-seed: no seat contributed entropy; the "
+                            "dealer alone chose the seed";
+    json_t *o;
+
+    cli_file_warn(file, 0, "%s", w);
+    if (arr == NULL) {
+        return;
+    }
+    o = json_object();
+    cli_json_set(o, "line", cli_json_size(0));
+    cli_json_set(o, "text", cli_json_str(w));
+    json_array_append_new(arr, o);
+}
+
 static const char *
 plural(size_t n, const char *one, const char *many)
 {
     return n == 1 ? one : many;
 }
 
+/* Where the seed came from: "; seed: dealer only" or "; seed: 6 of 6
+ * seats, 6 signed".  Nothing for an imported game, whose deal does not
+ * come from the seed. */
+static void
+seed_text(char *out, size_t cap, const struct rpl_report *rep)
+{
+    if (rep->is_imported) {
+        out[0] = '\0';
+    } else if (rep->entropy_seats == 0) {
+        snprintf(out, cap, "; seed: dealer only");
+    } else {
+        snprintf(out, cap, "; seed: %zu of %zu %s, %zu signed",
+                 rep->entropy_seats, rep->seats,
+                 plural(rep->seats, "seat", "seats"), rep->entropy_signed);
+    }
+}
+
 static void
 print_text(const char *file, const struct rpl_report *rep)
 {
+    char seed[96];
+
     if (rep->error.code != RPL_OK) {
         printf("%s: FAILED line %zu\n", file, rep->error.line);
         return;
@@ -118,19 +161,47 @@ print_text(const char *file, const struct rpl_report *rep)
                             "proven; "
                           : "";
 
+    seed_text(seed, sizeof seed, rep);
     switch (rep->progress) {
     case RPL_PROGRESS_IN_PROGRESS:
-        printf("%s: ok (%sin progress)\n", file, imp);
+        printf("%s: ok (%sin progress%s)\n", file, imp, seed);
         break;
     case RPL_PROGRESS_FINISHED:
-        printf("%s: ok (%sfinished, not revealed)\n", file, imp);
+        printf("%s: ok (%sfinished, not revealed%s)\n", file, imp, seed);
         break;
     case RPL_PROGRESS_COMPLETE:
-        printf("%s: ok (%scomplete, %zu %s, %zu %s)\n", file, imp, rep->seals,
+        printf("%s: ok (%scomplete, %zu %s, %zu %s%s)\n", file, imp, rep->seals,
                plural(rep->seals, "seal", "seals"), rep->sigs,
-               plural(rep->sigs, "sig", "sigs"));
+               plural(rep->sigs, "sig", "sigs"), seed);
         break;
     }
+}
+
+/* The seed's provenance for --json: {"seats": K, "of": N, "signed": M}. */
+static json_t *
+seed_json(const struct rpl_report *rep)
+{
+    json_t *o = json_object();
+
+    cli_json_set(o, "seats", cli_json_size(rep->entropy_seats));
+    cli_json_set(o, "of", cli_json_size(rep->seats));
+    cli_json_set(o, "signed", cli_json_size(rep->entropy_signed));
+    return o;
+}
+
+/* The lines after the last seal, {"first": X, "last": Y}, or null. */
+static json_t *
+uncovered_json(const struct rpl_report *rep)
+{
+    json_t *o;
+
+    if (rep->unsealed_from == 0) {
+        return json_null();
+    }
+    o = json_object();
+    cli_json_set(o, "first", cli_json_size(rep->unsealed_from));
+    cli_json_set(o, "last", cli_json_size(rep->lines));
+    return o;
 }
 
 static json_t *
@@ -170,6 +241,8 @@ report_json(const char *file, const struct rpl_report *rep, enum rpl_status st,
     ok &= cli_json_set(o, "reason", str_or_null(rep->reason));
     ok &= cli_json_set(o, "key_pinned", json_boolean(rep->is_key_pinned));
     ok &= cli_json_set(o, "imported", json_boolean(rep->is_imported));
+    ok &= cli_json_set(o, "seed", seed_json(rep));
+    ok &= cli_json_set(o, "uncovered", uncovered_json(rep));
     if (!ok) {
         json_decref(o);
         return NULL;
@@ -191,6 +264,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
     memset(&rep, 0, sizeof(rep));
     memset(&opts, 0, sizeof(opts));
     opts.pubkey = run->pin;
+    opts.require = run->require;
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &err);
@@ -215,6 +289,9 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         warnings = json_array();
     }
     print_warnings(file, log, &rep, warnings);
+    if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
+        seed_warning(file, warnings);
+    }
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &rep.error);
     } else {
@@ -243,6 +320,7 @@ cmd_verify(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"pubkey", required_argument, NULL, 'k'},
+        {"require", required_argument, NULL, 'r'},
         {"json", no_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -261,6 +339,18 @@ cmd_verify(int argc, char **argv)
         switch (c) {
         case 'k':
             pubkey = optarg;
+            break;
+        case 'r':
+            if (strcmp(optarg, "finished") == 0) {
+                run.require = RPL_PROGRESS_FINISHED;
+            } else if (strcmp(optarg, "complete") == 0) {
+                run.require = RPL_PROGRESS_COMPLETE;
+            } else {
+                return cli_usage_error("verify",
+                                       "--require: expected finished or "
+                                       "complete, got '%s'",
+                                       optarg);
+            }
             break;
         case 'j':
             run.is_json = true;

@@ -1,6 +1,8 @@
-# verify: a game in progress is valid; a tampered, truncated or foreign
-# file is invalid (exit 1) and named with its line; an unreadable one is
-# an environment error (exit 2); many files give the worst status.
+# verify: a game in progress is valid, but with --pubkey only when its last
+# line is a seal; --require asks for a finished or complete game; a
+# tampered, truncated or foreign file is invalid (exit 1) and named with
+# its line; an unreadable one is an environment error (exit 2); many
+# files give the worst status.
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o dealer >/dev/null
 camelog keygen --seed 1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a09080706050403020100 -o other >/dev/null
 camelog simulate --game avalon --players 7 --lady --seed 01 \
@@ -11,9 +13,29 @@ camelog cat game.camelog | head -n 40 | gzip -n >progress.camelog
 camelog verify --pubkey dealer.pub progress.camelog
 echo "exit $?"
 camelog verify --json --pubkey dealer.pub progress.camelog
+echo "== in progress, unpinned: valid, with W-tail"
+camelog verify progress.camelog
+echo "exit $?"
+echo "== pinned, lines after the last seal: invalid, the lines named"
+camelog cat game.camelog | sed -n '1,/^reveal /p' | gzip -n >tail.camelog
+camelog verify --pubkey dealer.pub tail.camelog
+echo "exit $?"
+camelog verify --json --pubkey dealer.pub tail.camelog
 echo "== finished, not revealed: up to the seal after end"
 camelog cat game.camelog | sed '/^reveal /,$d' | gzip -n >finished.camelog
 camelog verify --pubkey dealer.pub finished.camelog
+echo "exit $?"
+echo "== --require: finished and complete"
+camelog verify --require finished finished.camelog
+echo "exit $?"
+camelog verify --require complete finished.camelog
+echo "exit $?"
+camelog verify --json --require complete finished.camelog
+camelog verify --require finished progress.camelog
+echo "exit $?"
+camelog verify -q --require complete game.camelog
+echo "exit $?"
+camelog verify --require started game.camelog
 echo "exit $?"
 
 echo "== one vote changed in the text, gzipped again"
