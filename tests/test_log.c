@@ -307,7 +307,7 @@ START_TEST(pinned_key)
         }
         snprintf(want, sizeof(want),
                  "expected key id %" PRIX64 ", found key id %" PRIX64, a, b);
-        ck_assert_msg(strstr(rep.error.msg, want) != NULL, "%s", rep.error.msg);
+        ck_assert_msg(strstr(rep.error.msg, want), "%s", rep.error.msg);
     }
     rpl_seckey_free(dealer);
     rpl_seckey_free(other);
@@ -391,7 +391,7 @@ START_TEST(pinned_key_needs_seals)
         ck_assert_uint_eq(rep.error.line, last_seal + 1);
         ck_assert_uint_eq(rep.unsealed_from, last_seal + 1);
         ck_assert_msg(strstr(rep.error.msg, "not covered by a seal of the "
-                                            "pinned dealer key") != NULL,
+                                            "pinned dealer key"),
                       "%s", rep.error.msg);
         /* Unpinned, the same cut is a valid log with W-tail. */
         ck_assert_int_eq(verify_text(ctx, text, cut, NULL, &rep), RPL_OK);
@@ -450,7 +450,7 @@ START_TEST(require_progress)
             }
             ck_assert_int_eq(rc, RPL_E_INCOMPLETE);
             ck_assert_uint_eq(rep.error.line, rep.lines + 1);
-            ck_assert_msg(strstr(rep.error.msg, " is required") != NULL, "%s",
+            ck_assert_msg(strstr(rep.error.msg, " is required"), "%s",
                           rep.error.msg);
         }
     }
@@ -813,8 +813,8 @@ START_TEST(plain_text_not_gzip)
                      RPL_E_GZIP);
     ck_assert_ptr_null(log);
     ck_assert_uint_eq(err.line, 0);
-    ck_assert_msg(strstr(err.msg, "plain text") != NULL &&
-                      strstr(err.msg, "camelog pack") != NULL,
+    ck_assert_msg(strstr(err.msg, "plain text") &&
+                      strstr(err.msg, "camelog pack"),
                   "%s", err.msg);
     /* Binary garbage is still a gzip fault of its own kind. */
     ck_assert_int_eq(rpl_log_read_mem(ctx, &log, "\x01\x02\x03", 3, &err),

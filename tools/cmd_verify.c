@@ -113,7 +113,7 @@ seed_warning(const char *file, json_t *arr)
     json_t *o;
 
     cli_file_warn(file, 0, "%s", w);
-    if (arr == NULL) {
+    if (!arr) {
         return;
     }
     o = json_object();
@@ -161,7 +161,7 @@ print_text(const char *file, const struct rpl_report *rep)
                             "proven; "
                           : "";
 
-    seed_text(seed, sizeof seed, rep);
+    seed_text(seed, sizeof(seed), rep);
     switch (rep->progress) {
     case RPL_PROGRESS_IN_PROGRESS:
         printf("%s: ok (%sin progress%s)\n", file, imp, seed);
