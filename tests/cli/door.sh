@@ -44,6 +44,13 @@ echo "exit $?"
 echo "exit $?"
 "$games" reveal progress.camelog
 echo "exit $?"
+echo "== lies the reveal and the opens catch"
+"$games" cat coin.camelog | sed 's/^flip 1 tails right=none$/flip 1 tails right=p1/' >right.txt
+"$games" pack --key dealer.key right.txt -o right.camelog
+echo "exit $?"
+"$games" cat coin.camelog | sed 's/^flip 2 heads /flip 2 tails /' >coin.txt
+"$games" pack --key dealer.key coin.txt -o lie.camelog
+echo "exit $?"
 echo "== archive"
 "$games" archive add games.db coin.camelog signed.camelog
 echo "exit $?"
