@@ -11,7 +11,8 @@
  *     rpl__game_find() and rpl__importer_find();
  *   - a game's files include internal.h, games/game.h, json.h and their
  *     own folder's headers, never another game's;
- *   - registry.c alone names the games.
+ *   - registry.c alone refers to the games, by the list games.h that
+ *     the build makes from the game folders (Makefile, GAMES).
  */
 #ifndef LIBREPLAY_GAMES_GAME_H
 #define LIBREPLAY_GAMES_GAME_H

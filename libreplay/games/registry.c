@@ -1,21 +1,28 @@
 /*
- * games/registry.c - the registry of game modules, the only file outside
- * a game's folder that names the games.  Adding a game is one line here
- * and one folder implementing struct rpl__game (games/game.h).  It also
- * holds the public door to the list (rpl_game_count(), rpl_game_info(),
- * rpl_game_rules()).
+ * games/registry.c - the registry of game modules.  It names no game
+ * itself: the build generates games.h, an X-macro list RPL__GAME(name)
+ * with one entry per folder of libreplay/games/ that has a module.c
+ * defining `const struct rpl__game rpl__<folder>` (the Makefile's
+ * GAMES).  Adding a game is adding its folder.  The test build compiles
+ * this file a second time against $(B)/tests/games.h, which adds the
+ * folders of tests/games/, so test-only games never reach the library.
+ * It also holds the public door to the list (rpl_game_count(),
+ * rpl_game_info(), rpl_game_rules()).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "games.h"
 #include "games/game.h"
 
-extern const struct rpl__game rpl__avalon;
-extern const struct rpl__game rpl__soc;
+#define RPL__GAME(g) extern const struct rpl__game rpl__##g;
+RPL__GAMES
+#undef RPL__GAME
 
 static const struct rpl__game *const games[] = {
-    &rpl__avalon,
-    &rpl__soc,
+#define RPL__GAME(g) &rpl__##g,
+    RPL__GAMES
+#undef RPL__GAME
 };
 
 #define NGAMES (sizeof(games) / sizeof(games[0]))
