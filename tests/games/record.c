@@ -24,7 +24,7 @@ static const char *const names[] = {
     "Alice", "Bob",   "Carol", "Dave", "Erin",
     "Frank", "Grace", "Heidi", "Ivan", "Judy",
 };
-#define MAX_PLAYERS (sizeof names / sizeof names[0])
+#define MAX_PLAYERS (sizeof(names) / sizeof(names[0]))
 
 static void
 derive(const uint8_t root[32], const char *label, uint8_t *out, size_t n)
@@ -67,7 +67,7 @@ main(int argc, char **argv)
     players = strtoul(argv[2], NULL, 10);
     has_sigs = argc == 8;
     if (players == 0 || players > MAX_PLAYERS ||
-        sodium_hex2bin(seed, sizeof seed, argv[4], strlen(argv[4]), NULL,
+        sodium_hex2bin(seed, sizeof(seed), argv[4], strlen(argv[4]), NULL,
                        &seed_len, NULL) != 0 ||
         seed_len == 0) {
         fprintf(stderr, "games-record: bad players or seed\n");
@@ -75,10 +75,10 @@ main(int argc, char **argv)
     }
     if (rpl_ctx_new(&ctx, NULL, &err) != RPL_OK)
         return fail("context", &err);
-    crypto_generichash(root, sizeof root, seed, seed_len, NULL, 0);
-    derive(root, "id", id, sizeof id);
-    derive(root, "secret", secret, sizeof secret);
-    derive(root, "bots", bots, sizeof bots);
+    crypto_generichash(root, sizeof(root), seed, seed_len, NULL, 0);
+    derive(root, "id", id, sizeof(id));
+    derive(root, "secret", secret, sizeof(secret));
+    derive(root, "bots", bots, sizeof(bots));
     if (rpl_seckey_load(ctx, &dealer, argv[5], &err) != RPL_OK) {
         rc = fail(argv[5], &err);
         goto out;
@@ -87,8 +87,8 @@ main(int argc, char **argv)
     for (size_t k = 1; has_sigs && k <= players; k++) {
         char label[32];
 
-        snprintf(label, sizeof label, "seat key p%zu", k);
-        derive(root, label, buf, sizeof buf);
+        snprintf(label, sizeof(label), "seat key p%zu", k);
+        derive(root, label, buf, sizeof(buf));
         if (rpl_seckey_from_seed(ctx, &seat_sk[k - 1], buf, &err) != RPL_OK) {
             rc = fail("seat key", &err);
             goto out;
@@ -96,7 +96,7 @@ main(int argc, char **argv)
         rpl_seckey_pubkey(seat_sk[k - 1], &seat_pk[k - 1]);
         seat_keys[k - 1] = &seat_pk[k - 1];
     }
-    memset(&cfg, 0, sizeof cfg);
+    memset(&cfg, 0, sizeof(cfg));
     cfg.game = argv[1];
     cfg.rules = argv[3];
     cfg.seats = players;
@@ -129,7 +129,7 @@ main(int argc, char **argv)
         rc = fail("reveal", &err);
         goto out;
     }
-    memset(&vopts, 0, sizeof vopts);
+    memset(&vopts, 0, sizeof(vopts));
     vopts.pubkey = &dealer_pk;
     if (rpl_log_verify(log, &vopts, &rep) != RPL_OK) {
         rc = fail("verify", &rep.error);
@@ -148,7 +148,7 @@ out:
         rpl_seckey_free(seat_sk[k]);
     rpl_seckey_free(dealer);
     rpl_ctx_free(ctx);
-    sodium_memzero(secret, sizeof secret);
-    sodium_memzero(root, sizeof root);
+    sodium_memzero(secret, sizeof(secret));
+    sodium_memzero(root, sizeof(root));
     return rc;
 }
