@@ -14,7 +14,7 @@ main(void)
 {
     Suite *(*const suites[])(void) = {
         text_suite, crypto_suite, gz_suite,      keys_suite, log_suite,
-        rec_suite,  avalon_suite, archive_suite, soc_suite,
+        rec_suite,  avalon_suite, archive_suite, soc_suite,  seat_suite,
     };
     SRunner *sr = NULL;
     int failed;
