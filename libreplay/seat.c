@@ -717,17 +717,18 @@ rpl_seat_sig_message(const struct rpl_log *log, size_t seat,
     return rc;
 }
 
-/* Signs msg with sk after checking that sk is seat's key in the header,
- * and writes "sig pK <base64>". */
+/* Whether sk is seat's key in the header. */
 static enum rpl_status
-sign_as(const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
-        const uint8_t *msg, size_t msg_len, char sig_line[RPL_SIG_LINE_MAX],
-        struct rpl_error *err)
+check_key(const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
+          struct rpl_error *err)
 {
     struct rpl_pubkey pk;
-    uint8_t sig[64];
-    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
 
+    if (!log->is_verified)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before a seat uses it");
+    if (seat == 0 || seat > log->seats)
+        return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu in this game", seat);
     if (!log->has_seat_key[seat])
         return rpl__err(err, RPL_E_KEY, 0, "p%zu has no key in the header",
                         seat);
@@ -736,11 +737,21 @@ sign_as(const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
         memcmp(pk.key, log->seat_key[seat].key, sizeof(pk.key)) != 0)
         return rpl__err(err, RPL_E_KEY, 0,
                         "the secret key is not p%zu's key in the header", seat);
+    return RPL_OK;
+}
+
+/* Signs msg with sk and writes "sig pK <base64>". */
+static void
+sign_as(size_t seat, const struct rpl_seckey *sk, const uint8_t *msg,
+        size_t msg_len, char sig_line[RPL_SIG_LINE_MAX])
+{
+    uint8_t sig[64];
+    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+
     rpl__sign(sk, msg, msg_len, sig);
     sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
                       sodium_base64_VARIANT_ORIGINAL);
     snprintf(sig_line, RPL_SIG_LINE_MAX, "sig p%zu %s", seat, b64);
-    return RPL_OK;
 }
 
 _Static_assert(RPL_SIG_LINE_MAX >= sizeof("sig p10 ") + 88,
@@ -756,13 +767,16 @@ rpl_seat_sign(const struct rpl_log *log, size_t seat,
     enum rpl_status rc;
 
     rpl__err_clear(err);
+    rc = check_key(log, seat, sk, err);
+    if (rc != RPL_OK)
+        return rc;
     msg = rpl__alloc(log->ctx, RPL_SIG_MESSAGE_MAX);
     if (!msg)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     rc = rpl_seat_sig_message(log, seat, line_text, msg, RPL_SIG_MESSAGE_MAX,
                               &msg_len, err);
     if (rc == RPL_OK)
-        rc = sign_as(log, seat, sk, msg, msg_len, sig_line, err);
+        sign_as(seat, sk, msg, msg_len, sig_line);
     rpl__free(log->ctx, msg);
     return rc;
 }
