@@ -437,12 +437,16 @@ START_TEST(test_sign_like_recorder)
                           RPL_OK,
                       "line %zu: %s", no, err.msg);
         ck_assert_str_eq(got, want);
-        /* Another seat may not sign it, nor with another key. */
+        /* Another seat may not sign it (with its own key), nor the seat
+         * with another key. */
+        ck_assert_int_eq(
+            rpl_seat_sign(pre, seat % 7 + 1, sk, signed_line, got, &err),
+            RPL_E_KEY);
+        rpl_seckey_free(sk);
+        sk = key_from(g.ctx, (uint8_t)(seat % 7 + 1));
         ck_assert_int_eq(
             rpl_seat_sign(pre, seat % 7 + 1, sk, signed_line, got, &err),
             RPL_E_ARG);
-        rpl_seckey_free(sk);
-        sk = key_from(g.ctx, (uint8_t)(seat % 7 + 1));
         ck_assert_int_eq(rpl_seat_sign(pre, seat, sk, signed_line, got, &err),
                          RPL_E_KEY);
         rpl_seckey_free(sk);
@@ -570,6 +574,8 @@ START_TEST(test_entropy)
                   rep.error.msg);
     ck_assert_uint_eq(rep.sigs, 1);
     /* p2 may no longer give entropy; p3 signs with p1's key: refused. */
+    rpl_seckey_free(sk);
+    sk = key_from(g.ctx, 2);
     ck_assert_int_eq(rpl_seat_entropy(log, 2, sk, eline, sline, &err),
                      RPL_E_RULES);
     rpl_seckey_free(sk);
