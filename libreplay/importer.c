@@ -194,6 +194,7 @@ record(struct rpl_ctx *ctx, const struct rpl__importer *imp,
                     rep->log.is_imported ? "is" : "is not");
         goto out;
     }
+    (void)rpl_log_variants(log, rep->variants, sizeof(rep->variants));
     *out = log;
     log = NULL;
 out:

@@ -342,6 +342,17 @@ RPL_API size_t rpl_log_lines(const struct rpl_log *log) RPL_NONNULL(1);
 RPL_API const char *rpl_log_line(const struct rpl_log *log, size_t no,
                                  size_t *len) RPL_NONNULL(1, 3);
 
+/* The house rules a log's rules line declares, as the comma-separated
+ * names of its game's page ("assassin-mordred,percival-alone" for
+ * Avalon, camelog-avalon(7), Variants), written to out (cap bytes, NUL
+ * included; RPL_VARIANTS_MAX always suffices).  Returns false, with out
+ * "", for a log whose header has no game and rules line; true
+ * otherwise, with out "" for a game under its official rules.  Reads
+ * only the log's text: thread-safe on a log nobody modifies. */
+#define RPL_VARIANTS_MAX 128
+RPL_API bool rpl_log_variants(const struct rpl_log *log, char *out, size_t cap)
+    RPL_NONNULL(1, 2);
+
 /* Seats of a verified log, and seat k's display name (1-based, unescaped,
  * NUL-terminated, lent). */
 RPL_API size_t rpl_log_seats(const struct rpl_log *log) RPL_NONNULL(1);
@@ -618,6 +629,9 @@ struct rpl_import_report {
                                          * JSON path, "" for none */
     char reason[RPL_IMPORT_REASON_MAX]; /* why, for people; "" if imported */
     struct rpl_report log;              /* the imported log's verification */
+    char variants[RPL_VARIANTS_MAX];    /* the house rules the imported log
+                                         * declares (rpl_log_variants()),
+                                         * "" for none or when refused */
 };
 
 /* Imports one record of format: record_len bytes (copied), whose file

@@ -699,6 +699,56 @@ static const struct rules_case rules_cases[] = {
     {"rules players=7 roles=merlin,percival,servant,servant,assassin,"
      "morgana,mordred lady=on targeting=on",
      RPL_OK, "", 0},
+    /* declared variants (camelog-avalon(7), Variants) */
+    {"rules players=5 roles=merlin,servant,servant,mordred,minion "
+     "lady=off targeting=off variants=assassin-mordred",
+     RPL_OK, "", 0},
+    {"rules players=5 roles=merlin,servant,servant,morgana,oberon "
+     "lady=off targeting=off variants=assassin-oberon",
+     RPL_OK, "W-1: ", 1},
+    {"rules players=5 roles=percival,servant,servant,morgana,minion "
+     "lady=off targeting=off variants=percival-alone",
+     RPL_OK, "W-3: ", 1},
+    {"rules players=5 roles=merlin,servant,servant,assassin,minion "
+     "lady=off targeting=off variants=assassin-names-evil",
+     RPL_OK, "", 0},
+    {"rules players=7 roles=merlin,percival,servant,servant,morgana,"
+     "mordred,minion lady=off targeting=off "
+     "variants=assassin-mordred,assassin-names-evil",
+     RPL_OK, "", 0},
+    {"rules players=5 roles=merlin,servant,servant,mordred,minion "
+     "lady=off targeting=off variants=assassin-lancelot",
+     RPL_E_RULES, "V-1: unknown variant \"assassin-lancelot\"", 0},
+    {"rules players=5 roles=merlin,servant,servant,morgana,mordred "
+     "lady=off targeting=off variants=assassin-morgana,assassin-mordred",
+     RPL_E_RULES, "V-2: ", 0},
+    {"rules players=5 roles=merlin,servant,servant,assassin,mordred "
+     "lady=off targeting=off variants=assassin-mordred",
+     RPL_E_RULES, "V-3: assassin-mordred needs mordred", 0},
+    {"rules players=5 roles=merlin,servant,servant,assassin,minion "
+     "lady=off targeting=off variants=assassin-morgana",
+     RPL_E_RULES, "V-3: assassin-morgana needs morgana", 0},
+    {"rules players=5 roles=merlin,percival,servant,assassin,morgana "
+     "lady=off targeting=off variants=percival-alone",
+     RPL_E_RULES, "V-4: ", 0},
+    {"rules players=5 roles=servant,servant,servant,assassin,minion "
+     "lady=off targeting=off variants=assassin-names-evil",
+     RPL_E_RULES, "V-5: ", 0},
+    {"rules players=5 roles=merlin,servant,servant,mordred,minion "
+     "lady=off targeting=off",
+     RPL_E_RULES, "H-4: merlin needs an assassin", 0},
+    {"rules players=5 roles=merlin,servant,servant,mordred,minion "
+     "lady=off targeting=off variants=",
+     RPL_E_SYNTAX, "expected a variant name", 0},
+    {"rules players=5 roles=merlin,servant,servant,mordred,minion "
+     "lady=off targeting=off variants=assassin-names-evil,assassin-mordred",
+     RPL_E_SYNTAX, "variants not in canonical order", 0},
+    {"rules players=5 roles=merlin,servant,servant,mordred,minion "
+     "lady=off targeting=off variants=assassin-mordred,assassin-mordred",
+     RPL_E_SYNTAX, "variants not in canonical order", 0},
+    {"rules players=5 roles=merlin,servant,servant,mordred,minion "
+     "lady=off variants=assassin-mordred targeting=off",
+     RPL_E_SYNTAX, "expected \"rules players=N", 0},
     /* non-canonical spellings */
     {"rules players=5 roles=servant,merlin,servant,assassin,minion "
      "lady=off targeting=off",

@@ -146,9 +146,10 @@ seed_text(char *out, size_t cap, const struct rpl_report *rep)
 }
 
 static void
-print_text(const char *file, const struct rpl_report *rep)
+print_text(const char *file, const struct rpl_report *rep, const char *variants)
 {
     char seed[96];
+    char vtext[RPL_VARIANTS_MAX + 16] = "";
 
     if (rep->error.code != RPL_OK) {
         printf("%s: FAILED line %zu\n", file, rep->error.line);
@@ -162,16 +163,21 @@ print_text(const char *file, const struct rpl_report *rep)
                           : "";
 
     seed_text(seed, sizeof(seed), rep);
+    /* The house rules in force (the game's man page, Variants). */
+    if (variants[0] != '\0') {
+        snprintf(vtext, sizeof(vtext), "house rules %s; ", variants);
+    }
     switch (rep->progress) {
     case RPL_PROGRESS_IN_PROGRESS:
-        printf("%s: ok (%sin progress%s)\n", file, imp, seed);
+        printf("%s: ok (%s%sin progress%s)\n", file, imp, vtext, seed);
         break;
     case RPL_PROGRESS_FINISHED:
-        printf("%s: ok (%sfinished, not revealed%s)\n", file, imp, seed);
+        printf("%s: ok (%s%sfinished, not revealed%s)\n", file, imp, vtext,
+               seed);
         break;
     case RPL_PROGRESS_COMPLETE:
-        printf("%s: ok (%scomplete, %zu %s, %zu %s%s)\n", file, imp, rep->seals,
-               plural(rep->seals, "seal", "seals"), rep->sigs,
+        printf("%s: ok (%s%scomplete, %zu %s, %zu %s%s)\n", file, imp, vtext,
+               rep->seals, plural(rep->seals, "seal", "seals"), rep->sigs,
                plural(rep->sigs, "sig", "sigs"), seed);
         break;
     }
@@ -202,6 +208,26 @@ uncovered_json(const struct rpl_report *rep)
     cli_json_set(o, "first", cli_json_size(rep->unsealed_from));
     cli_json_set(o, "last", cli_json_size(rep->lines));
     return o;
+}
+
+/* "a,b" as ["a", "b"]; NULL when out of memory. */
+static json_t *
+variants_json(const char *list)
+{
+    json_t *a = json_array();
+    const char *p = list;
+
+    while (a && *p != '\0') {
+        const char *comma = strchr(p, ',');
+        const size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+        if (json_array_append_new(a, json_stringn(p, n)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+        p += n + (comma ? 1 : 0);
+    }
+    return a;
 }
 
 static json_t *
@@ -258,6 +284,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
     struct rpl_report rep;
     struct rpl_verify_opts opts;
     json_t *warnings = NULL, *obj;
+    char variants[RPL_VARIANTS_MAX];
     enum rpl_status st;
     int rc;
 
@@ -285,6 +312,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         return rc;
     }
     st = rpl_log_verify(log, &opts, &rep);
+    (void)rpl_log_variants(log, variants, sizeof(variants));
     if (run->is_json) {
         warnings = json_array();
     }
@@ -300,6 +328,11 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
     }
     if (run->is_json) {
         obj = report_json(file, &rep, st, &rep.error, warnings);
+        if (obj && variants[0] != '\0' &&
+            !cli_json_set(obj, "variants", variants_json(variants))) {
+            json_decref(obj);
+            obj = NULL;
+        }
         if (!obj) {
             cli_msg("out of memory");
             rc = cli_worst(rc, CLI_EXIT_USAGE);
@@ -308,7 +341,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         }
         json_decref(obj);
     } else {
-        print_text(file, &rep);
+        print_text(file, &rep, variants);
     }
     json_decref(warnings);
     rpl_log_free(log);

@@ -127,6 +127,10 @@ struct rpl__game {
     enum rpl_status (*rules)(void *st, const struct rpl__line *ln,
                              const struct rpl__env *env, size_t *seats,
                              struct rpl_error *err);
+    /* The house rules a rules line declares (its text, len bytes), as
+     * a comma-separated list written to out ("" for none); returns the
+     * length.  NULL for a game without variants. */
+    size_t (*variants)(const char *rules, size_t len, char *out, size_t cap);
     /* With env->seed: derives the deal (every secret of the setup). */
     enum rpl_status (*setup)(void *st, const struct rpl__env *env,
                              struct rpl_error *err);

@@ -1,10 +1,11 @@
 # import: hand-made records, one for each reason to refuse a game (a
-# house rule of the site, a broken rule, a record that contradicts
-# itself), and two good games.  Nothing is written for a refused record.
+# broken rule, a record that contradicts itself), two good games and two
+# that the site's house rules change (imported with their variants).
+# Nothing is written for a refused record.
 ln -s "$TESTDATA/import" data
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o importer >/dev/null
 camelog import --from avalongame --seed 01 --key importer.key -o games \
-    data/good-*.json data/refuse-*.json
+    data/good-*.json data/house-*.json data/refuse-*.json
 echo "exit $?"
 ls games
 camelog verify -q --pubkey importer.pub games/*.camelog
@@ -13,8 +14,12 @@ echo "== names are quoted on the seat lines"
 camelog cat games/good-5-names.camelog | grep '^seat'
 echo "== --json names the category and the JSON path"
 camelog import --from avalongame --json -q --seed 01 --key importer.key \
-    -o games data/refuse-proposer.json data/refuse-house-assassin.json \
+    -o games data/refuse-proposer.json data/refuse-two-assassins.json \
     data/refuse-unknown-player.json 2>/dev/null
+echo "exit $?"
+echo "== --json: an imported game names its variants"
+camelog import --from avalongame --json -q --force --seed 01 \
+    --key importer.key -o games data/house-assassin-morgana.json
 echo "exit $?"
 echo "== -q: no summary"
 camelog import --from avalongame -q --seed 01 --key importer.key -o games \

@@ -46,6 +46,17 @@ enum av_role {
 };
 #define AV_NROLES 8
 
+/* Declared house rules (camelog-avalon(7), Variants), in the canonical
+ * order of the rules line's variants= key; bit v of av_state.variants. */
+enum av_variant {
+    AV_V_ASSASSIN_MORGANA = 0, /* Morgana holds the Assassin's power */
+    AV_V_ASSASSIN_MORDRED = 1, /* Mordred holds it */
+    AV_V_ASSASSIN_OBERON = 2,  /* Oberon holds it */
+    AV_V_PERCIVAL_ALONE = 3,   /* Percival without Merlin (H-5 lifted) */
+    AV_V_NAMES_EVIL = 4        /* the Assassin may name a seat it saw */
+};
+#define AV_NVARIANTS 5
+
 /* What the state waits for.  0 is the zeroed state (no rules line). */
 enum av_phase {
     AV_PH_RULES = 0,
@@ -135,6 +146,8 @@ struct av_state {
     uint8_t is_targeting;
     uint8_t count[AV_NROLES];     /* how many of each role */
     uint8_t roster[AV_MAX_SEATS]; /* the roles list, canonical order */
+    uint8_t variants;             /* mask of enum av_variant; 0: official */
+    uint8_t power;                /* the role holding the Assassin's power */
 
     /* An imported game (camelog(5)): the reveal opens the roles
      * (`open role pK <role>`, seat order) before the cards. */
@@ -189,6 +202,14 @@ extern const unsigned char rpl__av_team[6][5];
 /* Tokens: roles by enum av_role, winners and reasons by enum av_reason
  * (AV_R_EITHER has none; AV_R_NONE is ""). */
 extern const char *const rpl__av_role_name[AV_NROLES];
+extern const char *const rpl__av_variant_name[AV_NVARIANTS];
+
+/* "assassin-mordred,percival-alone" of a mask of variants ("" for
+ * none), written to out: the value of the variants= key. */
+void rpl__av_fmt_variants(char *out, size_t cap, unsigned mask);
+
+/* The same read from a rules line's text (struct rpl__game.variants). */
+size_t rpl__av_variants(const char *rules, size_t len, char *out, size_t cap);
 extern const char *const rpl__av_winner_name[AV_R_ABORTED + 1];
 extern const char *const rpl__av_reason_name[AV_R_ABORTED + 1];
 

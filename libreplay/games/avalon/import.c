@@ -133,7 +133,9 @@ static const enum rpl_status category_status[C_COUNT] = {
 };
 
 /* The role names of the site, and ours.  EVIL MINION is the Assassin
- * when its assassin flag is set. */
+ * when its assassin flag is set; later records name the Assassin
+ * ASSASSIN, always with the flag.  The flag on MORGANA, MORDRED or
+ * OBERON is a house rule: the variant assassin-ROLE. */
 static const struct {
     const char *site;
     const char *token;
@@ -141,7 +143,7 @@ static const struct {
     {"MERLIN", "merlin"},          {"PERCIVAL", "percival"},
     {"LOYAL FOLLOWER", "servant"}, {"MORGANA", "morgana"},
     {"MORDRED", "mordred"},        {"OBERON", "oberon"},
-    {"EVIL MINION", "minion"},
+    {"EVIL MINION", "minion"},     {"ASSASSIN", "assassin"},
 };
 #define NROLE_MAP (sizeof(role_map) / sizeof(role_map[0]))
 
@@ -181,6 +183,7 @@ struct imp {
     const char *names[MAX_SEATS + 1]; /* 1-based, lent by root */
     const char *roles[MAX_SEATS + 1]; /* role tokens, 1-based */
     size_t assassin;                  /* seat of the assassin flag */
+    unsigned variants;                /* enum av_variant mask declared */
     size_t first;                     /* first leader */
     size_t played;                    /* quests played */
     size_t successes;                 /* of them, successes */
@@ -677,6 +680,28 @@ role_token(const char *site)
     return NULL;
 }
 
+static bool
+is_evil_token(const char *token)
+{
+    const int r = rpl__av_role_index(token, strlen(token));
+
+    return r >= 0 && av_is_evil((unsigned)r);
+}
+
+/* The assassin-ROLE variant of an evil role other than the Assassin and
+ * the minion. */
+static unsigned
+power_variant(const char *token)
+{
+    if (strcmp(token, "morgana") == 0) {
+        return AV_V_ASSASSIN_MORGANA;
+    }
+    if (strcmp(token, "mordred") == 0) {
+        return AV_V_ASSASSIN_MORDRED;
+    }
+    return AV_V_ASSASSIN_OBERON;
+}
+
 /* outcome.roles: every player once, with a role of the official game,
  * at most one assassin flag, and that on an EVIL MINION. */
 static bool
@@ -685,7 +710,7 @@ read_roles(struct imp *im, const json_t *outcome)
     char path[PATH_MAX_LEN], epath[PATH_MAX_LEN], kpath[PATH_MAX_LEN];
     json_t *roles, *e, *v;
     size_t i, k, seat;
-    bool has_merlin = false;
+    bool has_merlin = false, has_percival = false;
 
     if (!get_key(im, outcome, "outcome", "roles", W_ARRAY, &roles, path)) {
         return false;
@@ -718,22 +743,34 @@ read_roles(struct imp *im, const json_t *outcome)
             return false;
         }
         flag = json_is_true(v);
-        if (flag && strcmp(token, "minion") != 0) {
-            return refuse(im, C_HOUSE_ASSASSIN, kpath,
-                          "%s: %s (%s) is the assassin; officially the "
-                          "Assassin is a character of its own (house rule)",
+        if (flag && im->assassin != 0) {
+            return refuse(im, C_RECORD, kpath,
+                          "%s: %s and %s both have the assassin flag, but "
+                          "one seat holds the Assassin's power",
+                          kpath, im->names[im->assassin], im->names[seat]);
+        }
+        if (!flag && strcmp(token, "assassin") == 0) {
+            return refuse(im, C_RECORD, kpath,
+                          "%s: %s is the ASSASSIN without the assassin flag",
+                          kpath, im->names[seat]);
+        }
+        if (flag && !is_evil_token(token)) {
+            return refuse(im, C_RECORD, kpath,
+                          "%s: %s (%s) has the assassin flag, but only an "
+                          "evil role can hold the Assassin's power",
                           kpath, site, im->names[seat]);
         }
-        if (flag && im->assassin != 0) {
-            return refuse(im, C_CONFIG, kpath,
-                          "%s: %s and %s both have the assassin flag", kpath,
-                          im->names[im->assassin], im->names[seat]);
+        if (flag && strcmp(token, "minion") == 0) {
+            token = "assassin";
+        } else if (flag && strcmp(token, "assassin") != 0) {
+            /* Morgana, Mordred or Oberon holds the power: a house rule. */
+            im->variants |= 1u << power_variant(token);
         }
         if (flag) {
-            token = "assassin";
             im->assassin = seat;
         }
         has_merlin = has_merlin || strcmp(token, "merlin") == 0;
+        has_percival = has_percival || strcmp(token, "percival") == 0;
         im->roles[seat] = token;
     }
     for (k = 1; k <= im->n; k++) {
@@ -748,7 +785,36 @@ read_roles(struct imp *im, const json_t *outcome)
                       "flag (H-4: merlin needs an assassin)",
                       path);
     }
+    if (has_percival && !has_merlin) {
+        im->variants |= 1u << AV_V_PERCIVAL_ALONE;
+    }
     return true;
+}
+
+/* Whether the shot the record holds names a seat the Assassin saw at
+ * night: the site allows it, the official rules do not (A-20), so it
+ * declares the variant assassin-names-evil.  The night is that of
+ * camelog-avalon(7): every evil role but Oberon sees the others but
+ * Oberon.  A shot that is not a player's name is refused later, where
+ * the assassination is played. */
+static void
+read_shot(struct imp *im, const json_t *outcome)
+{
+    const json_t *v = json_object_get(outcome, "assassinated");
+    size_t target;
+
+    if (im->assassin == 0 || !v || !json_is_string(v)) {
+        return;
+    }
+    target = seat_of(im, json_string_value(v));
+    if (target == 0 || target == im->assassin || !im->roles[target]) {
+        return;
+    }
+    if (is_evil_token(im->roles[target]) &&
+        strcmp(im->roles[target], "oberon") != 0 &&
+        strcmp(im->roles[im->assassin], "oberon") != 0) {
+        im->variants |= 1u << AV_V_NAMES_EVIL;
+    }
 }
 
 /* The rules line: the roles in canonical order, no Lady, no Targeting. */
@@ -768,7 +834,14 @@ rules_line(const struct imp *im, char *out, size_t cap)
         }
     }
     if (len < cap) {
-        snprintf(out + len, cap - len, " lady=off targeting=off");
+        len +=
+            (size_t)snprintf(out + len, cap - len, " lady=off targeting=off");
+    }
+    if (im->variants != 0 && len < cap) {
+        char list[RPL_VARIANTS_MAX];
+
+        rpl__av_fmt_variants(list, sizeof(list), im->variants);
+        snprintf(out + len, cap - len, " variants=%s", list);
     }
 }
 
@@ -807,13 +880,95 @@ read_options(struct imp *im)
     return true;
 }
 
+/* The keys of a record, in every format of the dataset: 2019 records
+ * have no options, records from 2022 on carry __collections__ (the
+ * store's subcollections, always empty in game records).  A key camelog
+ * does not know is a format it does not know: refused, never guessed. */
+static bool
+read_keys(struct imp *im)
+{
+    static const char *const known[] = {
+        "players",     "missions",     "outcome",         "options",
+        "timeCreated", "timeFinished", "__collections__",
+    };
+    char path[PATH_MAX_LEN];
+    const char *key;
+    json_t *v;
+
+    json_object_foreach(im->root, key, v)
+    {
+        size_t i;
+
+        for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+            if (strcmp(key, known[i]) == 0) {
+                break;
+            }
+        }
+        path_key(path, sizeof(path), "", key);
+        if (i == sizeof(known) / sizeof(known[0])) {
+            return refuse(im, C_SHAPE, path,
+                          "%s: a field of no avalongame format camelog "
+                          "knows",
+                          path);
+        }
+        if (strcmp(key, "__collections__") == 0) {
+            if (!check_type(im, v, path, W_OBJECT)) {
+                return false;
+            }
+            if (json_object_size(v) != 0) {
+                return refuse(im, C_SHAPE, path,
+                              "%s: subcollections camelog does not know "
+                              "(expected {})",
+                              path);
+            }
+        }
+    }
+    return true;
+}
+
+/* A timestamp of the record, plain {"_seconds": S, "_nanoseconds": N}
+ * or, from 2022 on, wrapped {"__datatype__": "timestamp", "value":
+ * {...}}; *inner is the plain object, its path in ipath. */
+static bool
+unwrap_time(struct imp *im, json_t *t, const char *path, json_t **inner,
+            char *ipath)
+{
+    json_t *dt = json_object_get(t, "__datatype__"), *v;
+    char dpath[PATH_MAX_LEN];
+
+    snprintf(ipath, PATH_MAX_LEN, "%s", path);
+    *inner = t;
+    if (!dt) {
+        return true;
+    }
+    path_key(dpath, sizeof(dpath), path, "__datatype__");
+    if (!json_is_string(dt) ||
+        strcmp(json_string_value(dt), "timestamp") != 0) {
+        return refuse(im, C_SHAPE, dpath,
+                      "%s: expected \"timestamp\", the only wrapped type "
+                      "camelog knows",
+                      dpath);
+    }
+    if (json_object_size(t) != 2) {
+        return refuse(im, C_SHAPE, path,
+                      "%s: a wrapped timestamp has only __datatype__ and "
+                      "value",
+                      path);
+    }
+    if (!get_key(im, t, path, "value", W_OBJECT, &v, ipath)) {
+        return false;
+    }
+    *inner = v;
+    return true;
+}
+
 /* timeCreated._seconds as YYYY-MM-DDTHH:MM:SSZ; "" when the record has
  * no timeCreated. */
 static bool
 read_created(struct imp *im, char *out, size_t cap)
 {
-    char path[PATH_MAX_LEN], spath[PATH_MAX_LEN];
-    json_t *t = json_object_get(im->root, "timeCreated"), *s;
+    char path[PATH_MAX_LEN], spath[PATH_MAX_LEN], ipath[PATH_MAX_LEN];
+    json_t *t = json_object_get(im->root, "timeCreated"), *s, *in;
     json_int_t secs;
     time_t tt;
     struct tm tm;
@@ -824,7 +979,8 @@ read_created(struct imp *im, char *out, size_t cap)
     }
     snprintf(path, sizeof(path), "timeCreated");
     if (!check_type(im, t, path, W_OBJECT) ||
-        !get_key(im, t, path, "_seconds", W_INTEGER, &s, spath)) {
+        !unwrap_time(im, t, path, &in, ipath) ||
+        !get_key(im, in, ipath, "_seconds", W_INTEGER, &s, spath)) {
         return false;
     }
     secs = json_integer_value(s);
@@ -1391,12 +1547,13 @@ play_record(struct imp *im)
 
     if (!original_id(im) || !load_record(im) || !read_players(im) ||
         !get_key(im, im->root, "", "outcome", W_OBJECT, &outcome, path) ||
-        !read_roles(im, outcome) || !read_options(im) ||
+        !read_roles(im, outcome) || !read_options(im) || !read_keys(im) ||
         !read_created(im, plan->created, sizeof(plan->created)) ||
         !get_key(im, im->root, "", "missions", W_ARRAY, &missions, path) ||
         !read_first(im, missions)) {
         return false;
     }
+    read_shot(im, outcome);
     rules_line(im, plan->rules, sizeof(plan->rules));
     plan->seats = im->n;
     plan->first = im->first;

@@ -67,6 +67,7 @@ const struct rpl__game rpl__avalon = {
     .name = "avalon",
     .state_size = sizeof(struct av_state),
     .rules = rpl__av_rules,
+    .variants = rpl__av_variants,
     .setup = rpl__av_setup,
     .import_deal = av_import_deal,
     .apply = rpl__av_apply,

@@ -30,6 +30,18 @@ const char *const rpl__av_role_name[AV_NROLES] = {
     "morgana", "mordred",  "oberon",  "minion",
 };
 
+/* By enum av_variant: the canonical order of the variants= key. */
+const char *const rpl__av_variant_name[AV_NVARIANTS] = {
+    "assassin-morgana", "assassin-mordred",    "assassin-oberon",
+    "percival-alone",   "assassin-names-evil",
+};
+
+/* The role that holds the Assassin's power under each assassin-ROLE
+ * variant, by enum av_variant (AV_ASSASSIN: not such a variant). */
+static const uint8_t variant_power[AV_NVARIANTS] = {
+    AV_MORGANA, AV_MORDRED, AV_OBERON, AV_ASSASSIN, AV_ASSASSIN,
+};
+
 /* By enum av_reason (AV_R_EITHER has no token). */
 const char *const rpl__av_reason_name[AV_R_ABORTED + 1] = {
     "",       "quests",  "failures", "rejections", "assassination",
@@ -73,6 +85,100 @@ rpl__av_card_name(unsigned v)
 
 /* --------------------------------------------------------- rules line */
 
+void
+rpl__av_fmt_variants(char *out, size_t cap, unsigned mask)
+{
+    size_t len = 0;
+
+    if (cap == 0)
+        return;
+    out[0] = '\0';
+    for (unsigned v = 0; v < AV_NVARIANTS; v++) {
+        int w;
+
+        if (!(mask & (1u << v)))
+            continue;
+        w = snprintf(out + len, cap - len, "%s%s", len ? "," : "",
+                     rpl__av_variant_name[v]);
+        if (w < 0 || (size_t)w >= cap - len)
+            return;
+        len += (size_t)w;
+    }
+}
+
+size_t
+rpl__av_variants(const char *rules, size_t len, char *out, size_t cap)
+{
+    static const char key[] = " variants=";
+    const size_t klen = sizeof(key) - 1;
+    size_t i, n;
+
+    if (cap == 0)
+        return 0;
+    out[0] = '\0';
+    for (i = 0; i + klen <= len; i++)
+        if (memcmp(rules + i, key, klen) == 0)
+            break;
+    if (i + klen > len)
+        return 0;
+    i += klen;
+    for (n = 0; i + n < len && rules[i + n] != ' '; n++)
+        ;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, rules + i, n);
+    out[n] = '\0';
+    return n;
+}
+
+/* The value of variants= as a mask; false when it is not a list of
+ * known names in canonical order, each once (an error in err). */
+static bool
+parse_variants(const struct rpl__tok *v, const struct rpl__line *ln,
+               unsigned *mask, enum rpl_status *code, struct rpl_error *err)
+{
+    int last = -1;
+
+    *mask = 0;
+    for (size_t i = 0; i <= v->n;) {
+        size_t j = i;
+        int found = -1;
+
+        while (j < v->n && v->p[j] != ',')
+            j++;
+        for (int k = 0; k < AV_NVARIANTS; k++)
+            if (strlen(rpl__av_variant_name[k]) == j - i &&
+                memcmp(rpl__av_variant_name[k], v->p + i, j - i) == 0)
+                found = k;
+        if (found < 0) {
+            const struct rpl__tok one = {v->p + i, j - i};
+            char show[64];
+
+            rpl__tok_show(show, sizeof(show), &one);
+            *code = j == i ? RPL_E_SYNTAX : RPL_E_RULES;
+            rpl__err(err, *code, ln->no,
+                     j == i ? "expected a variant name, got \"%s\""
+                            : "V-1: unknown variant \"%s\"",
+                     show);
+            return false;
+        }
+        if (found <= last) {
+            *code = RPL_E_SYNTAX;
+            rpl__err(err, *code, ln->no,
+                     "variants not in canonical order: %s after %s "
+                     "(assassin-morgana, assassin-mordred, "
+                     "assassin-oberon, percival-alone, "
+                     "assassin-names-evil, each once)",
+                     rpl__av_variant_name[found], rpl__av_variant_name[last]);
+            return false;
+        }
+        last = found;
+        *mask |= 1u << found;
+        i = j + 1;
+    }
+    return true;
+}
+
 int
 rpl__av_role_index(const char *p, size_t n)
 {
@@ -106,8 +212,8 @@ enum rpl_status
 rpl__av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
               size_t *seats, struct rpl_error *err)
 {
-    static const char form[] =
-        "rules players=N roles=LIST lady=on|off targeting=on|off";
+    static const char form[] = "rules players=N roles=LIST lady=on|off "
+                               "targeting=on|off [variants=LIST]";
     struct av_state *s = st;
     struct rpl__tok vp, vr, vl, vt;
     unsigned long n = 0;
@@ -115,16 +221,26 @@ rpl__av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     size_t good = 0, evil = 0;
     bool lady = false, targeting = false;
     int last = -1;
+    unsigned variants = 0, power = AV_ASSASSIN, npowers = 0;
+    struct rpl__tok vv;
     char msg[160];
 
-    if (ln->ntok != 5 || !rpl__tok_is(&ln->tok[0], "rules") ||
+    if ((ln->ntok != 5 && ln->ntok != 6) ||
+        !rpl__tok_is(&ln->tok[0], "rules") ||
         !rpl__tok_kv(&ln->tok[1], "players", &vp) ||
         !rpl__tok_kv(&ln->tok[2], "roles", &vr) ||
         !rpl__tok_kv(&ln->tok[3], "lady", &vl) ||
         !rpl__tok_kv(&ln->tok[4], "targeting", &vt) ||
         !rpl__tok_uint(&vp, 1000, &n) || !tok_onoff(&vl, &lady) ||
-        !tok_onoff(&vt, &targeting))
+        !tok_onoff(&vt, &targeting) ||
+        (ln->ntok == 6 && !rpl__tok_kv(&ln->tok[5], "variants", &vv)))
         return rpl__err_expected(err, RPL_E_SYNTAX, ln, form);
+    if (ln->ntok == 6) {
+        enum rpl_status code = RPL_E_SYNTAX;
+
+        if (!parse_variants(&vv, ln, &variants, &code, err))
+            return code;
+    }
     for (size_t i = 0; i <= vr.n;) {
         size_t j = i;
         bool lower = true;
@@ -179,10 +295,34 @@ rpl__av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
                         "H-2: %lu players need %u good and %u evil roles, "
                         "got %zu good and %zu evil",
                         n, av_good_n[n - 5], av_evil_n[n - 5], good, evil);
-    if (count[AV_MERLIN] && !count[AV_ASSASSIN])
+    /* The variants, each where it changes something (V-2..V-5). */
+    for (unsigned v = 0; v < AV_NVARIANTS; v++) {
+        if (!(variants & (1u << v)) || variant_power[v] == AV_ASSASSIN)
+            continue;
+        power = variant_power[v];
+        npowers++;
+        if (npowers > 1)
+            return rpl__err(err, RPL_E_RULES, ln->no,
+                            "V-2: one role holds the assassin's power, "
+                            "got two assassin- variants");
+        if (!count[power] || count[AV_ASSASSIN])
+            return rpl__err(err, RPL_E_RULES, ln->no,
+                            "V-3: %s needs %s in play and no assassin",
+                            rpl__av_variant_name[v], rpl__av_role_name[power]);
+    }
+    if ((variants & (1u << AV_V_PERCIVAL_ALONE)) &&
+        (!count[AV_PERCIVAL] || count[AV_MERLIN]))
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "V-4: percival-alone needs percival in play without "
+                        "merlin");
+    if ((variants & (1u << AV_V_NAMES_EVIL)) && !count[AV_MERLIN])
+        return rpl__err(err, RPL_E_RULES, ln->no,
+                        "V-5: assassin-names-evil needs merlin in play");
+    if (count[AV_MERLIN] && !count[power])
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "H-4: merlin needs an assassin");
-    if (count[AV_PERCIVAL] && !count[AV_MERLIN])
+    if (count[AV_PERCIVAL] && !count[AV_MERLIN] &&
+        !(variants & (1u << AV_V_PERCIVAL_ALONE)))
         return rpl__err(err, RPL_E_RULES, ln->no, "H-5: percival needs merlin");
 
     memset(s, 0, sizeof(*s));
@@ -190,6 +330,8 @@ rpl__av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     s->n = (uint8_t)n;
     s->is_lady = lady;
     s->is_targeting = targeting;
+    s->variants = (uint8_t)variants;
+    s->power = (uint8_t)power;
     for (int r = 0, k = 0; r < AV_NROLES; r++) {
         s->count[r] = (uint8_t)count[r];
         for (size_t c = 0; c < count[r]; c++)

@@ -132,7 +132,7 @@ find_role(const uint8_t *role, unsigned n, unsigned r)
 static unsigned
 assassin_seat(const struct av_state *s)
 {
-    return find_role(s->role, s->n, AV_ASSASSIN);
+    return find_role(s->role, s->n, s->power);
 }
 
 /* -------------------------------------------------------------- deal */
@@ -599,16 +599,18 @@ apply_lady(struct av_state *s, const struct rpl__line *ln,
 }
 
 /* The Assassin's legality (A-20) for roles by seat; line is the
- * assassinate line. */
+ * assassinate line.  The power is the Assassin's or, under an
+ * assassin-ROLE variant, that role's; assassin-names-evil lifts A-20. */
 static enum rpl_status
-check_assassin(const uint8_t *role, unsigned n, size_t line, unsigned actor,
-               unsigned target, struct rpl_error *err)
+check_assassin(const struct av_state *s, const uint8_t *role, size_t line,
+               unsigned actor, unsigned target, struct rpl_error *err)
 {
-    if (role[actor] != AV_ASSASSIN)
+    if (role[actor] != s->power)
         return rpl__err(err, RPL_E_RULES, line,
                         "p%u is not the assassin (p%u is)", actor,
-                        find_role(role, n, AV_ASSASSIN));
-    if (sees(AV_ASSASSIN, role[target]))
+                        find_role(role, s->n, s->power));
+    if (!(s->variants & (1u << AV_V_NAMES_EVIL)) &&
+        sees(role[actor], role[target]))
         return rpl__err(err, RPL_E_RULES, line,
                         "p%u cannot name p%u, whom the assassin saw as evil",
                         actor, target);
@@ -626,8 +628,8 @@ apply_assassinate(struct av_state *s, const struct rpl__line *ln,
         return rpl__err(err, RPL_E_RULES, ln->no, "p%zu cannot name themself",
                         p->a);
     if (s->knows) {
-        rc = check_assassin(s->role, s->n, ln->no, (unsigned)p->a,
-                            (unsigned)p->b, err);
+        rc = check_assassin(s, s->role, ln->no, (unsigned)p->a, (unsigned)p->b,
+                            err);
         if (rc != RPL_OK)
             return rc;
     }
@@ -1020,7 +1022,7 @@ check_deal(const struct av_state *s, const struct rpl__env *env,
 
     /* The assassination, then the end it decides. */
     if (s->assassinate_line) {
-        rc = check_assassin(role, s->n, s->assassinate_line, s->assassin,
+        rc = check_assassin(s, role, s->assassinate_line, s->assassin,
                             s->target, err);
         if (rc != RPL_OK)
             goto out;
@@ -1362,5 +1364,11 @@ rpl__av_serialize(const void *st, uint8_t *buf, size_t cap)
     put8(&w, s->exp_reason);
     put8(&w, s->reason);
     put32(&w, s->end_line);
+    /* Only a game with variants has these bytes, so that the digests of
+     * official games stay what they were. */
+    if (s->variants) {
+        put8(&w, s->variants);
+        put8(&w, s->power);
+    }
     return w.len;
 }

@@ -65,6 +65,35 @@ put_who(struct rpl__buf *b, const struct rpl__env *env,
  * every Lady result, in the same spelling, so a seat's lines can be
  * found in the omniscient view. */
 
+/* The declared house rules after prefix, nothing for the official
+ * rules. */
+static void
+put_variants(struct rpl__buf *b, const struct av_state *s, const char *prefix)
+{
+    char list[128];
+
+    if (!s->variants)
+        return;
+    rpl__av_fmt_variants(list, sizeof(list), s->variants);
+    rpl__buf_printf(b, "%s%s", prefix, list);
+}
+
+/* The same as a JSON array, for the key "variants" (set only when a
+ * variant is in force, so official games keep their outputs). */
+static void
+jset_variants(struct rpl__jb *j, json_t *o, const struct av_state *s)
+{
+    json_t *a;
+
+    if (!s->variants)
+        return;
+    a = json_array();
+    for (unsigned v = 0; v < AV_NVARIANTS; v++)
+        if (s->variants & (1u << v))
+            rpl__japp(j, a, json_string(rpl__av_variant_name[v]));
+    rpl__jset(j, o, "variants", a);
+}
+
 static void
 board_text(const struct av_state *s, struct rpl__buf *b)
 {
@@ -76,8 +105,9 @@ board_text(const struct av_state *s, struct rpl__buf *b)
         rpl__buf_puts(b, rpl__av_role_name[s->roster[i]]);
     }
     rpl__buf_puts(b, s->is_lady ? "\nlady on" : "\nlady off");
-    rpl__buf_puts(b,
-                  s->is_targeting ? ", targeting on\n" : ", targeting off\n");
+    rpl__buf_puts(b, s->is_targeting ? ", targeting on" : ", targeting off");
+    put_variants(b, s, ", house rules ");
+    rpl__buf_puts(b, "\n");
     if (s->phase <= AV_PH_START) {
         rpl__buf_puts(b, "next: the dealer starts the game\n");
         return;
@@ -282,6 +312,7 @@ rpl__av_view_json(const void *st, const struct rpl__env *env, int viewer,
     rpl__jset(&j, o, "roles", a);
     rpl__jset(&j, o, "lady_on", json_boolean(s->is_lady));
     rpl__jset(&j, o, "targeting", json_boolean(s->is_targeting));
+    jset_variants(&j, o, s);
     rpl__jset(&j, o, "phase", json_string(phase_name[s->phase]));
     rpl__jset(&j, o, "round", json_integer(s->round));
     rpl__jset(&j, o, "rejections", json_integer(s->rejections));
@@ -442,6 +473,7 @@ rpl__av_describe(const void *st, const struct rpl__env *env,
             put_who(out, env, s, (unsigned)p.b);
             rpl__buf_puts(out, " holds the lady of the lake");
         }
+        put_variants(out, s, "; house rules: ");
         break;
     case AV_KW_DEAL:
         put_who(out, env, s, (unsigned)p.a);
@@ -651,6 +683,10 @@ rpl__av_reveal_text(const void *st, const struct rpl__env *env,
         rpl__buf_puts(out, "roles not revealed\n");
         return;
     }
+    if (s->variants) {
+        put_variants(out, s, "house rules: ");
+        rpl__buf_puts(out, "\n");
+    }
     for (unsigned k = 1; k <= s->n; k++) {
         rpl__av_night_view(s, k, view, sizeof(view));
         put_who(out, env, s, k);
@@ -717,6 +753,7 @@ rpl__av_reveal_text(const void *st, const struct rpl__env *env,
  *   lady [{round, holder, target, side}]
  *   assassination {assassin, target, target_role, hit} or null
  *   winner, reason
+ *   variants [name], only when the rules line declares house rules
  * and only {"revealed": false} while the state does not know the deal.
  */
 void
@@ -775,6 +812,7 @@ rpl__av_reveal_json(const void *st, const struct rpl__env *env,
                             "holder", (int)l->holder, "target", (int)l->target,
                             "side", rpl__av_side_name(l->side)));
     }
+    jset_variants(&j, o, s);
     rpl__jset(&j, o, "seats", seats);
     rpl__jset(&j, o, "quests", quests);
     rpl__jset(&j, o, "lady", ladies);
