@@ -321,6 +321,120 @@ START_TEST(avalon_leaks)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- SoC */
+
+static const char soc_rules[] = "rules players=4 traitor=on brave=off";
+
+/* A seed tag after `from` whose deal shows the same knights and first
+ * player as tag 1's (the start line is public; hands and loyalty are
+ * not). */
+static unsigned
+soc_twin(void)
+{
+    struct soc_hid h1, h2;
+    struct soc_rng r;
+    uint8_t seed[32], in[4];
+
+    rpl__store_le32(in, 1);
+    rpl__hash(seed, NULL, in, sizeof(in));
+    rpl__soc_derive(&h1, &r, 4, true, seed);
+    for (unsigned tag = 2; tag < 200000; tag++) {
+        rpl__store_le32(in, tag);
+        rpl__hash(seed, NULL, in, sizeof(in));
+        rpl__soc_derive(&h2, &r, 4, true, seed);
+        if (h1.first == h2.first &&
+            memcmp(h1.knight + 1, h2.knight + 1, 4) == 0)
+            return tag;
+    }
+    return 0;
+}
+
+static void
+soc_open(struct g *g, unsigned tag)
+{
+    g_rules(g, &rpl__soc, soc_rules, tag);
+    ck_assert_int_eq(rpl__soc.setup(g->st, &g->env, &g->err), RPL_OK);
+    g_dealer(g);
+}
+
+/* A white card that neither game's seat k holds. */
+static unsigned
+soc_unheld(const struct g *a, const struct g *b, unsigned k)
+{
+    const struct soc_state *sa = a->st, *sb = b->st;
+
+    for (unsigned c = 0; c < SOC_NWT; c++)
+        if (!sa->h.hand[k][c] && !sb->h.hand[k][c])
+            return c;
+    return SOC_NWT;
+}
+
+START_TEST(soc_leaks)
+{
+    const unsigned tag = soc_twin();
+    struct g a, b;
+    const struct soc_state *sa;
+    unsigned k, other, c;
+    char act[128];
+
+    ck_assert_uint_gt(tag, 0);
+    soc_open(&a, 1);
+    soc_open(&b, tag);
+    sa = a.st;
+    /* the seats' hands differ: only secrets tell the games apart */
+    ck_assert(memcmp(sa->h.hand, ((const struct soc_state *)b.st)->h.hand,
+                     sizeof(sa->h.hand)) != 0);
+    ck_assert_uint_eq(rpl__soc.step_seats(a.st), 0);
+    k = (unsigned)rpl__soc.turn(a.st);
+    ck_assert_uint_gt(k, 0);
+    ck_assert_uint_eq(rpl__soc.turn(b.st), k);
+    other = k % 4 + 1;
+    if (getenv("LIVE_DEBUG")) {
+        char *j = g_state(&a, (int)k);
+
+        fprintf(stderr, "need %u\n%s\n", sa->p.need.kind, j);
+        rpl_free(a.ctx, j);
+    }
+    same_state(&a, &b, RPL_VIEW_PUBLIC);
+    has_state(&a, (int)other, "\"actions\":[]");
+    has_state(&a, RPL_VIEW_PUBLIC, "\"act\":\"seat\"");
+
+    same_refusal(&a, &b, k, "", "malformed");
+    same_refusal(&a, &b, k, "dance p1", "malformed");
+    snprintf(act, sizeof(act), "start p%u", k);
+    same_refusal(&a, &b, k, act, "malformed");
+    same_refusal(&a, &b, 9, "evil p9 black", "on-behalf");
+    snprintf(act, sizeof(act), "evil p%u black", k);
+    same_refusal(&a, &b, other, act, "on-behalf");
+    snprintf(act, sizeof(act), "evil p%u black", other);
+    same_refusal(&a, &b, other, act, "not-your-turn");
+    if (sa->p.need.kind == SOC_N_POOL) {
+        snprintf(act, sizeof(act), "evil p%u black", k);
+        same_refusal(&a, &b, k, act, "phase");
+        c = soc_unheld(&a, &b, k);
+        ck_assert_uint_lt(c, SOC_NWT);
+        snprintf(act, sizeof(act), "pool p%u %s", k, rpl__soc_card[c].tok);
+        same_refusal(&a, &b, k, act, "not-allowed");
+    } else {
+        ck_assert_uint_eq(sa->p.need.kind, SOC_N_EVIL);
+        snprintf(act, sizeof(act), "move p%u camelot", k);
+        same_refusal(&a, &b, k, act, "phase");
+        snprintf(act, sizeof(act), "evil p%u siege", k);
+        g_act(&a, k, "%s", act);
+        g_act(&b, k, "%s", act);
+        same_state(&a, &b, RPL_VIEW_PUBLIC);
+        snprintf(act, sizeof(act), "move p%u camelot", k);
+        same_refusal(&a, &b, k, act, "illegal");
+        c = soc_unheld(&a, &b, k);
+        ck_assert_uint_lt(c, SOC_NWT);
+        snprintf(act, sizeof(act), "play p%u %s", k, rpl__soc_card[c].tok);
+        same_refusal(&a, &b, k, act, "illegal");
+    }
+    g_close(&a);
+    g_close(&b);
+}
+END_TEST
+
 Suite *
 live_suite(void)
 {
@@ -328,6 +442,9 @@ live_suite(void)
     TCase *tc = tcase_create("avalon");
 
     tcase_add_test(tc, avalon_leaks);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("soc");
+    tcase_add_test(tc, soc_leaks);
     suite_add_tcase(s, tc);
     return s;
 }
