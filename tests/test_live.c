@@ -435,6 +435,57 @@ START_TEST(soc_leaks)
 }
 END_TEST
 
+/* ------------------------------------------------ rpl_rec_state_json */
+
+START_TEST(rec_state)
+{
+    static const char *const names7[] = {"A", "B", "C", "D", "E", "F", "G"};
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_error err;
+    uint8_t id[16] = {7}, secret[32] = {9};
+    char *json = NULL;
+    struct rpl_seckey *dealer = NULL;
+    uint8_t dseed[32] = {0xd0};
+    char want[64];
+
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_seckey_from_seed(ctx, &dealer, dseed, NULL), RPL_OK);
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.dealer = dealer;
+    cfg.game = "avalon";
+    cfg.rules = av_rules + strlen("rules ");
+    cfg.seats = 7;
+    cfg.names = names7;
+    cfg.id = id;
+    cfg.secret = secret;
+    cfg.created = "2026-12-02T10:00:00Z";
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_rec_state_json(rec, 8, &json, &err), RPL_E_ARG);
+    ck_assert_ptr_null(json);
+    ck_assert_int_eq(rpl_rec_state_json(rec, RPL_VIEW_PUBLIC, &json, &err),
+                     RPL_OK);
+    ck_assert_ptr_nonnull(strstr(json, ",\"deliveries\":[]}"));
+    ck_assert_ptr_null(strstr(json, "role="));
+    rpl_free(ctx, json);
+    ck_assert_int_eq(rpl_rec_state_json(rec, 3, &json, &err), RPL_OK);
+    snprintf(want, sizeof(want), "{\"seat\":3,\"line\":");
+    ck_assert_ptr_nonnull(strstr(json, want));
+    ck_assert_ptr_nonnull(strstr(json, "\"label\":\"deal p3\""));
+    ck_assert_ptr_null(strstr(json, "\"deal p4\""));
+    rpl_free(ctx, json);
+    ck_assert_int_eq(rpl_rec_state_json(rec, RPL_VIEW_ALL, &json, &err),
+                     RPL_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"deal p7\""));
+    rpl_free(ctx, json);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 Suite *
 live_suite(void)
 {
@@ -445,6 +496,7 @@ live_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("soc");
     tcase_add_test(tc, soc_leaks);
+    tcase_add_test(tc, rec_state);
     suite_add_tcase(s, tc);
     return s;
 }
