@@ -583,6 +583,15 @@ rpl_archive_open(struct rpl_ctx *ctx, struct rpl_archive **out,
  * nothing). */
 RPL_API void rpl_archive_close(struct rpl_archive *ar);
 
+/* Why the open archive is not to be trusted, or NULL: its schema has
+ * objects (tables, indexes, views, triggers) this library did not
+ * create, or that differ from its own (the first such object named;
+ * rpl_archive_check() lists them all).  Such an archive opens only
+ * read-only (RPL_E_UNSUPPORTED for writing); what it says may be a lie.
+ * The text lives as long as the handle. */
+RPL_API const char *rpl_archive_warning(const struct rpl_archive *ar)
+    RPL_NONNULL(1);
+
 /* The schema version of the open archive (PRAGMA user_version). */
 RPL_API unsigned rpl_archive_version(const struct rpl_archive *ar)
     RPL_NONNULL(1);

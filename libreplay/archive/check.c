@@ -210,6 +210,16 @@ out:
     return rc;
 }
 
+static void
+schema_problem(void *ud, const char *msg)
+{
+    struct check *c = ud;
+    struct rpl_error e;
+
+    rpl__err(&e, RPL_E_UNSUPPORTED, 0, "%s", msg);
+    problem(c, NULL, &e);
+}
+
 /* SQLite's own checks: each row that is not "ok" is a problem. */
 static enum rpl_status
 check_pragma(struct check *c, const char *sql, struct rpl_error *err)
@@ -274,6 +284,13 @@ rpl_archive_check(struct rpl_archive *ar,
         rc = check_pragma(&c, "PRAGMA main.integrity_check", err);
     if (rc == RPL_OK)
         rc = check_pragma(&c, "PRAGMA main.foreign_key_check", err);
+    /* Every object of the schema is this library's: a view or trigger
+     * of someone else's makes the index say what it likes. */
+    if (rc == RPL_OK) {
+        size_t nschema = 0;
+
+        rc = rpl__ar_schema_diff(ar, schema_problem, &c, &nschema, err);
+    }
     if (rc == RPL_OK)
         rc = rpl__ar_prepare(ar,
                              "SELECT g.id FROM main.game g WHERE NOT EXISTS "
