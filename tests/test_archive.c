@@ -1679,6 +1679,54 @@ START_TEST(schema_lies)
 }
 END_TEST
 
+/* Two logs of one game stored by hand (an older library stored forks):
+ * check reports the fork, the statistics count the game once. */
+START_TEST(check_finds_forks)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[2];
+    struct rpl_archive *ar;
+    struct problems p;
+    struct rpl_error err;
+    struct tmp t;
+    struct ids ids;
+    char *json = NULL;
+    json_t *o;
+    size_t n = 0;
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 2);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 2);
+    rpl_archive_close(ar);
+    raw_exec(t.db,
+             "INSERT INTO game (gid, game, id, seal, created, rules, "
+             "players, dealer, progress, imported, rounds, proposals, lines, "
+             "seals, sigs) SELECT 100, game, id, zeroblob(32), created, "
+             "rules, players, dealer, progress, imported, rounds, proposals, "
+             "lines, seals, sigs FROM game WHERE gid = 1; "
+             "INSERT INTO log SELECT 100, text_len, gz FROM log WHERE gid = 2");
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    memset(&p, 0, sizeof(p));
+    ck_assert_int_ne(rpl_archive_check(ar, note_problem, &p, &n, &err), RPL_OK);
+    ck_assert_msg(strstr(err.msg, "a fork") && strstr(err.msg, "line "), "%s",
+                  err.msg);
+    ck_assert_int_eq(rpl_archive_stats(ar, NULL, &json, &err), RPL_OK);
+    o = json_loads(json, 0, NULL);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "games")), 2);
+    json_decref(o);
+    rpl_free(ctx, json);
+    memset(&ids, 0, sizeof(ids));
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, collect, &ids, &err), RPL_OK);
+    ck_assert_uint_eq(ids.n, 2);
+    rpl_archive_close(ar);
+    free_corpus(g, 2);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* Reading works where nothing can be written: a write-ahead-log archive
  * in a directory that is read-only (chattr +i, as root can write through
  * file modes; chmod for others), without its -wal and -shm. */
@@ -2655,6 +2703,7 @@ archive_suite(void)
     tcase_add_test(tc, sql_limits);
     tcase_add_test(tc, schema_lies);
     tcase_add_test(tc, read_only_media);
+    tcase_add_test(tc, check_finds_forks);
     tcase_add_test(tc, soc_index_matches_the_logs);
     tcase_add_test(tc, soc_filters_and_stats);
     tcase_add_test(tc, soc_migration_from_v1);

@@ -89,7 +89,10 @@ filter_side(const char *side, bool *is_soc)
 static void
 filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
 {
-    rpl__buf_puts(b, " WHERE 1");
+    /* A game counts once: of two logs of one game (a fork, in an archive
+     * add did not write), the first stored. */
+    rpl__buf_puts(b, " WHERE NOT EXISTS (SELECT 1 FROM main.game f WHERE "
+                     "f.id = g.id AND f.game = g.game AND f.gid < g.gid)");
     if (!f)
         return;
     if (f->game)

@@ -27,8 +27,8 @@ static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
     /* RPL__AR_FIND */
     "SELECT gid FROM main.game WHERE id = ?1 AND seal = ?2",
     /* RPL__AR_SAME_ID: other logs of the game, with their text */
-    "SELECT g.gid, l.gz FROM main.game g JOIN main.log l USING (gid) "
-    "WHERE g.id = ?1 AND g.game = ?2 ORDER BY g.gid",
+    "SELECT g.gid, l.gz, lower(hex(g.seal)) FROM main.game g JOIN main.log l "
+    "USING (gid) WHERE g.id = ?1 AND g.game = ?2 ORDER BY g.gid",
     /* RPL__AR_DELETE: the other tables follow (ON DELETE CASCADE) */
     "DELETE FROM main.game WHERE gid = ?1",
     /* RPL__AR_SEATS_OF */
