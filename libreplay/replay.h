@@ -651,6 +651,16 @@ struct rpl_archive_filter {
     const char *until;  /* created before: the same forms */
 };
 
+/* Checks the values of a filter against the games the library knows:
+ * game a game's name, role a role (or knight) and side a side of that
+ * game, or of any game without game.  RPL_E_ARG names the filter and
+ * lists the values it takes ("role: unknown role \"merlim\" (merlin,
+ * percival, ...)"); f NULL is RPL_OK.  query, stats and export check
+ * their filter so.  Thread-safe. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_check_filter(const struct rpl_archive_filter *f,
+                         struct rpl_error *err);
+
 struct rpl_archive_seat {
     const char *name; /* display name */
     const char *key;  /* base64 public key, or NULL */

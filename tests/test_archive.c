@@ -1727,6 +1727,36 @@ START_TEST(check_finds_forks)
 }
 END_TEST
 
+/* A filter names only what the games know: their names, roles and
+ * sides, asked of the games themselves. */
+START_TEST(filter_values_from_the_games)
+{
+    struct rpl_error err;
+    static const struct {
+        struct rpl_archive_filter f;
+        enum rpl_status want;
+        const char *msg;
+    } c[] = {
+        {{.role = "merlim"}, RPL_E_ARG, "role: unknown role \"merlim\""},
+        {{.side = "bogus"}, RPL_E_ARG, "side: unknown side \"bogus\""},
+        {{.game = "chess"}, RPL_E_ARG, "game: unknown game \"chess\""},
+        {{.game = "avalon", .role = "arthur"}, RPL_E_ARG, "(merlin, "},
+        {{.game = "avalon", .side = "traitor"}, RPL_E_ARG, "(good, evil)"},
+        {{.role = "merlin"}, RPL_OK, NULL},
+        {{.role = "arthur"}, RPL_OK, NULL},
+        {{.game = "soc", .side = "loyal"}, RPL_OK, NULL},
+        {{.side = "evil", .role = "assassin"}, RPL_OK, NULL},
+    };
+
+    ck_assert_int_eq(rpl_archive_check_filter(NULL, &err), RPL_OK);
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        ck_assert_int_eq(rpl_archive_check_filter(&c[i].f, &err), c[i].want);
+        if (c[i].msg)
+            ck_assert_msg(strstr(err.msg, c[i].msg), "%s", err.msg);
+    }
+}
+END_TEST
+
 /* Reading works where nothing can be written: a write-ahead-log archive
  * in a directory that is read-only (chattr +i, as root can write through
  * file modes; chmod for others), without its -wal and -shm. */
@@ -2704,6 +2734,7 @@ archive_suite(void)
     tcase_add_test(tc, schema_lies);
     tcase_add_test(tc, read_only_media);
     tcase_add_test(tc, check_finds_forks);
+    tcase_add_test(tc, filter_values_from_the_games);
     tcase_add_test(tc, soc_index_matches_the_logs);
     tcase_add_test(tc, soc_filters_and_stats);
     tcase_add_test(tc, soc_migration_from_v1);

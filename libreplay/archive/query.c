@@ -48,6 +48,8 @@ rpl__ar_filter_check(const struct rpl_archive_filter *f, struct rpl_error *err)
 {
     if (!f)
         return RPL_OK;
+    if (rpl_archive_check_filter(f, err) != RPL_OK)
+        return err ? err->code : RPL_E_ARG;
     if (f->id && !is_hex_prefix(f->id, 32))
         return rpl__err(err, RPL_E_ARG, 0,
                         "id: expected 1 to 32 lowercase hex digits, got "

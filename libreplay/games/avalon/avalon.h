@@ -395,6 +395,7 @@ extern const struct rpl__importer *const rpl__avalon_importers[];
 
 /* The archive's rows of a game (index.c): the index member of
  * struct rpl__game (games/game.h). */
+const char *rpl__av_filter_value(int column, size_t i);
 enum rpl_status rpl__av_index(void *ix, const void *st,
                               const struct rpl__env *env,
                               const struct rpl__line *ln,
