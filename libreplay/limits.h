@@ -42,4 +42,57 @@
  * records of the dataset imported so far are under 12 KiB. */
 #define RPL_MAX_RECORD (1024u * 1024u)
 
+/* ------------------------------------------------- the archive (SQLite)
+ * An archive may come from anyone, and `camelog archive sql` runs what
+ * its user types: every connection gets these limits (sqlite3_limit()),
+ * and each statement a step budget (a progress handler), so that no
+ * statement, view or recursive query runs for ever or fills memory.
+ * Hitting one is RPL_E_LIMIT (the budget, a value too long) or
+ * RPL_E_ARG (a statement SQLite refuses to prepare), the message naming
+ * the limit. */
+
+/* The longest string or blob: a stored log is at most
+ * RPL_MAX_COMPRESSED, and its hex text in `archive sql` twice that;
+ * four times leaves room for group_concat() over a result. */
+#define RPL_MAX_SQL_VALUE (4u * RPL_MAX_COMPRESSED)
+
+/* The longest SQL statement: the schema's longest is under 3 KiB, a
+ * statement a person types a few hundred bytes. */
+#define RPL_MAX_SQL_TEXT (64u * 1024u)
+
+/* Columns of a table, an index or a result: the widest table (game) has
+ * 20. */
+#define RPL_MAX_SQL_COLUMNS 100u
+
+/* Depth of an expression tree: the library's deepest is under 10. */
+#define RPL_MAX_SQL_DEPTH 100u
+
+/* Terms of a compound SELECT (UNION ...). */
+#define RPL_MAX_SQL_COMPOUND 50u
+
+/* Instructions of one prepared statement's program: the statistics'
+ * longest is under 1,000. */
+#define RPL_MAX_SQL_OPS 50000u
+
+/* Arguments of one function call. */
+#define RPL_MAX_SQL_ARGS 32u
+
+/* Bytes of a LIKE or GLOB pattern. */
+#define RPL_MAX_SQL_PATTERN 1000u
+
+/* Parameters of one statement: the library binds at most 20. */
+#define RPL_MAX_SQL_PARAMS 100u
+
+/* Virtual machine steps of one statement (the progress handler counts
+ * them, RPL_SQL_STEP_TICK at a time), with the statements it runs
+ * meanwhile (a query's seats, check's rows): a base and a share per page
+ * of the archive, so the budget grows with the archive, never with the
+ * time a statement takes.  Steps are deterministic where a time budget
+ * is not, and the library reads no clock.  Statistics take about 1,100
+ * steps per page (470 per game), check 3,200 per page; 100,000 is
+ * thirty times that, and SQLite runs about 8e7 steps a second. */
+#define RPL_MAX_SQL_STEPS          10000000u
+#define RPL_MAX_SQL_STEPS_PER_PAGE 100000u
+#define RPL_SQL_STEP_TICK          1000u
+
 #endif /* LIBREPLAY_LIMITS_H */

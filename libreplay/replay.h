@@ -812,6 +812,15 @@ rpl_archive_open(struct rpl_ctx *ctx, struct rpl_archive **out,
  * nothing). */
 RPL_API void rpl_archive_close(struct rpl_archive *ar);
 
+/* Why the open archive is not to be trusted, or NULL: its schema has
+ * objects (tables, indexes, views, triggers) this library did not
+ * create, or that differ from its own (the first such object named;
+ * rpl_archive_check() lists them all).  Such an archive opens only
+ * read-only (RPL_E_UNSUPPORTED for writing); what it says may be a lie.
+ * The text lives as long as the handle. */
+RPL_API const char *rpl_archive_warning(const struct rpl_archive *ar)
+    RPL_NONNULL(1);
+
 /* The schema version of the open archive (PRAGMA user_version). */
 RPL_API unsigned rpl_archive_version(const struct rpl_archive *ar)
     RPL_NONNULL(1);
@@ -870,6 +879,16 @@ struct rpl_archive_filter {
     const char *since;  /* created at or after: YYYY-MM-DD[THH:MM:SSZ] */
     const char *until;  /* created before: the same forms */
 };
+
+/* Checks the values of a filter against the games the library knows:
+ * game a game's name, role a role (or knight) and side a side of that
+ * game, or of any game without game.  RPL_E_ARG names the filter and
+ * lists the values it takes ("role: unknown role \"merlim\" (merlin,
+ * percival, ...)"); f NULL is RPL_OK.  query, stats and export check
+ * their filter so.  Thread-safe. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_check_filter(const struct rpl_archive_filter *f,
+                         struct rpl_error *err);
 
 struct rpl_archive_seat {
     const char *name; /* display name */

@@ -146,8 +146,15 @@ pick soc-accused "the traitor is unmasked by an accusation" \
 pick soc-flip "the traitor is revealed at the end-of-game flip" \
     "line ^flip p" --game soc --players 7 --seed 42
 
-# A game in progress: the first two quests of a game, sealed there.
-"$camelog" cat "$out/avalon-7.camelog" |
+# A game in progress: the first two quests of a game, sealed there.  A
+# game of its own (seed 17), not a cut of avalon-7: two logs of one game
+# that part where one stops are a fork, and an archive refuses the second
+# (camelog-archive(1)).
+"$camelog" simulate --game avalon --players 7 \
+    --roles merlin,percival,servant,servant,assassin,morgana,mordred \
+    --lady --seed 17 --created "$created" --key "$key" --force -q \
+    -o "$tmp/progress.camelog" >/dev/null
+"$camelog" cat "$tmp/progress.camelog" |
     awk '{ print } /^quest / && ++n == 2 { exit }' >"$tmp/progress.txt"
 echo seal >>"$tmp/progress.txt"
 "$camelog" pack --force --key "$key" "$tmp/progress.txt" \

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <sqlite3.h>
 
@@ -1473,6 +1474,354 @@ START_TEST(check_finds_tampering)
 }
 END_TEST
 
+/* ------------------------------------------------- a hostile archive */
+
+/* archive sql calls only the functions of its list: no
+ * fts3_tokenizer() (a libsqlite3 address), no extensions. */
+START_TEST(sql_allows_listed_functions)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[1];
+    struct rpl_archive *ar;
+    struct rows r;
+    struct rpl_error err;
+    struct tmp t;
+    const char *refused[] = {
+        "SELECT hex(fts3_tokenizer('porter'))",
+        "SELECT fts3_tokenizer('simple')",
+        "SELECT load_extension('/lib/x.so')",
+        "SELECT length(randomblob(500000000))",
+        "SELECT zeroblob(10)",
+        "SELECT sqlite_compileoption_used('THREADSAFE')",
+        "SELECT count(*) FROM game WHERE FTS3_TOKENIZER('porter') IS NULL",
+    };
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 1);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 1);
+    rpl_archive_close(ar);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        memset(&r, 0, sizeof(r));
+        ck_assert_msg(rpl_archive_sql(ar, refused[i], count_rows, &r, &err) ==
+                          RPL_E_ARG,
+                      "\"%s\" was not refused", refused[i]);
+        ck_assert_msg(strstr(err.msg, "the function ") &&
+                          strstr(err.msg, "is not allowed"),
+                      "%s: %s", refused[i], err.msg);
+        ck_assert_uint_eq(r.n, 0);
+    }
+    ck_assert_ptr_nonnull(strstr(err.msg, "tokenizer()"));
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) + max(players) + "
+                                   "abs(-1) + length(json_object('a', 1)) + "
+                                   "coalesce(NULL, 0) + "
+                                   "length(date('2026-01-01')) + "
+                                   "json_array_length('[1]') + "
+                                   "row_number() OVER () FROM game"),
+                     1 + (long long)g[0].players + 1 + 7 + 0 + 10 + 1 + 1);
+    rpl_archive_close(ar);
+    free_corpus(g, 1);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Every statement runs within the limits of limits.h, and the error
+ * names the limit. */
+START_TEST(sql_limits)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[1];
+    struct rpl_archive *ar;
+    struct rows r;
+    struct rpl_error err;
+    struct tmp t;
+    char *deep, *compound, *longsql;
+    size_t n = 0;
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 1);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 1);
+    rpl_archive_close(ar);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    /* An unbounded recursive query runs out of steps. */
+    ck_assert_int_eq(rpl_archive_sql(ar,
+                                     "WITH RECURSIVE c(x) AS (SELECT 1 UNION "
+                                     "ALL SELECT x + 1 FROM c) SELECT "
+                                     "count(*) FROM c",
+                                     count_rows, &r, &err),
+                     RPL_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "RPL_MAX_SQL_STEPS"));
+    /* A value that doubles until it is too long. */
+    ck_assert_int_eq(rpl_archive_sql(ar,
+                                     "WITH RECURSIVE c(s) AS (SELECT 'x' "
+                                     "UNION ALL SELECT s || s FROM c) SELECT "
+                                     "max(length(s)) FROM c",
+                                     count_rows, &r, &err),
+                     RPL_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "RPL_MAX_SQL_VALUE"));
+    /* Depth of an expression, terms of a compound SELECT, SQL text. */
+    deep = malloc(8 * (RPL_MAX_SQL_DEPTH + 1) + 32);
+    compound = malloc(20 * (RPL_MAX_SQL_COMPOUND + 1) + 32);
+    longsql = malloc(RPL_MAX_SQL_TEXT + 64);
+    ck_assert(deep && compound && longsql);
+    n = (size_t)sprintf(deep, "SELECT 1");
+    for (size_t i = 0; i <= RPL_MAX_SQL_DEPTH; i++)
+        n += (size_t)sprintf(deep + n, " + 1");
+    ck_assert_int_eq(rpl_archive_sql(ar, deep, count_rows, &r, &err),
+                     RPL_E_ARG);
+    ck_assert_msg(strstr(err.msg, "depth"), "%s", err.msg);
+    n = (size_t)sprintf(compound, "SELECT 1");
+    for (size_t i = 0; i < RPL_MAX_SQL_COMPOUND; i++)
+        n += (size_t)sprintf(compound + n, " UNION ALL SELECT 1");
+    ck_assert_int_eq(rpl_archive_sql(ar, compound, count_rows, &r, &err),
+                     RPL_E_ARG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "compound"));
+    n = (size_t)sprintf(longsql, "SELECT 1");
+    memset(longsql + n, ' ', RPL_MAX_SQL_TEXT);
+    longsql[n + RPL_MAX_SQL_TEXT] = '\0';
+    ck_assert_int_eq(rpl_archive_sql(ar, longsql, count_rows, &r, &err),
+                     RPL_E_LIMIT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "RPL_MAX_SQL_TEXT"));
+    /* The connection is usable after each. */
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 1);
+    free(deep);
+    free(compound);
+    free(longsql);
+    rpl_archive_close(ar);
+    free_corpus(g, 1);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+static void
+stats_err(struct rpl_ctx *ctx, struct rpl_archive *ar, enum rpl_status want,
+          const char *msg)
+{
+    struct rpl_error err;
+    char *json = NULL;
+
+    ck_assert_int_eq(rpl_archive_stats(ar, NULL, &json, &err), want);
+    if (want != RPL_OK)
+        ck_assert_msg(strstr(err.msg, msg), "%s", err.msg);
+    rpl_free(ctx, json);
+}
+
+/* An archive whose schema lies: opened for reading with a warning,
+ * refused for writing, and check names every object. */
+START_TEST(schema_lies)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[3];
+    struct rpl_archive *ar;
+    struct problems p;
+    struct rpl_error err;
+    struct tmp t;
+    size_t n = 0;
+    static const struct {
+        const char *sql, *name;
+    } lie[] = {
+        {"DROP VIEW seat_result; CREATE VIEW seat_result AS SELECT s.gid, "
+         "s.seat, s.name, s.role, s.side, g.game, g.players, g.winner, "
+         "g.reason, s.name = 'Alice' AS won FROM seat s JOIN game g USING "
+         "(gid)",
+         "view seat_result differs"},
+        {"CREATE TRIGGER keep_one AFTER INSERT ON log BEGIN DELETE FROM game "
+         "WHERE gid <> new.gid; END",
+         "trigger keep_one is not this library's"},
+        {"DROP INDEX seat_name", "index seat_name is missing"},
+        {"CREATE TABLE notes (x)", "table notes is not this library's"},
+        {"DROP VIEW seat_result; CREATE VIEW seat_result AS WITH RECURSIVE "
+         "c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT s.gid, "
+         "s.seat, s.name, s.role, s.side, g.game, g.players, g.winner, "
+         "g.reason, (SELECT count(*) FROM c) AS won FROM seat s JOIN game g "
+         "USING (gid)",
+         "view seat_result differs"},
+    };
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 3);
+    for (size_t i = 0; i < sizeof(lie) / sizeof(lie[0]); i++) {
+        ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+        add_all(ctx, ar, g, 2);
+        ck_assert_ptr_null(rpl_archive_warning(ar));
+        rpl_archive_close(ar);
+        raw_exec(t.db, lie[i].sql);
+        /* Writing: refused, naming the object. */
+        ck_assert_int_eq(
+            rpl_archive_open(ctx, &ar, t.db, RPL_ARCHIVE_WRITE, &err),
+            RPL_E_UNSUPPORTED);
+        ck_assert_ptr_null(ar);
+        ck_assert_msg(strstr(err.msg, lie[i].name), "%s", err.msg);
+        /* Reading: a warning. */
+        ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+        ck_assert_ptr_nonnull(rpl_archive_warning(ar));
+        ck_assert_msg(strstr(rpl_archive_warning(ar), lie[i].name), "%s",
+                      rpl_archive_warning(ar));
+        memset(&p, 0, sizeof(p));
+        ck_assert_int_ne(rpl_archive_check(ar, note_problem, &p, &n, &err),
+                         RPL_OK);
+        ck_assert_uint_ge(p.n, 1);
+        ck_assert_msg(strstr(err.msg, lie[i].name), "%s", err.msg);
+        if (i == sizeof(lie) / sizeof(lie[0]) - 1) {
+            /* A view that never ends: the statistics stop. */
+            stats_err(ctx, ar, RPL_E_LIMIT, "RPL_MAX_SQL_STEPS");
+        }
+        rpl_archive_close(ar);
+        rm_db(&t);
+    }
+    free_corpus(g, 3);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Two logs of one game stored by hand (an older library stored forks):
+ * check reports the fork, the statistics count the game once. */
+START_TEST(check_finds_forks)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[2];
+    struct rpl_archive *ar;
+    struct problems p;
+    struct rpl_error err;
+    struct tmp t;
+    struct ids ids;
+    char *json = NULL;
+    json_t *o;
+    size_t n = 0;
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 2);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 2);
+    rpl_archive_close(ar);
+    raw_exec(t.db,
+             "INSERT INTO game (gid, game, id, seal, created, rules, "
+             "players, dealer, progress, imported, rounds, proposals, lines, "
+             "seals, sigs) SELECT 100, game, id, zeroblob(32), created, "
+             "rules, players, dealer, progress, imported, rounds, proposals, "
+             "lines, seals, sigs FROM game WHERE gid = 1; "
+             "INSERT INTO log SELECT 100, text_len, gz FROM log WHERE gid = 2");
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    memset(&p, 0, sizeof(p));
+    ck_assert_int_ne(rpl_archive_check(ar, note_problem, &p, &n, &err), RPL_OK);
+    ck_assert_msg(strstr(err.msg, "a fork") && strstr(err.msg, "line "), "%s",
+                  err.msg);
+    ck_assert_int_eq(rpl_archive_stats(ar, NULL, &json, &err), RPL_OK);
+    o = json_loads(json, 0, NULL);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "games")), 2);
+    json_decref(o);
+    rpl_free(ctx, json);
+    memset(&ids, 0, sizeof(ids));
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, collect, &ids, &err), RPL_OK);
+    ck_assert_uint_eq(ids.n, 2);
+    rpl_archive_close(ar);
+    free_corpus(g, 2);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* A filter names only what the games know: their names, roles and
+ * sides, asked of the games themselves. */
+START_TEST(filter_values_from_the_games)
+{
+    struct rpl_error err;
+    static const struct {
+        struct rpl_archive_filter f;
+        enum rpl_status want;
+        const char *msg;
+    } c[] = {
+        {{.role = "merlim"}, RPL_E_ARG, "role: unknown role \"merlim\""},
+        {{.side = "bogus"}, RPL_E_ARG, "side: unknown side \"bogus\""},
+        {{.game = "chess"}, RPL_E_ARG, "game: unknown game \"chess\""},
+        {{.game = "avalon", .role = "arthur"}, RPL_E_ARG, "(merlin, "},
+        {{.game = "avalon", .side = "traitor"}, RPL_E_ARG, "(good, evil)"},
+        {{.role = "merlin"}, RPL_OK, NULL},
+        {{.role = "arthur"}, RPL_OK, NULL},
+        {{.game = "soc", .side = "loyal"}, RPL_OK, NULL},
+        {{.side = "evil", .role = "assassin"}, RPL_OK, NULL},
+    };
+
+    ck_assert_int_eq(rpl_archive_check_filter(NULL, &err), RPL_OK);
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        ck_assert_int_eq(rpl_archive_check_filter(&c[i].f, &err), c[i].want);
+        if (c[i].msg)
+            ck_assert_msg(strstr(err.msg, c[i].msg), "%s", err.msg);
+    }
+}
+END_TEST
+
+/* Reading works where nothing can be written: a write-ahead-log archive
+ * in a directory that is read-only (chattr +i, as root can write through
+ * file modes; chmod for others), without its -wal and -shm. */
+START_TEST(read_only_media)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[2];
+    struct rpl_archive *ar;
+    struct ids ids;
+    struct rpl_error err;
+    struct tmp t;
+    char cmd[256], probe[128];
+    char *json = NULL;
+    size_t n = 0;
+    int fd;
+    bool is_immutable = false;
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 2);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 2);
+    rpl_archive_close(ar);
+    ck_assert_int_eq(raw_count(t.db, "PRAGMA journal_mode = wal") >= 0, 1);
+    if (geteuid() == 0) {
+        snprintf(cmd, sizeof(cmd), "chattr +i %s 2>/dev/null", t.dir);
+        is_immutable = system(cmd) == 0;
+    } else {
+        ck_assert_int_eq(chmod(t.dir, 0555), 0);
+    }
+    snprintf(probe, sizeof(probe), "%s/probe", t.dir);
+    fd = open(probe, O_WRONLY | O_CREAT, 0600);
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+        fprintf(stderr,
+                "read_only_media: SKIPPED: cannot make %s "
+                "read-only (chattr +i failed)\n",
+                t.dir);
+        goto out;
+    }
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    memset(&ids, 0, sizeof(ids));
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, collect, &ids, &err), RPL_OK);
+    ck_assert_uint_eq(ids.n, 2);
+    ck_assert_int_eq(rpl_archive_stats(ar, NULL, &json, &err), RPL_OK);
+    rpl_free(ctx, json);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM seat"),
+                     (long long)(g[0].players + g[1].players));
+    ck_assert_msg(rpl_archive_check(ar, NULL, NULL, &n, &err) == RPL_OK, "%s",
+                  err.msg);
+    ck_assert_uint_eq(n, 2);
+    rpl_archive_close(ar);
+out:
+    if (is_immutable) {
+        snprintf(cmd, sizeof(cmd), "chattr -i %s", t.dir);
+        ck_assert_int_eq(system(cmd), 0);
+    } else {
+        chmod(t.dir, 0700);
+    }
+    free_corpus(g, 2);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* ----------------------------------------------- Shadows over Camelot */
 
 /* A game of Shadows over Camelot and what its log says, read from its
@@ -2380,6 +2729,12 @@ archive_suite(void)
     tcase_add_test(tc, sql_is_read_only);
     tcase_add_test(tc, export_byte_for_byte);
     tcase_add_test(tc, check_finds_tampering);
+    tcase_add_test(tc, sql_allows_listed_functions);
+    tcase_add_test(tc, sql_limits);
+    tcase_add_test(tc, schema_lies);
+    tcase_add_test(tc, read_only_media);
+    tcase_add_test(tc, check_finds_forks);
+    tcase_add_test(tc, filter_values_from_the_games);
     tcase_add_test(tc, soc_index_matches_the_logs);
     tcase_add_test(tc, soc_filters_and_stats);
     tcase_add_test(tc, soc_migration_from_v1);

@@ -266,7 +266,7 @@ check_args(const struct args *a)
 
 static int
 open_archive(struct rpl_ctx *ctx, const char *db, enum rpl_archive_mode mode,
-             struct rpl_archive **ar)
+             bool warn, struct rpl_archive **ar)
 {
     struct rpl_error err;
     struct stat sb;
@@ -280,6 +280,11 @@ open_archive(struct rpl_ctx *ctx, const char *db, enum rpl_archive_mode mode,
     st = rpl_archive_open(ctx, ar, db, mode, &err);
     if (st != RPL_OK) {
         return cli_file_error(db, st, &err);
+    }
+    /* A schema this library did not make: what the archive says may be
+     * a lie (check lists every difference as a problem). */
+    if (mode == RPL_ARCHIVE_READ && warn && rpl_archive_warning(*ar)) {
+        cli_file_msg(db, 0, "warning: %s", rpl_archive_warning(*ar));
     }
     return CLI_EXIT_OK;
 }
@@ -473,7 +478,7 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
         cli_msg("out of memory");
         return CLI_EXIT_USAGE;
     }
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_CREATE, &run.ar);
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_CREATE, true, &run.ar);
     if (rc != CLI_EXIT_OK) {
         free(c);
         return rc;
@@ -632,7 +637,7 @@ run_query(const struct args *a, struct rpl_ctx *ctx)
     enum rpl_status st;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -716,7 +721,7 @@ run_sql(const struct args *a, struct rpl_ctx *ctx)
     enum rpl_status st;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1041,7 +1046,7 @@ run_stats(const struct args *a, struct rpl_ctx *ctx)
     enum rpl_status st;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1131,7 +1136,7 @@ run_export(const struct args *a, struct rpl_ctx *ctx)
                      strerror(errno));
         return CLI_EXIT_USAGE;
     }
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1227,7 +1232,7 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
     size_t games = 0;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, &ar);
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, false, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }

@@ -73,6 +73,13 @@ struct rpl_archive {
     sqlite3_stmt *ins[RPL__AR_NTARGETS][RPL__AR_NINS];
     sqlite3_stmt *ins_table[RPL__AR_NTARGETS][RPL__AR_MAX_TABLES];
     sqlite3_stmt *st[RPL__AR_NSTMT];
+    /* The step budget of the running statement (db.c). */
+    uint64_t steps, budget;
+    bool is_over_budget;
+    /* Objects of sqlite_schema that are not the embedded schema's, or
+     * differ from it (db.c): the first as a message, NULL when none. */
+    size_t nforeign;
+    char *warning;
 };
 
 /* ------------------------------------------------------------- stmt.c */
@@ -120,6 +127,14 @@ bool rpl__ar_is_index(const struct rpl_archive *ar, size_t i);
 
 /* Reads the tables of the embedded schema into ar->table. */
 enum rpl_status rpl__ar_tables(struct rpl_archive *ar, struct rpl_error *err);
+/* Compares sqlite_schema of the archive with the schema this library
+ * creates at the archive's version, object by object (type and name,
+ * then the SQL text with runs of white space made one space): calls
+ * each for every difference, a message naming the object, and sets
+ * *n to their count. */
+enum rpl_status rpl__ar_schema_diff(struct rpl_archive *ar,
+                                    void (*each)(void *ud, const char *msg),
+                                    void *ud, size_t *n, struct rpl_error *err);
 
 /* ------------------------------------------------------------ index.c */
 

@@ -210,6 +210,83 @@ out:
     return rc;
 }
 
+static void
+schema_problem(void *ud, const char *msg)
+{
+    struct check *c = ud;
+    struct rpl_error e;
+
+    rpl__err(&e, RPL_E_UNSUPPORTED, 0, "%s", msg);
+    problem(c, NULL, &e);
+}
+
+/* Two logs of one game (an archive written by an older library, or by
+ * hand): a fork when neither is a prefix of the other, else a log that
+ * should have replaced the other.  Each log is compared with the one
+ * before it of the same game. */
+static enum rpl_status
+check_forks(struct check *c, struct rpl_error *err)
+{
+    struct rpl_archive *ar = c->ar;
+    sqlite3_stmt *st = NULL;
+    char *prev = NULL, *text = NULL;
+    size_t prev_len = 0, text_len = 0;
+    char prev_id[33] = "", prev_seal[65] = "";
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_prepare(
+        ar,
+        "SELECT g.id, lower(hex(g.seal)), l.gz FROM main.game g JOIN "
+        "main.log l USING (gid) WHERE (g.id, g.game) IN (SELECT id, game "
+        "FROM main.game GROUP BY id, game HAVING count(*) > 1) "
+        "ORDER BY g.game, g.id, g.gid",
+        &st, false, err);
+    if (rc != RPL_OK)
+        return rc;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *id = rpl__ar_col_text(st, 0);
+        const char *seal = rpl__ar_col_text(st, 1);
+        const void *gz = sqlite3_column_blob(st, 2);
+        const size_t gz_len = (size_t)sqlite3_column_bytes(st, 2);
+        struct rpl_error e;
+
+        if (rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &text_len, &e) !=
+            RPL_OK) {
+            text = NULL;
+            text_len = 0;
+        }
+        if (prev && text && strcmp(prev_id, id) == 0) {
+            size_t line = 1, i = 0;
+
+            while (i < prev_len && i < text_len && prev[i] == text[i])
+                if (prev[i++] == '\n')
+                    line++;
+            if (i < prev_len && i < text_len)
+                problem_msg(c, id, RPL_E_SEAL,
+                            "a fork: the logs of seals %.16s... and "
+                            "%.16s... part at line %zu",
+                            prev_seal, seal, line);
+            else
+                problem_msg(c, id, RPL_E_STATE,
+                            "two logs of the game (seals %.16s... and "
+                            "%.16s...), one a prefix of the other",
+                            prev_seal, seal);
+        }
+        rpl__free(ar->ctx, prev);
+        prev = text;
+        prev_len = text_len;
+        text = NULL;
+        snprintf(prev_id, sizeof(prev_id), "%.32s", id);
+        snprintf(prev_seal, sizeof(prev_seal), "%.64s", seal);
+    }
+    if (src != SQLITE_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
+    sqlite3_finalize(st);
+    rpl__free(ar->ctx, prev);
+    return rc;
+}
+
 /* SQLite's own checks: each row that is not "ok" is a problem. */
 static enum rpl_status
 check_pragma(struct check *c, const char *sql, struct rpl_error *err)
@@ -274,6 +351,15 @@ rpl_archive_check(struct rpl_archive *ar,
         rc = check_pragma(&c, "PRAGMA main.integrity_check", err);
     if (rc == RPL_OK)
         rc = check_pragma(&c, "PRAGMA main.foreign_key_check", err);
+    /* Every object of the schema is this library's: a view or trigger
+     * of someone else's makes the index say what it likes. */
+    if (rc == RPL_OK) {
+        size_t nschema = 0;
+
+        rc = rpl__ar_schema_diff(ar, schema_problem, &c, &nschema, err);
+    }
+    if (rc == RPL_OK)
+        rc = check_forks(&c, err);
     if (rc == RPL_OK)
         rc = rpl__ar_prepare(ar,
                              "SELECT g.id FROM main.game g WHERE NOT EXISTS "

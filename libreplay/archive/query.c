@@ -48,6 +48,8 @@ rpl__ar_filter_check(const struct rpl_archive_filter *f, struct rpl_error *err)
 {
     if (!f)
         return RPL_OK;
+    if (rpl_archive_check_filter(f, err) != RPL_OK)
+        return err ? err->code : RPL_E_ARG;
     if (f->id && !is_hex_prefix(f->id, 32))
         return rpl__err(err, RPL_E_ARG, 0,
                         "id: expected 1 to 32 lowercase hex digits, got "
@@ -89,7 +91,10 @@ filter_side(const char *side, bool *is_soc)
 static void
 filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
 {
-    rpl__buf_puts(b, " WHERE 1");
+    /* A game counts once: of two logs of one game (a fork, in an archive
+     * add did not write), the first stored. */
+    rpl__buf_puts(b, " WHERE NOT EXISTS (SELECT 1 FROM main.game f WHERE "
+                     "f.id = g.id AND f.game = g.game AND f.gid < g.gid)");
     if (!f)
         return;
     if (f->game)

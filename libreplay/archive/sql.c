@@ -3,6 +3,7 @@
  * sql: an authorizer lets it read and nothing else, and each row reaches
  * the caller as texts (blobs in hex).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "archive.h"
@@ -39,24 +40,170 @@ pragma_reads(const char *name, const char *arg)
     return false;
 }
 
-/* Lets a statement read and nothing else (no write, attach, schema or
- * transaction change). */
+/* The functions a statistics user needs, and nothing that reaches
+ * outside the values: no fts3_tokenizer() (an address of libsqlite3),
+ * no load_extension(), no randomblob() or zeroblob() (memory), no
+ * sqlite_*() internals.  Compared without regard to case, as SQLite
+ * does. */
+static const char *const functions[] = {
+    /* scalar */
+    "abs",
+    "char",
+    "coalesce",
+    "concat",
+    "concat_ws",
+    "format",
+    "glob",
+    "hex",
+    "ifnull",
+    "iif",
+    "instr",
+    "length",
+    "like",
+    "likelihood",
+    "likely",
+    "lower",
+    "ltrim",
+    "max",
+    "min",
+    "nullif",
+    "octet_length",
+    "printf",
+    "quote",
+    "random",
+    "replace",
+    "round",
+    "rtrim",
+    "sign",
+    "substr",
+    "substring",
+    "trim",
+    "typeof",
+    "unicode",
+    "unlikely",
+    "upper",
+    /* the connection's counters, SQLite's version */
+    "changes",
+    "total_changes",
+    "sqlite_version",
+    /* aggregate */
+    "avg",
+    "count",
+    "group_concat",
+    "string_agg",
+    "sum",
+    "total",
+    /* date and time */
+    "date",
+    "time",
+    "datetime",
+    "julianday",
+    "unixepoch",
+    "strftime",
+    "timediff",
+    /* JSON */
+    "json",
+    "json_array",
+    "json_array_length",
+    "json_extract",
+    "json_insert",
+    "json_object",
+    "json_patch",
+    "json_remove",
+    "json_replace",
+    "json_set",
+    "json_type",
+    "json_valid",
+    "json_quote",
+    "json_group_array",
+    "json_group_object",
+    "->",
+    "->>",
+    /* math */
+    "acos",
+    "asin",
+    "atan",
+    "atan2",
+    "ceil",
+    "ceiling",
+    "cos",
+    "degrees",
+    "exp",
+    "floor",
+    "ln",
+    "log",
+    "log10",
+    "log2",
+    "mod",
+    "pi",
+    "pow",
+    "power",
+    "radians",
+    "sin",
+    "sqrt",
+    "tan",
+    "trunc",
+    /* window */
+    "row_number",
+    "rank",
+    "dense_rank",
+    "percent_rank",
+    "cume_dist",
+    "ntile",
+    "lag",
+    "lead",
+    "first_value",
+    "last_value",
+    "nth_value",
+};
+
+static bool
+function_allowed(const char *name)
+{
+    if (!name)
+        return false;
+    for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
+        if (sqlite3_stricmp(name, functions[i]) == 0)
+            return true;
+    return false;
+}
+
+/* What the authorizer refused first: a function by name, or any other
+ * action. */
+struct refusal {
+    bool is_refused;
+    char function[64];
+};
+
+/* Lets a statement read and call the functions above, nothing else (no
+ * write, attach, schema or transaction change). */
 static int
 authorize_read(void *ud, int action, const char *a3, const char *a4,
                const char *db, const char *trigger)
 {
-    (void)ud;
+    struct refusal *r = ud;
+
     (void)db;
     (void)trigger;
     switch (action) {
     case SQLITE_SELECT:
     case SQLITE_READ:
-    case SQLITE_FUNCTION:
     case SQLITE_RECURSIVE:
         return SQLITE_OK;
+    case SQLITE_FUNCTION:
+        if (function_allowed(a4))
+            return SQLITE_OK;
+        if (!r->is_refused)
+            snprintf(r->function, sizeof(r->function), "%s", a4 ? a4 : "?");
+        r->is_refused = true;
+        return SQLITE_DENY;
     case SQLITE_PRAGMA:
-        return pragma_reads(a3, a4) ? SQLITE_OK : SQLITE_DENY;
+        if (pragma_reads(a3, a4))
+            return SQLITE_OK;
+        r->is_refused = true;
+        return SQLITE_DENY;
     default:
+        r->is_refused = true;
         return SQLITE_DENY;
     }
 }
@@ -96,16 +243,31 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
     enum rpl_sql_type *types = NULL;
     char **hex = NULL;
     size_t ncols = 0;
+    struct refusal refusal;
     enum rpl_status rc = RPL_OK;
     int src;
 
     rpl__err_clear(err);
-    sqlite3_set_authorizer(ar->db, authorize_read, NULL);
+    memset(&refusal, 0, sizeof(refusal));
+    sqlite3_set_authorizer(ar->db, authorize_read, &refusal);
     src = sqlite3_prepare_v2(ar->db, sql, -1, &st, &tail);
+    if (src != SQLITE_OK && refusal.function[0]) {
+        rc = rpl__err(err, RPL_E_ARG, 0,
+                      "the function %s() is not allowed here "
+                      "(camelog-archive(1) lists those that are)",
+                      refusal.function);
+        goto out;
+    }
     if ((src & 0xff) == SQLITE_AUTH) {
         rc = rpl__err(err, RPL_E_ARG, 0,
                       "the archive is read-only here: only statements that "
                       "read are allowed");
+        goto out;
+    }
+    if ((src & 0xff) == SQLITE_TOOBIG) {
+        rc = rpl__err(err, RPL_E_LIMIT, 0,
+                      "the statement is over %u bytes (RPL_MAX_SQL_TEXT)",
+                      RPL_MAX_SQL_TEXT);
         goto out;
     }
     if (src != SQLITE_OK) {
@@ -196,9 +358,7 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
             break;
     }
     if (rc == RPL_OK && src != SQLITE_ROW && src != SQLITE_DONE)
-        rc =
-            rpl__err(err, (src & 0xff) == SQLITE_NOMEM ? RPL_E_NOMEM : RPL_E_IO,
-                     0, "%s", sqlite3_errmsg(ar->db));
+        rc = rpl__ar_fail(ar, err, src, "cannot run the statement");
 out:
     sqlite3_finalize(st);
     sqlite3_set_authorizer(ar->db, NULL, NULL);

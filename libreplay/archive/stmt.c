@@ -27,8 +27,8 @@ static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
     /* RPL__AR_FIND */
     "SELECT gid FROM main.game WHERE id = ?1 AND seal = ?2",
     /* RPL__AR_SAME_ID: other logs of the game, with their text */
-    "SELECT g.gid, l.gz FROM main.game g JOIN main.log l USING (gid) "
-    "WHERE g.id = ?1 AND g.game = ?2 ORDER BY g.gid",
+    "SELECT g.gid, l.gz, lower(hex(g.seal)) FROM main.game g JOIN main.log l "
+    "USING (gid) WHERE g.id = ?1 AND g.game = ?2 ORDER BY g.gid",
     /* RPL__AR_DELETE: the other tables follow (ON DELETE CASCADE) */
     "DELETE FROM main.game WHERE gid = ?1",
     /* RPL__AR_SEATS_OF */
@@ -58,6 +58,16 @@ rpl__ar_fail(const struct rpl_archive *ar, struct rpl_error *err, int rc,
 
     if (prim == SQLITE_NOMEM)
         code = RPL_E_NOMEM;
+    else if (prim == SQLITE_INTERRUPT && ar->is_over_budget)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: the statement ran over its budget of %llu "
+                        "steps (RPL_MAX_SQL_STEPS, RPL_MAX_SQL_STEPS_PER_PAGE)",
+                        what, (unsigned long long)ar->budget);
+    else if (prim == SQLITE_TOOBIG)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: a string or blob over %u bytes "
+                        "(RPL_MAX_SQL_VALUE)",
+                        what, RPL_MAX_SQL_VALUE);
     else if (prim == SQLITE_NOTADB)
         return rpl__err(err, RPL_E_UNSUPPORTED, 0,
                         "not a camelog archive (not an SQLite database)");

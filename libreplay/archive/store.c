@@ -238,9 +238,25 @@ is_prefix(const char *a, size_t a_len, const char *b, size_t b_len)
     return a_len < b_len && memcmp(a, b, a_len) == 0;
 }
 
+/* The line where two texts of whole lines part: 1 + the lines they
+ * share.  Neither is a prefix of the other. */
+static size_t
+parting_line(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    size_t line = 1;
+
+    for (size_t i = 0; i < a_len && i < b_len && a[i] == b[i]; i++)
+        if (a[i] == '\n')
+            line++;
+    return line;
+}
+
 /* Compares the log with the other stored logs of its game: sets
  * *replace to the gid of an earlier log it extends, or *superseded when
- * a stored log extends it. */
+ * a stored log extends it.  A stored log that is neither a prefix of
+ * this one nor extends it is another history of the same game, both
+ * sealed by its dealer: a fork, which the archive refuses (RPL_E_SEAL,
+ * at the line where they part) rather than count the game twice. */
 static enum rpl_status
 find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
                sqlite3_int64 *replace, bool *superseded, struct rpl_error *err)
@@ -265,11 +281,23 @@ find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
         rc = rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &text_len, err);
         if (rc != RPL_OK)
             break;
-        if (is_prefix(text, text_len, log->text, log->len))
+        if (is_prefix(text, text_len, log->text, log->len)) {
             *replace = sqlite3_column_int64(st, 0);
-        else if (is_prefix(log->text, log->len, text, text_len))
+        } else if (is_prefix(log->text, log->len, text, text_len)) {
             *superseded = true;
+        } else {
+            const size_t line =
+                parting_line(text, text_len, log->text, log->len);
+
+            rc = rpl__err(err, RPL_E_SEAL, line,
+                          "a fork of game %s: the archive holds another log "
+                          "of it (seal %.64s) that parts from this one here; "
+                          "not stored",
+                          log->rep.id, rpl__ar_col_text(st, 2));
+        }
         rpl__free(ar->ctx, text);
+        if (rc != RPL_OK)
+            break;
     }
     if (rc == RPL_OK && src != SQLITE_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");

@@ -202,6 +202,11 @@ struct rpl__game {
     /* The formats of other systems whose records become games of this
      * one (rpl_import()): NULL-terminated, or NULL for none. */
     const struct rpl__importer *const *importers;
+    /* The values the archive's filters take for a seat's role (column
+     * RPL__COL_ROLE: what index() writes to seat.role) and side
+     * (RPL__COL_SIDE: seat.side, and the game's own names for its
+     * sides): value i, 0-based, or NULL past the last.  NULL: none. */
+    const char *(*filter_value)(int column, size_t i);
 
     /* The archive's index of a verified log (archive/index.c).  The
      * archive zeroes index_size bytes of scratch (ix, the game's own
@@ -249,8 +254,14 @@ struct rpl__game {
                        struct rpl__buf *out);
 };
 
+/* The columns of struct rpl__game.filter_value. */
+#define RPL__COL_ROLE 0
+#define RPL__COL_SIDE 1
+
 /* The registry (registry.c): NULL for an unknown name. */
 const struct rpl__game *rpl__game_find(const char *name, size_t len);
+/* Game i of the registry, 0-based; NULL past the last. */
+const struct rpl__game *rpl__game_at(size_t i);
 
 /* ------------------------------------------------------------ imports */
 

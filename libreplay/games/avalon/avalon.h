@@ -439,6 +439,10 @@ extern const struct rpl__importer *const rpl__avalon_importers[];
 
 /* -------------------------------------------------------------- index.c */
 
+/* The values a filter may give for a column (RPL__COL_ROLE, ...): the
+ * filter_value member of struct rpl__game (games/game.h). */
+const char *rpl__av_filter_value(int column, size_t i);
+
 /* The archive's rows of a game: the index member of struct rpl__game
  * (games/game.h). */
 enum rpl_status rpl__av_index(void *ix, const void *st,

@@ -179,3 +179,16 @@ rpl__av_index(void *ix, const void *st, const struct rpl__env *env,
     }
     return rc;
 }
+
+/* The filters' values: the roles index() writes, the two sides. */
+const char *
+rpl__av_filter_value(int column, size_t i)
+{
+    static const char *const sides[] = {"good", "evil"};
+
+    if (column == RPL__COL_ROLE)
+        return i < AV_NROLES ? role_tok[i] : NULL;
+    if (column == RPL__COL_SIDE)
+        return i < sizeof(sides) / sizeof(sides[0]) ? sides[i] : NULL;
+    return NULL;
+}

@@ -90,6 +90,7 @@ const struct rpl__game rpl__avalon = {
     .reveal_text = rpl__av_reveal_text,
     .reveal_json = rpl__av_reveal_json,
     .importers = rpl__avalon_importers,
+    .filter_value = rpl__av_filter_value,
     .index = rpl__av_index,
     .info = &rpl__avalon_info,
     .rules_line = rpl__av_rules_line,

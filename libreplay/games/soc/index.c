@@ -181,3 +181,17 @@ rpl__soc_index(void *ix, const void *st, const struct rpl__env *env,
         return index_line(x, s, ln, rows, err);
     return index_end(x, s, env, rows, err);
 }
+
+/* The filters' values: the knights (seat.role), the sides of seat.side
+ * and the loyalty cards that name them. */
+const char *
+rpl__soc_filter_value(int column, size_t i)
+{
+    static const char *const sides[] = {"good", "evil", "loyal", "traitor"};
+
+    if (column == RPL__COL_ROLE)
+        return i < SOC_NKNIGHTS ? rpl__soc_knight[i].tok : NULL;
+    if (column == RPL__COL_SIDE)
+        return i < sizeof(sides) / sizeof(sides[0]) ? sides[i] : NULL;
+    return NULL;
+}

@@ -46,6 +46,7 @@ const struct rpl__game rpl__soc = {
     .events_json = rpl__soc_events_json,
     .reveal_text = rpl__soc_reveal_text,
     .reveal_json = rpl__soc_reveal_json,
+    .filter_value = rpl__soc_filter_value,
     .index_size = sizeof(struct soc_ix),
     .index = rpl__soc_index,
     .info = &rpl__soc_info,

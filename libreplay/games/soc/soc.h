@@ -967,6 +967,7 @@ struct soc_ix {
 };
 
 /* The index member of struct rpl__game (games/game.h). */
+const char *rpl__soc_filter_value(int column, size_t i);
 enum rpl_status rpl__soc_index(void *ix, const void *st,
                                const struct rpl__env *env,
                                const struct rpl__line *ln,
