@@ -89,4 +89,5 @@ const struct rpl__game rpl__avalon = {
     .reveal_text = rpl__av_reveal_text,
     .reveal_json = rpl__av_reveal_json,
     .importers = rpl__avalon_importers,
+    .index = rpl__av_index,
 };
