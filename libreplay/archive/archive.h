@@ -34,7 +34,8 @@
 /* Tables of schema/archive.sql (the build's copy is checked at open). */
 #define RPL__AR_MAX_TABLES 32
 #define RPL__AR_TABLE_NAME 32
-/* Seats and quests of a game as struct rpl_archive_game gives them. */
+/* Seats and quests of a game as struct rpl_archive_game gives them
+ * (replay.h). */
 #define RPL__AR_NSEATS     RPL_MAX_SEATS
 #define RPL__AR_MAX_QUESTS 5
 
@@ -55,8 +56,6 @@ enum rpl__ar_stmt {
     RPL__AR_SAME_ID,
     RPL__AR_DELETE,
     RPL__AR_SEATS_OF,
-    RPL__AR_QUESTS_OF,
-    RPL__AR_ASSN_OF,
     RPL__AR_EXPORT,
     RPL__AR_NSTMT
 };

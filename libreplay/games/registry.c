@@ -25,6 +25,12 @@ rpl__game_find(const char *name, size_t len)
     return NULL;
 }
 
+const struct rpl__game *
+rpl__game_at(size_t i)
+{
+    return i < sizeof(games) / sizeof(games[0]) ? games[i] : NULL;
+}
+
 const struct rpl__importer *
 rpl__importer_find(const char *format, const struct rpl__game **game)
 {

@@ -90,4 +90,10 @@ const struct rpl__game rpl__avalon = {
     .reveal_json = rpl__av_reveal_json,
     .importers = rpl__avalon_importers,
     .index = rpl__av_index,
+    .stats_sql = rpl__av_stats_sql,
+    .nstats_sql = AV_NSTATS_SQL,
+    .stats = rpl__av_stats,
+    .details_sql = rpl__av_details_sql,
+    .ndetails_sql = AV_NDETAILS_SQL,
+    .details = rpl__av_details,
 };

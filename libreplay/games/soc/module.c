@@ -48,4 +48,8 @@ const struct rpl__game rpl__soc = {
     .reveal_json = rpl__soc_reveal_json,
     .index_size = sizeof(struct soc_ix),
     .index = rpl__soc_index,
+    .stats_sql = rpl__soc_stats_sql,
+    .nstats_sql = SOC_NSTATS_SQL,
+    .stats = rpl__soc_stats,
+    .side_of = rpl__soc_side_of,
 };
