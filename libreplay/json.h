@@ -30,8 +30,9 @@ void rpl__japp(struct rpl__jb *j, json_t *a, json_t *v);
 void rpl__jdump(struct rpl__jb *j, json_t *v, struct rpl__buf *out);
 
 /* num / den rounded half up to four places, as a real; null when den is
- * 0 or num > den.  The rounding is done on integers, so the text
- * rpl__jdump_fixed() prints is the same everywhere. */
+ * 0, num > den, or num too large to scale (over 2^64 / 10^4).  The rounding is
+ * done on integers, so the text rpl__jdump_fixed() prints is the same
+ * everywhere. */
 json_t *rpl__jrate(uint64_t num, uint64_t den);
 /* An unsigned count as a JSON integer (saturated at INT64_MAX). */
 json_t *rpl__jcount(uint64_t n);

@@ -12,14 +12,17 @@
  *   store.c  writes a struct ix (add, replace, index again), batches;
  *   db.c     open and close, pragmas, the schema and its tables,
  *            migrations (store.c);
- *   query.c  the filter, query and export;
- *   stats.c  the statistics (query.c's filter);
+ *   query.c  the filter, query and export (with the games' side names
+ *            and details hooks);
+ *   stats.c  the statistics (query.c's filter, the games' stats hooks);
  *   sql.c    read-only SQL;
  *   check.c  rebuilds and compares the index (index.c, store.c).
  *
  * Every value reaches SQLite as a bound parameter; the only SQL text built
  * at run time is made of constant fragments (the schema's table names,
- * schema prefixes, the filter's clauses) and of our own integers.
+ * schema prefixes, the filter's clauses, the constant statements a game
+ * hands the archive) and of our own integers.  No file here names a game
+ * or its tokens: what is a game's comes through games/game.h.
  */
 #ifndef LIBREPLAY_ARCHIVE_H
 #define LIBREPLAY_ARCHIVE_H
