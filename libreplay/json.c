@@ -1,6 +1,7 @@
 /*
  * json.c - the JSON builder of json.h.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "json.h"
@@ -31,5 +32,90 @@ rpl__jdump(struct rpl__jb *j, json_t *v, struct rpl__buf *out)
     else
         out->failed = true;
     free(text);
+    json_decref(v);
+}
+
+json_t *
+rpl__jrate(uint64_t num, uint64_t den)
+{
+    uint64_t r;
+
+    if (den == 0 || num > den || num > UINT64_MAX / 10000u)
+        return json_null();
+    r = (num * 10000u + den / 2u) / den;
+    return json_real((double)r / 10000.0);
+}
+
+json_t *
+rpl__jcount(uint64_t n)
+{
+    return json_integer(n > INT64_MAX ? INT64_MAX : (json_int_t)n);
+}
+
+/* One value of rpl__jdump_fixed(); false when it could not be written. */
+static bool
+dump_fixed(json_t *v, struct rpl__buf *out)
+{
+    const char *key;
+    json_t *e;
+    size_t i;
+    bool first = true;
+    char *text;
+
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        rpl__buf_add(out, "{", 1);
+        json_object_foreach(v, key, e)
+        {
+            json_t *k = json_string(key);
+
+            if (!first)
+                rpl__buf_add(out, ",", 1);
+            first = false;
+            if (!k || !dump_fixed(k, out)) {
+                json_decref(k);
+                return false;
+            }
+            json_decref(k);
+            rpl__buf_add(out, ":", 1);
+            if (!dump_fixed(e, out))
+                return false;
+        }
+        rpl__buf_add(out, "}", 1);
+        return true;
+    case JSON_ARRAY:
+        rpl__buf_add(out, "[", 1);
+        json_array_foreach(v, i, e)
+        {
+            if (i > 0)
+                rpl__buf_add(out, ",", 1);
+            if (!dump_fixed(e, out))
+                return false;
+        }
+        rpl__buf_add(out, "]", 1);
+        return true;
+    case JSON_REAL:
+        rpl__buf_printf(out, "%.4f", json_real_value(v));
+        return true;
+    case JSON_STRING:
+    case JSON_INTEGER:
+    case JSON_TRUE:
+    case JSON_FALSE:
+    case JSON_NULL:
+        text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (!text)
+            return false;
+        rpl__buf_puts(out, text);
+        free(text);
+        return true;
+    }
+    return false;
+}
+
+void
+rpl__jdump_fixed(struct rpl__jb *j, json_t *v, struct rpl__buf *out)
+{
+    if (!j->ok || !v || !dump_fixed(v, out))
+        out->failed = true;
     json_decref(v);
 }

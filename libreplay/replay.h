@@ -949,13 +949,32 @@ rpl_archive_export(struct rpl_archive *ar, const char *id, const char *seal,
     RPL_NONNULL(1, 2, 3, 4);
 
 /* Statistics of the games the filter selects, as one JSON object (keys
- * in camelog-archive(1)): games by progress, wins by side, end reasons,
- * results by player count and by role set, the assassination hit rate,
- * and per-player records.  Rates are decimals with four places.  Free
- * with rpl_free(). */
+ * in camelog-archive(1)): games by progress, then one object per game,
+ * keyed by its name, with its own figures (wins by side, end reasons,
+ * results by player count, per-player records and what else the game
+ * counts).  Rates are decimals with four places.  Free with
+ * rpl_free(). */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_stats(struct rpl_archive *ar, const struct rpl_archive_filter *f,
                   char **json, struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* What rpl_archive_stats_as() writes. */
+enum rpl_archive_format {
+    RPL_ARCHIVE_JSON = 0, /* the object of rpl_archive_stats() */
+    RPL_ARCHIVE_TEXT = 1, /* tables for people, one section per game */
+    RPL_ARCHIVE_SVG = 2   /* an SVG 1.1 document: one chart per game of
+                           * the win rates by player count */
+};
+
+/* The statistics of rpl_archive_stats() in another form, one read
+ * transaction per call: every game has its own section (its sides are
+ * its own), and a game none of whose games is selected has no text and
+ * no chart.  An unknown format is RPL_E_ARG.  Free *out with
+ * rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_stats_as(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+                     enum rpl_archive_format format, char **out,
+                     struct rpl_error *err) RPL_NONNULL(1, 4);
 
 /* The type of a column value of rpl_archive_sql(). */
 enum rpl_sql_type {

@@ -14,6 +14,15 @@
 -- archive is always at one version or the next, never in between.  A
 -- step, once released, is never edited: a change is a new step.
 --
+-- Whose tables: game, log, rule and seat (and the view seat_result) are
+-- the archive's own, the common rows of every game; quest, card, lady
+-- and assassination are Avalon's (libreplay/games/avalon/index.c writes
+-- them, games/avalon/stats.c reads them); soc_game, soc_quest,
+-- soc_accusation and soc_seat are Shadows over Camelot's (games/soc/).
+-- The archive's code names none of a game's tables or tokens: a game
+-- writes and reads its rows through the hooks of games/game.h, and the
+-- statistics never count two games' sides together.
+--
 -- Conventions:
 -- - gid is the row id of a game in this archive (not stable across
 --   archives); every other table refers to game(gid) and goes with it.

@@ -1086,7 +1086,7 @@ START_TEST(stats_match_the_logs)
     struct rpl_archive *ar;
     struct rpl_error err;
     struct tmp t;
-    char *text = NULL;
+    char *text = NULL, untouched[] = "untouched";
     json_t *root, *a, *e;
     json_error_t jerr;
     size_t i, good = 0, evil = 0, tries = 0, hits = 0, complete = 0;
@@ -1169,8 +1169,44 @@ START_TEST(stats_match_the_logs)
     }
     ck_assert_uint_gt(json_array_size(json_object_get(root, "by_roles")), 0);
     ck_assert_uint_gt(json_array_size(json_object_get(root, "roles")), 0);
+    /* The game's own object holds the same figures as the keys kept at
+     * the top; the other game's object is there, with no games. */
+    {
+        const json_t *av = json_object_get(root, "avalon");
+        static const char *const same[] = {"good",       "evil",   "aborted",
+                                           "evil_rate",  "hits",   "reasons",
+                                           "by_players", "records"};
+
+        ck_assert(json_is_object(av));
+        ck_assert_int_eq(jint(av, "games"), NGAMES);
+        for (i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+            ck_assert_msg(json_equal(json_object_get(av, same[i]),
+                                     json_object_get(root, same[i])),
+                          "%s", same[i]);
+        ck_assert_int_eq(jint(json_object_get(root, "soc"), "games"), 0);
+    }
     json_decref(root);
     rpl_free(ctx, text);
+
+    /* The text: the counts, then the game's section; the chart: one. */
+    ck_assert_int_eq(
+        rpl_archive_stats_as(ar, NULL, RPL_ARCHIVE_TEXT, &text, &err), RPL_OK);
+    ck_assert_msg(strncmp(text, "games: ", 7) == 0, "%s", text);
+    ck_assert_ptr_nonnull(strstr(text, "\navalon: "));
+    ck_assert_ptr_null(strstr(text, "\nsoc: "));
+    rpl_free(ctx, text);
+    ck_assert_int_eq(
+        rpl_archive_stats_as(ar, NULL, RPL_ARCHIVE_SVG, &text, &err), RPL_OK);
+    ck_assert_msg(strncmp(text, "<?xml ", 6) == 0, "%s", text);
+    ck_assert_ptr_nonnull(strstr(text, "Avalon: win rate by player count"));
+    ck_assert_ptr_null(strstr(text, "Shadows over Camelot"));
+    ck_assert_ptr_nonnull(strstr(text, "</svg>\n"));
+    rpl_free(ctx, text);
+    text = untouched;
+    ck_assert_int_eq(
+        rpl_archive_stats_as(ar, NULL, (enum rpl_archive_format)7, &text, &err),
+        RPL_E_ARG);
+    ck_assert_ptr_null(text);
 
     /* A filter that selects nothing: zero counts, null rates. */
     {
@@ -1183,6 +1219,17 @@ START_TEST(stats_match_the_logs)
         ck_assert(json_is_null(json_object_get(root, "evil_rate")));
         ck_assert_uint_eq(json_array_size(json_object_get(root, "records")), 0);
         json_decref(root);
+        rpl_free(ctx, text);
+        ck_assert_int_eq(
+            rpl_archive_stats_as(ar, &none, RPL_ARCHIVE_TEXT, &text, &err),
+            RPL_OK);
+        ck_assert_str_eq(text, "games: 0 (0 complete, 0 finished, 0 in "
+                               "progress; 0 imported)\n");
+        rpl_free(ctx, text);
+        ck_assert_int_eq(
+            rpl_archive_stats_as(ar, &none, RPL_ARCHIVE_SVG, &text, &err),
+            RPL_OK);
+        ck_assert_ptr_nonnull(strstr(text, ">no games<"));
         rpl_free(ctx, text);
     }
     rpl_archive_close(ar);
@@ -2340,7 +2387,38 @@ START_TEST(soc_filters_and_stats)
                           5);
         ck_assert_uint_gt(json_array_size(json_object_get(soc, "quests")), 0);
     }
+    /* The games never mix: the knights' wins are not the good side's,
+     * and a player's record in one game counts that game only. */
+    {
+        const json_t *avo = json_object_get(root, "avalon");
+        json_int_t av_good = 0, seats = 0;
+
+        for (i = 0; i < 2; i++)
+            av_good += strcmp(av[i].winner, "good") == 0;
+        ck_assert_int_eq(jint(root, "games"), NSOC + 2);
+        ck_assert_int_eq(jint(avo, "games"), 2);
+        ck_assert_int_eq(jint(avo, "good"), av_good);
+        ck_assert_int_eq(jint(root, "good"), av_good);
+        json_array_foreach(json_object_get(soc, "records"), i, e) seats +=
+            jint(e, "games");
+        for (i = 0; i < NSOC; i++)
+            seats -= (json_int_t)s[i].players;
+        ck_assert_int_eq(seats, 0);
+    }
     json_decref(root);
+    rpl_free(ctx, text);
+    /* Each game its own text section and chart. */
+    ck_assert_int_eq(
+        rpl_archive_stats_as(ar, NULL, RPL_ARCHIVE_TEXT, &text, &err), RPL_OK);
+    ck_assert_ptr_nonnull(strstr(text, "\navalon: 2 games\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nsoc: "));
+    ck_assert_ptr_nonnull(strstr(text, "wins: knights "));
+    rpl_free(ctx, text);
+    ck_assert_int_eq(
+        rpl_archive_stats_as(ar, NULL, RPL_ARCHIVE_SVG, &text, &err), RPL_OK);
+    ck_assert_ptr_nonnull(strstr(text, "Avalon: win rate"));
+    ck_assert_ptr_nonnull(strstr(text, "Shadows over Camelot: win rate"));
+    ck_assert_ptr_nonnull(strstr(text, "translate(0,320)"));
     rpl_free(ctx, text);
     rpl_archive_close(ar);
     soc_free(s, NSOC);
@@ -2685,10 +2763,19 @@ START_TEST(allocation_failures)
         }
         if (rc == RPL_OK)
             rc = rpl_archive_stats(ar, NULL, &json, &err);
+        for (int fmt = RPL_ARCHIVE_TEXT; rc == RPL_OK && fmt <= RPL_ARCHIVE_SVG;
+             fmt++) {
+            rpl_free(ctx, json);
+            json = NULL;
+            rc = rpl_archive_stats_as(ar, NULL, (enum rpl_archive_format)fmt,
+                                      &json, &err);
+        }
         if (rc == RPL_OK) {
             done = true;
             rpl_free(ctx, json);
         } else {
+            rpl_free(ctx, json);
+            json = NULL;
             ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", nth,
                           err.msg);
         }

@@ -735,287 +735,23 @@ run_sql(const struct args *a, struct rpl_ctx *ctx)
 
 /* -------------------------------------------------------------- stats */
 
-static json_int_t
-jint(const json_t *o, const char *key)
+/* The statistics in one form: the library writes every game's section. */
+static int
+stats_as(const struct args *a, struct rpl_archive *ar,
+         enum rpl_archive_format format, char **out)
 {
-    return json_integer_value(json_object_get(o, key));
-}
+    struct rpl_error err;
+    const enum rpl_status st =
+        rpl_archive_stats_as(ar, &a->filter, format, out, &err);
 
-static const char *
-jstr(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-
-    return s ? s : "";
-}
-
-/* "57.1%" of num / den, "-" when den is 0 (integers only). */
-static const char *
-percent(char *buf, size_t cap, json_int_t num, json_int_t den)
-{
-    long long r;
-
-    if (den <= 0) {
-        snprintf(buf, cap, "-");
-        return buf;
+    if (st != RPL_OK) {
+        return filter_error(a->db, st, &err);
     }
-    r = ((long long)num * 1000 + den / 2) / den;
-    snprintf(buf, cap, "%lld.%lld%%", r / 10, r % 10);
-    return buf;
-}
-
-static void
-print_stats(const json_t *s)
-{
-    char p1[32], p2[32], p3[32];
-    const json_t *a, *e;
-    size_t i;
-    const json_int_t good = jint(s, "good"), evil = jint(s, "evil");
-
-    printf("games: %lld (%lld complete, %lld finished, %lld in progress; "
-           "%lld imported)\n",
-           (long long)jint(s, "games"), (long long)jint(s, "complete"),
-           (long long)jint(s, "finished"), (long long)jint(s, "in_progress"),
-           (long long)jint(s, "imported"));
-    printf("wins: good %lld (%s), evil %lld (%s), aborted %lld\n",
-           (long long)good, percent(p1, sizeof(p1), good, good + evil),
-           (long long)evil, percent(p2, sizeof(p2), evil, good + evil),
-           (long long)jint(s, "aborted"));
-    printf("assassination: %lld hits in %lld attempts (%s)\n",
-           (long long)jint(s, "hits"), (long long)jint(s, "assassinations"),
-           percent(p1, sizeof(p1), jint(s, "hits"), jint(s, "assassinations")));
-
-    a = json_object_get(s, "reasons");
-    if (json_array_size(a) > 0) {
-        json_int_t ended = 0;
-
-        json_array_foreach(a, i, e)
-        {
-            ended += jint(e, "games");
-        }
-        printf("\nend reasons:\n");
-        json_array_foreach(a, i, e)
-        {
-            printf("  %-8s %-14s %6lld  %6s\n", jstr(e, "winner"),
-                   jstr(e, "reason"), (long long)jint(e, "games"),
-                   percent(p1, sizeof(p1), jint(e, "games"), ended));
-        }
-    }
-    a = json_object_get(s, "by_players");
-    if (json_array_size(a) > 0) {
-        printf("\nby player count:\n");
-        printf("  %7s %6s %6s %6s %9s %13s\n", "players", "games", "good",
-               "evil", "evil wins", "assassin hits");
-        json_array_foreach(a, i, e)
-        {
-            const json_int_t g = jint(e, "good"), v = jint(e, "evil");
-
-            printf("  %7lld %6lld %6lld %6lld %9s %13s\n",
-                   (long long)jint(e, "players"), (long long)jint(e, "games"),
-                   (long long)g, (long long)v,
-                   percent(p1, sizeof(p1), v, g + v),
-                   percent(p2, sizeof(p2), jint(e, "hits"),
-                           jint(e, "assassinations")));
-        }
-    }
-    a = json_object_get(s, "by_roles");
-    if (json_array_size(a) > 0) {
-        printf("\nby role set:\n");
-        printf("  %7s %6s %9s  %s\n", "players", "games", "evil wins", "roles");
-        json_array_foreach(a, i, e)
-        {
-            const json_int_t g = jint(e, "good"), v = jint(e, "evil");
-
-            printf("  %7lld %6lld %9s  %s\n", (long long)jint(e, "players"),
-                   (long long)jint(e, "games"),
-                   percent(p1, sizeof(p1), v, g + v), jstr(e, "roles"));
-        }
-    }
-    a = json_object_get(s, "roles");
-    if (json_array_size(a) > 0) {
-        printf("\nby role (revealed seats):\n");
-        printf("  %-10s %6s %6s %6s\n", "role", "seats", "wins", "win");
-        json_array_foreach(a, i, e)
-        {
-            printf("  %-10s %6lld %6lld %6s\n", jstr(e, "role"),
-                   (long long)jint(e, "seats"), (long long)jint(e, "wins"),
-                   percent(p1, sizeof(p1), jint(e, "wins"), jint(e, "seats")));
-        }
-    }
-    a = json_object_get(s, "records");
-    if (json_array_size(a) > 0) {
-        printf("\nplayers (wins over revealed games):\n");
-        printf("  %-16s %6s %8s %5s %6s %6s %11s %11s\n", "name", "games",
-               "revealed", "wins", "losses", "win", "good w/g", "evil w/g");
-        json_array_foreach(a, i, e)
-        {
-            char good_wg[32], evil_wg[32];
-
-            snprintf(good_wg, sizeof(good_wg), "%lld/%lld",
-                     (long long)jint(e, "good_wins"),
-                     (long long)jint(e, "good"));
-            snprintf(evil_wg, sizeof(evil_wg), "%lld/%lld",
-                     (long long)jint(e, "evil_wins"),
-                     (long long)jint(e, "evil"));
-            printf("  %-16s %6lld %8lld %5lld %6lld %6s %11s %11s\n",
-                   jstr(e, "name"), (long long)jint(e, "games"),
-                   (long long)jint(e, "revealed"), (long long)jint(e, "wins"),
-                   (long long)jint(e, "losses"),
-                   percent(p3, sizeof(p3), jint(e, "wins"),
-                           jint(e, "wins") + jint(e, "losses")),
-                   good_wg, evil_wg);
-        }
-    }
-}
-
-/* Escapes text for SVG character data and attribute values. */
-static void
-svg_text(FILE *f, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-            break;
-        }
-    }
-}
-
-/* Geometry of the chart, in SVG user units (pixels). */
-#define SVG_W      560
-#define SVG_H      320
-#define SVG_LEFT   56
-#define SVG_RIGHT  16
-#define SVG_TOP    40
-#define SVG_BOTTOM 56
-#define SVG_PLOT_H (SVG_H - SVG_TOP - SVG_BOTTOM)
-
-/* One stacked bar per player count: the share of evil wins at the bottom
- * (red), good wins above it (blue), over games with a winner. */
-static void
-write_svg(FILE *f, const json_t *s, const char *title)
-{
-    const json_t *a = json_object_get(s, "by_players");
-    const size_t n = json_array_size(a);
-    const int plot_w = SVG_W - SVG_LEFT - SVG_RIGHT;
-    const int slot = n > 0 ? plot_w / (int)n : plot_w;
-    const int bar = slot * 3 / 5 < 72 ? slot * 3 / 5 : 72;
-    const json_t *e;
-    size_t i;
-
-    fprintf(f,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-            "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n",
-            SVG_W, SVG_H, SVG_W, SVG_H);
-    fputs("<title>", f);
-    svg_text(f, title);
-    fputs("</title>\n", f);
-    fputs("<desc>For each number of players: the share of games with a "
-          "winner that evil won (red, from the bottom) and good won "
-          "(blue).</desc>\n",
-          f);
-    fprintf(f,
-            "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
-            "fill=\"#ffffff\"/>\n",
-            SVG_W, SVG_H);
-    fprintf(f,
-            "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" "
-            "font-size=\"15\">",
-            SVG_W / 2);
-    svg_text(f, title);
-    fputs("</text>\n", f);
-    /* Grid and axis labels every 25 %. */
-    for (int pct = 0; pct <= 100; pct += 25) {
-        const int y = SVG_TOP + SVG_PLOT_H - SVG_PLOT_H * pct / 100;
-
-        fprintf(f,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-                "stroke=\"#cccccc\" stroke-width=\"1\"%s/>\n",
-                SVG_LEFT, y, SVG_W - SVG_RIGHT, y,
-                pct == 50 ? " stroke-dasharray=\"4 3\"" : "");
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d%%</text>\n",
-                SVG_LEFT - 6, y + 4, pct);
-    }
-    json_array_foreach(a, i, e)
-    {
-        const json_int_t good = jint(e, "good"), evil = jint(e, "evil");
-        const json_int_t decided = good + evil;
-        const int x = SVG_LEFT + slot * (int)i + (slot - bar) / 2;
-        const int evil_h =
-            decided > 0 ? (int)((evil * SVG_PLOT_H + decided / 2) / decided)
-                        : 0;
-        const int base = SVG_TOP + SVG_PLOT_H;
-        char pct[32];
-
-        if (decided > 0) {
-            fprintf(f,
-                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                    "fill=\"#c0392b\"><title>evil %lld of %lld</title>"
-                    "</rect>\n",
-                    x, base - evil_h, bar, evil_h, (long long)evil,
-                    (long long)decided);
-            fprintf(f,
-                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                    "fill=\"#2e6fba\"><title>good %lld of %lld</title>"
-                    "</rect>\n",
-                    x, SVG_TOP, bar, SVG_PLOT_H - evil_h, (long long)good,
-                    (long long)decided);
-            fprintf(f,
-                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-                    "fill=\"#ffffff\">%s</text>\n",
-                    x + bar / 2, base - 6,
-                    percent(pct, sizeof(pct), evil, decided));
-        }
-        fprintf(f,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%lld "
-                "players</text>\n",
-                x + bar / 2, base + 18, (long long)jint(e, "players"));
-        fprintf(f,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
-                "fill=\"#666666\">%lld games</text>\n",
-                x + bar / 2, base + 34, (long long)jint(e, "games"));
-    }
-    /* The even line over the bars, and the legend. */
-    fprintf(f,
-            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-            "stroke=\"#ffffff\" stroke-width=\"1\" "
-            "stroke-dasharray=\"4 3\"/>\n",
-            SVG_LEFT, SVG_TOP + SVG_PLOT_H / 2, SVG_W - SVG_RIGHT,
-            SVG_TOP + SVG_PLOT_H / 2);
-    fprintf(f,
-            "<rect x=\"%d\" y=\"10\" width=\"10\" height=\"10\" "
-            "fill=\"#c0392b\"/>\n"
-            "<text x=\"%d\" y=\"19\">evil wins</text>\n"
-            "<rect x=\"%d\" y=\"24\" width=\"10\" height=\"10\" "
-            "fill=\"#2e6fba\"/>\n"
-            "<text x=\"%d\" y=\"33\">good wins</text>\n",
-            SVG_W - SVG_RIGHT - 84, SVG_W - SVG_RIGHT - 70,
-            SVG_W - SVG_RIGHT - 84, SVG_W - SVG_RIGHT - 70);
-    if (n == 0) {
-        fprintf(f,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no "
-                "games</text>\n",
-                SVG_W / 2, SVG_TOP + SVG_PLOT_H / 2);
-    }
-    fputs("</svg>\n", f);
+    return CLI_EXIT_OK;
 }
 
 static int
-save_svg(const char *path, const json_t *s)
+save_svg(const char *path, const char *svg)
 {
     const bool is_stdout = strcmp(path, "-") == 0;
     FILE *f = is_stdout ? stdout : fopen(path, "w");
@@ -1024,7 +760,7 @@ save_svg(const char *path, const json_t *s)
         cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
         return CLI_EXIT_USAGE;
     }
-    write_svg(f, s, "Win rate by player count");
+    fputs(svg, f);
     if (!is_stdout) {
         const bool failed = ferror(f) != 0;
 
@@ -1040,39 +776,32 @@ static int
 run_stats(const struct args *a, struct rpl_ctx *ctx)
 {
     struct rpl_archive *ar = NULL;
-    struct rpl_error err;
-    char *text = NULL;
-    json_t *s = NULL;
-    enum rpl_status st;
+    char *svg = NULL, *text = NULL;
     int rc;
 
     rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
-    st = rpl_archive_stats(ar, &a->filter, &text, &err);
-    rpl_archive_close(ar);
-    if (st != RPL_OK) {
-        return filter_error(a->db, st, &err);
-    }
-    s = cli_json_parse(text);
-    if (!s) {
-        cli_file_msg(a->db, 0, "the statistics are not valid JSON");
-        rpl_free(ctx, text);
-        return CLI_EXIT_USAGE;
-    }
     if (a->svg) {
-        rc = save_svg(a->svg, s);
+        rc = stats_as(a, ar, RPL_ARCHIVE_SVG, &svg);
     }
-    if (!a->svg || strcmp(a->svg, "-") != 0) {
+    if (rc == CLI_EXIT_OK && (!a->svg || strcmp(a->svg, "-") != 0)) {
+        /* JSON as the library writes it: its rates keep four places. */
+        rc = stats_as(a, ar, a->is_json ? RPL_ARCHIVE_JSON : RPL_ARCHIVE_TEXT,
+                      &text);
+    }
+    rpl_archive_close(ar);
+    if (rc == CLI_EXIT_OK && svg) {
+        rc = save_svg(a->svg, svg);
+    }
+    if (text) {
+        fputs(text, stdout);
         if (a->is_json) {
-            /* The library's text as is: its rates keep four places. */
-            printf("%s\n", text);
-        } else {
-            print_stats(s);
+            putchar('\n');
         }
     }
-    json_decref(s);
+    rpl_free(ctx, svg);
     rpl_free(ctx, text);
     return rc;
 }

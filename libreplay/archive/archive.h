@@ -12,14 +12,17 @@
  *   store.c  writes a struct ix (add, replace, index again), batches;
  *   db.c     open and close, pragmas, the schema and its tables,
  *            migrations (store.c);
- *   query.c  the filter, query and export;
- *   stats.c  the statistics (query.c's filter);
+ *   query.c  the filter, query and export (with the games' side names
+ *            and details hooks);
+ *   stats.c  the statistics (query.c's filter, the games' stats hooks);
  *   sql.c    read-only SQL;
  *   check.c  rebuilds and compares the index (index.c, store.c).
  *
  * Every value reaches SQLite as a bound parameter; the only SQL text built
  * at run time is made of constant fragments (the schema's table names,
- * schema prefixes, the filter's clauses) and of our own integers.
+ * schema prefixes, the filter's clauses, the constant statements a game
+ * hands the archive) and of our own integers.  No file here names a game
+ * or its tokens: what is a game's comes through games/game.h.
  */
 #ifndef LIBREPLAY_ARCHIVE_H
 #define LIBREPLAY_ARCHIVE_H
@@ -34,7 +37,8 @@
 /* Tables of schema/archive.sql (the build's copy is checked at open). */
 #define RPL__AR_MAX_TABLES 32
 #define RPL__AR_TABLE_NAME 32
-/* Seats and quests of a game as struct rpl_archive_game gives them. */
+/* Seats and quests of a game as struct rpl_archive_game gives them
+ * (replay.h). */
 #define RPL__AR_NSEATS     RPL_MAX_SEATS
 #define RPL__AR_MAX_QUESTS 5
 
@@ -55,8 +59,6 @@ enum rpl__ar_stmt {
     RPL__AR_SAME_ID,
     RPL__AR_DELETE,
     RPL__AR_SEATS_OF,
-    RPL__AR_QUESTS_OF,
-    RPL__AR_ASSN_OF,
     RPL__AR_EXPORT,
     RPL__AR_NSTMT
 };

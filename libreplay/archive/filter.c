@@ -14,7 +14,7 @@
 static bool
 knows(const struct rpl__game *g, int column, const char *value)
 {
-    for (size_t k = 0; g ? k == 0 : rpl__game_at(k) != NULL; k++) {
+    for (size_t k = 0; g ? k == 0 : rpl__game_at(k) ? true : false; k++) {
         const struct rpl__game *game = g ? g : rpl__game_at(k);
 
         for (size_t i = 0; game->filter_value; i++) {
@@ -37,7 +37,7 @@ values(const struct rpl__game *g, int column, char *out, size_t cap)
     size_t n = 0;
 
     out[0] = '\0';
-    for (size_t k = 0; g ? k == 0 : rpl__game_at(k) != NULL; k++) {
+    for (size_t k = 0; g ? k == 0 : rpl__game_at(k) ? true : false; k++) {
         const struct rpl__game *game = g ? g : rpl__game_at(k);
 
         for (size_t i = 0; game->filter_value; i++) {

@@ -1,13 +1,15 @@
 /*
  * query.c - reading the index: the filter that query and stats share
  * (every value a bound parameter, the clauses constant), the games that
- * match it with their seats and quests, and the export of one stored log
+ * match it with their seats and, through their game (struct
+ * rpl__details, games/game.h), quests, and the export of one stored log
  * as its file.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "archive.h"
+#include "games/game.h"
 
 /* ------------------------------------------------------------- filter */
 
@@ -68,20 +70,22 @@ rpl__ar_filter_check(const struct rpl_archive_filter *f, struct rpl_error *err)
     return RPL_OK;
 }
 
-/* The side a filter asks for: Shadows over Camelot's loyalty cards name
- * its sides, "loyal" the good side and "traitor" the evil one, in its
- * games only (*is_soc). */
+/* The side a filter asks for: a game may name its sides in its own
+ * terms (struct rpl__game's side_of), which then select its games only
+ * (*of_game, else NULL) and stand for the side of the common rows. */
 static const char *
-filter_side(const char *side, bool *is_soc)
+filter_side(const char *side, const char **of_game)
 {
-    *is_soc = false;
-    if (side && strcmp(side, "loyal") == 0) {
-        *is_soc = true;
-        return "good";
-    }
-    if (side && strcmp(side, "traitor") == 0) {
-        *is_soc = true;
-        return "evil";
+    const struct rpl__game *game;
+
+    *of_game = NULL;
+    for (size_t i = 0; side && (game = rpl__game_at(i)); i++) {
+        const char *common = game->side_of ? game->side_of(side) : NULL;
+
+        if (common) {
+            *of_game = game->name;
+            return common;
+        }
     }
     return side;
 }
@@ -112,11 +116,11 @@ filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
     if (f->until)
         rpl__buf_puts(b, " AND g.created < :until");
     if (f->side) {
-        bool is_soc;
+        const char *of_game;
 
-        filter_side(f->side, &is_soc);
-        if (is_soc)
-            rpl__buf_puts(b, " AND g.game = 'soc'");
+        filter_side(f->side, &of_game);
+        if (of_game)
+            rpl__buf_puts(b, " AND g.game = :side_game");
     }
     if (f->player || f->role || f->side) {
         /* Not correlated: the seat index finds the games once. */
@@ -145,7 +149,7 @@ static void
 bind_filter(sqlite3_stmt *st, const struct rpl_archive_filter *f)
 {
     char glob[40];
-    bool is_soc;
+    const char *side, *of_game;
     int i;
 
     if (!f)
@@ -164,7 +168,9 @@ bind_filter(sqlite3_stmt *st, const struct rpl_archive_filter *f)
     bind_named(st, ":until", f->until);
     bind_named(st, ":player", f->player);
     bind_named(st, ":role", f->role);
-    bind_named(st, ":side", filter_side(f->side, &is_soc));
+    side = filter_side(f->side, &of_game);
+    bind_named(st, ":side", side);
+    bind_named(st, ":side_game", of_game);
 }
 
 enum rpl_status
@@ -227,22 +233,154 @@ kept(const struct rpl__buf *b, size_t off)
     return off == SIZE_MAX ? NULL : b->p + off;
 }
 
-/* Fills g's seats, quests and assassination for game gid. */
+/* The statements of the games' details_sql, prepared once per query:
+ * [game in the registry][q]. */
+#define DETAILS_GAMES 8
+#define DETAILS_STMTS 8
+
+/* The cursor and the quest sink of struct rpl__details. */
+struct details_run {
+    struct rpl_archive *ar;
+    size_t gi; /* the game's place in the registry */
+    const struct rpl__game *game;
+    sqlite3_int64 gid;
+    sqlite3_stmt *cur; /* the statement being stepped, or NULL */
+    size_t q;
+    sqlite3_stmt *cache[DETAILS_GAMES][DETAILS_STMTS];
+    struct game_strings *gs;
+    struct rpl_archive_quest *quests;
+    size_t nquests;
+};
+
 static enum rpl_status
-game_details(struct rpl_archive *ar, sqlite3_int64 gid,
-             struct rpl_archive_game *g, struct game_strings *gs,
-             struct rpl_archive_seat *seats, struct rpl_archive_quest *quests,
+details_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
+{
+    struct details_run *r = a;
+    int src;
+
+    *has_row = false;
+    if (r->cur && r->q != q) {
+        rpl__ar_done(r->cur);
+        r->cur = NULL;
+    }
+    if (!r->cur) {
+        sqlite3_stmt **st;
+
+        if (q >= r->game->ndetails_sql || q >= DETAILS_STMTS ||
+            r->gi >= DETAILS_GAMES)
+            return rpl__err(err, RPL_E_STATE, 0,
+                            "game %s: no details statement %zu", r->game->name,
+                            q);
+        st = &r->cache[r->gi][q];
+        if (!*st) {
+            const enum rpl_status rc =
+                rpl__ar_prepare(r->ar, r->game->details_sql[q], st, true, err);
+
+            if (rc != RPL_OK)
+                return rc;
+        }
+        sqlite3_bind_int64(*st, 1, r->gid);
+        r->cur = *st;
+        r->q = q;
+    }
+    src = sqlite3_step(r->cur);
+    if (src == SQLITE_ROW) {
+        *has_row = true;
+        return RPL_OK;
+    }
+    rpl__ar_done(r->cur);
+    r->cur = NULL;
+    if (src != SQLITE_DONE)
+        return rpl__ar_fail(r->ar, err, src, "cannot read the game");
+    return RPL_OK;
+}
+
+static uint64_t
+details_count(void *a, int col)
+{
+    const struct details_run *r = a;
+    sqlite3_int64 v;
+
+    if (!r->cur)
+        return 0;
+    v = sqlite3_column_int64(r->cur, col);
+    return v < 0 ? 0 : (uint64_t)v;
+}
+
+static const char *
+details_text(void *a, int col)
+{
+    const struct details_run *r = a;
+
+    return r->cur ? rpl__ar_col_text_or_null(r->cur, col) : NULL;
+}
+
+static enum rpl_status
+details_quest(void *a, const struct rpl_archive_quest *q, struct rpl_error *err)
+{
+    struct details_run *r = a;
+    struct game_strings *gs = r->gs;
+
+    (void)err;
+    if (r->nquests == RPL__AR_MAX_QUESTS)
+        return RPL_OK;
+    r->quests[r->nquests] = *q;
+    gs->quest[r->nquests][0] = keep(&gs->b, q->team);
+    gs->quest[r->nquests][1] = keep(&gs->b, q->result);
+    gs->quest[r->nquests][2] = keep(&gs->b, q->failed);
+    r->nquests++;
+    return RPL_OK;
+}
+
+/* The game's own part of g (struct rpl__details): its quests and what
+ * else replay.h's struct has of that game. */
+static enum rpl_status
+game_part(struct details_run *r, struct rpl_archive_game *g,
+          struct rpl_error *err)
+{
+    struct rpl__details d;
+    enum rpl_status rc;
+
+    r->game = rpl__game_find(g->game, strlen(g->game));
+    if (!r->game || !r->game->details)
+        return RPL_OK; /* a game this library does not know: no details */
+    for (r->gi = 0; rpl__game_at(r->gi) != r->game; r->gi++)
+        ;
+    memset(&d, 0, sizeof(d));
+    d.rows.a = r;
+    d.rows.step = details_step;
+    d.rows.count = details_count;
+    d.rows.text = details_text;
+    d.quest = details_quest;
+    d.g = g;
+    rc = r->game->details(&d, err);
+    if (r->cur) {
+        rpl__ar_done(r->cur);
+        r->cur = NULL;
+    }
+    return rc;
+}
+
+/* Fills g's seats, and through its game the rest, for game gid (g is
+ * zeroed but for the columns of game). */
+static enum rpl_status
+game_details(struct details_run *r, sqlite3_int64 gid,
+             struct rpl_archive_game *g, struct rpl_archive_seat *seats,
              struct rpl_error *err)
 {
+    struct rpl_archive *ar = r->ar;
+    struct game_strings *gs = r->gs;
     sqlite3_stmt *st = NULL;
-    size_t nseats = 0, nquests = 0;
+    size_t nseats = 0;
     enum rpl_status rc;
     int src;
 
     gs->b.len = 0;
     gs->b.failed = false;
     memset(seats, 0, sizeof(*seats) * RPL__AR_NSEATS);
-    memset(quests, 0, sizeof(*quests) * RPL__AR_MAX_QUESTS);
+    memset(r->quests, 0, sizeof(*r->quests) * RPL__AR_MAX_QUESTS);
+    r->nquests = 0;
+    r->gid = gid;
     rc = rpl__ar_stmt(ar, RPL__AR_SEATS_OF, &st, err);
     if (rc != RPL_OK)
         return rc;
@@ -256,42 +394,9 @@ game_details(struct rpl_archive *ar, sqlite3_int64 gid,
     rpl__ar_done(st);
     if (src != SQLITE_ROW && src != SQLITE_DONE)
         return rpl__ar_fail(ar, err, src, "cannot read the seats");
-    rc = rpl__ar_stmt(ar, RPL__AR_QUESTS_OF, &st, err);
+    rc = game_part(r, g, err);
     if (rc != RPL_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, gid);
-    while ((src = sqlite3_step(st)) == SQLITE_ROW &&
-           nquests < RPL__AR_MAX_QUESTS) {
-        struct rpl_archive_quest *q = &quests[nquests];
-        const bool is_opened = sqlite3_column_int64(st, 6) > 0;
-
-        q->round = (unsigned)rpl__ar_col_uint(st, 0);
-        q->slot = (unsigned)rpl__ar_col_uint(st, 1);
-        q->leader = (unsigned)rpl__ar_col_uint(st, 2);
-        q->fails = (unsigned)rpl__ar_col_uint(st, 3);
-        gs->quest[nquests][0] = keep(&gs->b, rpl__ar_col_text(st, 4));
-        gs->quest[nquests][1] = keep(&gs->b, rpl__ar_col_text(st, 5));
-        gs->quest[nquests][2] =
-            is_opened ? keep(&gs->b, rpl__ar_col_text(st, 7)) : SIZE_MAX;
-        nquests++;
-    }
-    rpl__ar_done(st);
-    if (src != SQLITE_ROW && src != SQLITE_DONE)
-        return rpl__ar_fail(ar, err, src, "cannot read the quests");
-    rc = rpl__ar_stmt(ar, RPL__AR_ASSN_OF, &st, err);
-    if (rc != RPL_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, gid);
-    src = sqlite3_step(st);
-    g->assassin = 0;
-    g->target = 0;
-    if (src == SQLITE_ROW) {
-        g->assassin = (unsigned)rpl__ar_col_uint(st, 0);
-        g->target = (unsigned)rpl__ar_col_uint(st, 1);
-    }
-    rpl__ar_done(st);
-    if (src != SQLITE_ROW && src != SQLITE_DONE)
-        return rpl__ar_fail(ar, err, src, "cannot read the assassination");
     if (gs->b.failed)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     for (size_t k = 0; k < nseats; k++) {
@@ -302,17 +407,17 @@ game_details(struct rpl_archive *ar, sqlite3_int64 gid,
         if (!seats[k].name)
             seats[k].name = "";
     }
-    for (size_t i = 0; i < nquests; i++) {
-        quests[i].team = kept(&gs->b, gs->quest[i][0]);
-        quests[i].result = kept(&gs->b, gs->quest[i][1]);
-        quests[i].failed = kept(&gs->b, gs->quest[i][2]);
+    for (size_t i = 0; i < r->nquests; i++) {
+        r->quests[i].team = kept(&gs->b, gs->quest[i][0]);
+        r->quests[i].result = kept(&gs->b, gs->quest[i][1]);
+        r->quests[i].failed = kept(&gs->b, gs->quest[i][2]);
     }
     /* A damaged index may hold fewer seats than players. */
     if (g->players > nseats)
         g->players = nseats;
     g->seats = seats;
-    g->nquests = nquests;
-    g->quests = quests;
+    g->nquests = r->nquests;
+    g->quests = r->quests;
     return RPL_OK;
 }
 
@@ -328,6 +433,7 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     struct rpl_archive_seat *seats = NULL;
     struct rpl_archive_quest *quests = NULL;
     struct game_strings *gs = NULL;
+    struct details_run *dr = NULL;
     sqlite3_stmt *st = NULL;
     enum rpl_status rc;
     int src;
@@ -339,11 +445,15 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     seats = rpl__calloc(ar->ctx, RPL__AR_NSEATS, sizeof(*seats));
     quests = rpl__calloc(ar->ctx, RPL__AR_MAX_QUESTS, sizeof(*quests));
     gs = rpl__calloc(ar->ctx, 1, sizeof(*gs));
-    if (!seats || !quests || !gs) {
+    dr = rpl__calloc(ar->ctx, 1, sizeof(*dr));
+    if (!seats || !quests || !gs || !dr) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
     rpl__buf_init(&gs->b, ar->ctx);
+    dr->ar = ar;
+    dr->gs = gs;
+    dr->quests = quests;
     rc = rpl__ar_prepare_filtered(ar, head, f, " ORDER BY g.gid", &st, err);
     if (rc != RPL_OK)
         goto out;
@@ -366,8 +476,7 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
         g.lines = rpl__ar_col_uint(st, 13);
         g.source = rpl__ar_col_text_or_null(st, 14);
         g.source_id = rpl__ar_col_text_or_null(st, 15);
-        rc = game_details(ar, sqlite3_column_int64(st, 0), &g, gs, seats,
-                          quests, err);
+        rc = game_details(dr, sqlite3_column_int64(st, 0), &g, seats, err);
         if (rc != RPL_OK || !each(ud, &g))
             break;
     }
@@ -375,6 +484,10 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
 out:
     sqlite3_finalize(st);
+    for (size_t i = 0; dr && i < DETAILS_GAMES; i++)
+        for (size_t q = 0; q < DETAILS_STMTS; q++)
+            sqlite3_finalize(dr->cache[i][q]);
+    rpl__free(ar->ctx, dr);
     if (gs)
         rpl__buf_release(&gs->b);
     rpl__free(ar->ctx, gs);

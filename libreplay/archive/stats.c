@@ -1,47 +1,57 @@
 /*
  * stats.c - the statistics of the games a filter selects, as one JSON
- * document (keys in camelog-archive(1)), all read in one transaction.
+ * document (keys in camelog-archive(1)), a text or an SVG chart, all read
+ * in one transaction.
+ *
+ * The archive knows no game.  It counts the selected games by progress
+ * from the common table, then lends each game of the registry its hook
+ * (struct rpl__stats, games/game.h): the game's constant statements run
+ * over the selected games of that game alone, and the game writes its
+ * own object of the JSON, its section of the text and its chart.  Games
+ * never share a figure: one game's sides are not another's.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "archive.h"
+#include "games/game.h"
+#include "json.h"
 
-/* -------------------------------------------------------------- stats */
+/* Geometry of a chart, in SVG user units (pixels); the charts of the
+ * games stand one under the other. */
+#define SVG_W      560
+#define SVG_H      320
+#define SVG_LEFT   56
+#define SVG_RIGHT  16
+#define SVG_TOP    40
+#define SVG_BOTTOM 56
+#define SVG_PLOT_H (SVG_H - SVG_TOP - SVG_BOTTOM)
 
-static void
-json_str(struct rpl__buf *b, const char *s)
-{
-    rpl__buf_add(b, "\"", 1);
-    for (; *s; s++) {
-        const unsigned char c = (unsigned char)*s;
+/* The selected games, after "WITH sel(gid) AS (SELECT g.gid FROM
+ * main.game g WHERE <filter>". */
+static const char totals_sql[] =
+    ") SELECT count(*), coalesce(sum(g.progress = 'in_progress'), 0), "
+    "coalesce(sum(g.progress = 'finished'), 0), "
+    "coalesce(sum(g.progress = 'complete'), 0), "
+    "coalesce(sum(g.imported), 0) FROM main.game g JOIN sel USING (gid)";
+/* Ends sel with the games of one game: the game's statement follows. */
+static const char of_game_sql[] = " AND g.game = :stats_game) ";
+static const char count_sql[] = "SELECT count(*) FROM sel";
+static const char head_sql[] =
+    "WITH sel(gid) AS (SELECT g.gid FROM main.game g";
 
-        if (c == '"' || c == '\\') {
-            rpl__buf_add(b, "\\", 1);
-            rpl__buf_add(b, s, 1);
-        } else if (c < 0x20) {
-            rpl__buf_printf(b, "\\u%04x", c);
-        } else {
-            rpl__buf_add(b, s, 1);
-        }
-    }
-    rpl__buf_add(b, "\"", 1);
-}
-
-/* num / den as a decimal with four places, rounded half up; null when
- * den is 0.  Integers only: the text is the same everywhere. */
-static void
-json_rate(struct rpl__buf *b, uint64_t num, uint64_t den)
-{
-    uint64_t r;
-
-    if (den == 0 || num > den) {
-        rpl__buf_puts(b, "null");
-        return;
-    }
-    r = (num * 10000u + den / 2u) / den;
-    rpl__buf_printf(b, "%u.%04u", (unsigned)(r / 10000u),
-                    (unsigned)(r % 10000u));
-}
+/* One statistics run: the handle, the filter, the output. */
+struct run {
+    struct rpl_archive *ar;
+    const struct rpl_archive_filter *f;
+    const struct rpl__game *game;
+    /* The cursor of struct rpl__cursor: statement q of game. */
+    sqlite3_stmt *st;
+    size_t q;
+    /* The charts drawn so far (RPL__STATS_SVG). */
+    size_t ncharts;
+    struct rpl__buf svg;
+};
 
 static uint64_t
 col_u64(sqlite3_stmt *st, int i)
@@ -51,329 +61,399 @@ col_u64(sqlite3_stmt *st, int i)
     return v < 0 ? 0 : (uint64_t)v;
 }
 
-/* The statistics queries, after "WITH sel AS (SELECT g.gid FROM
- * main.game g WHERE <filter>". */
-enum {
-    Q_TOTALS,
-    Q_REASONS,
-    Q_PLAYERS,
-    Q_ROLE_SETS,
-    Q_ROLES,
-    Q_RECORDS,
-    /* Shadows over Camelot, the "soc" object. */
-    Q_SOC_TOTALS,
-    Q_SOC_ACCUSATIONS,
-    Q_SOC_REASONS,
-    Q_SOC_PLAYERS,
-    Q_SOC_QUESTS,
-    NQ
-};
-
-static const char *const stats_sql[NQ] = {
-    ") SELECT count(*), coalesce(sum(g.progress = 'in_progress'), 0), "
-    "coalesce(sum(g.progress = 'finished'), 0), "
-    "coalesce(sum(g.progress = 'complete'), 0), "
-    "coalesce(sum(g.imported), 0), coalesce(sum(g.winner IN ('good', "
-    "'knights')), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), "
-    "coalesce(sum(g.winner = 'aborted'), 0), "
-    "coalesce(sum(g.reason IN ('assassination', 'missed')), 0), "
-    "coalesce(sum(g.reason = 'assassination'), 0), "
-    "coalesce(sum(g.reason IS NOT NULL), 0) "
-    "FROM main.game g JOIN sel USING (gid)",
-
-    ") SELECT g.winner, g.reason, count(*) FROM main.game g "
-    "JOIN sel USING (gid) WHERE g.reason IS NOT NULL "
-    "GROUP BY g.winner, g.reason ORDER BY count(*) DESC, g.winner, g.reason",
-
-    ") SELECT g.players, count(*), coalesce(sum(g.winner IN ('good', "
-    "'knights')), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), "
-    "coalesce(sum(g.reason IN ('assassination', 'missed')), 0), "
-    "coalesce(sum(g.reason = 'assassination'), 0) "
-    "FROM main.game g JOIN sel USING (gid) GROUP BY g.players "
-    "ORDER BY g.players",
-
-    ") SELECT r.value, g.players, count(*), "
-    "coalesce(sum(g.winner IN ('good', 'knights')), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0) "
-    "FROM main.game g JOIN sel USING (gid) "
-    "JOIN main.rule r ON r.gid = g.gid AND r.key = 'roles' "
-    "GROUP BY r.value, g.players ORDER BY g.players, count(*) DESC, r.value",
-
-    ") SELECT s.role, count(*), coalesce(sum(s.won), 0), count(s.won) "
-    "FROM main.seat_result s JOIN sel USING (gid) "
-    "WHERE s.role IS NOT NULL GROUP BY s.role ORDER BY count(*) DESC, s.role",
-
-    ") SELECT s.name, count(*), count(s.side), coalesce(sum(s.won), 0), "
-    "count(s.won), coalesce(sum(s.side = 'good'), 0), "
-    "coalesce(sum(s.side = 'good' AND s.won), 0), "
-    "coalesce(sum(s.side = 'evil'), 0), "
-    "coalesce(sum(s.side = 'evil' AND s.won), 0) "
-    "FROM main.seat_result s JOIN sel USING (gid) "
-    "GROUP BY s.name ORDER BY count(*) DESC, s.name",
-
-    ") SELECT count(*), coalesce(sum(g.winner = 'knights'), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), "
-    "coalesce(sum(g.winner = 'aborted'), 0), "
-    "coalesce(sum(g.reason IS NOT NULL), 0), "
-    "coalesce(sum(x.traitor > 0), 0), coalesce(sum(x.traitor = 0), 0), "
-    "coalesce(sum(x.traitor IS NULL), 0), "
-    "coalesce(sum(x.revealed = 'accusation'), 0), "
-    "coalesce(sum(x.revealed = 'fate'), 0), "
-    "coalesce(sum(x.revealed = 'last'), 0), "
-    "coalesce(sum(x.revealed = 'flip'), 0), "
-    "coalesce(sum(x.revealed = 'never'), 0) "
-    "FROM main.game g JOIN sel USING (gid) "
-    "JOIN main.soc_game x ON x.gid = g.gid",
-
-    ") SELECT count(*), coalesce(sum(a.shown = 'traitor'), 0), "
-    "coalesce(sum(a.shown = 'loyal'), 0) "
-    "FROM main.soc_accusation a JOIN sel USING (gid)",
-
-    ") SELECT g.winner, g.reason, count(*) FROM main.game g "
-    "JOIN sel USING (gid) WHERE g.game = 'soc' AND g.reason IS NOT NULL "
-    "GROUP BY g.winner, g.reason ORDER BY count(*) DESC, g.winner, g.reason",
-
-    ") SELECT g.players, count(*), coalesce(sum(g.winner = 'knights'), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), coalesce(sum(x.traitor > 0), 0) "
-    "FROM main.game g JOIN sel USING (gid) "
-    "JOIN main.soc_game x ON x.gid = g.gid GROUP BY g.players "
-    "ORDER BY g.players",
-
-    ") SELECT q.quest, coalesce(sum(q.result = 'won'), 0), "
-    "coalesce(sum(q.result = 'lost'), 0) "
-    "FROM main.soc_quest q JOIN sel USING (gid) GROUP BY q.quest "
-    "ORDER BY count(*) DESC, q.quest",
-};
-
-/* Appends the rows of one statistics query to b. */
+/* Prepares the game's statement sql over its selected games. */
 static enum rpl_status
-stats_rows(struct rpl_archive *ar, sqlite3_stmt *st, int q, struct rpl__buf *b,
-           uint64_t ended, struct rpl_error *err)
+prepare_of_game(struct run *r, const char *sql, sqlite3_stmt **out,
+                struct rpl_error *err)
 {
-    static const char *const array_key[NQ] = {
-        "", "reasons", "by_players", "by_roles",   "roles",  "records",
-        "", "",        "reasons",    "by_players", "quests",
-    };
-    const bool is_array = array_key[q][0] != '\0';
-    bool first = true;
+    struct rpl__buf b;
+    char *tail = NULL;
+    enum rpl_status rc;
+
+    rpl__buf_init(&b, r->ar->ctx);
+    rpl__buf_puts(&b, of_game_sql);
+    rpl__buf_puts(&b, sql);
+    rc = rpl__buf_take(&b, &tail, err);
+    if (rc != RPL_OK)
+        return rc;
+    rc = rpl__ar_prepare_filtered(r->ar, head_sql, r->f, tail, out, err);
+    rpl_free(r->ar->ctx, tail);
+    if (rc == RPL_OK)
+        sqlite3_bind_text(*out,
+                          sqlite3_bind_parameter_index(*out, ":stats_game"),
+                          r->game->name, -1, SQLITE_STATIC);
+    return rc;
+}
+
+static enum rpl_status
+cursor_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
+{
+    struct run *r = a;
     int src;
 
-    if (is_array)
-        rpl__buf_printf(b, ",\"%s\":[", array_key[q]);
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        if (is_array && !first)
-            rpl__buf_add(b, ",", 1);
-        first = false;
-        switch (q) {
-        case Q_TOTALS: {
-            const uint64_t good = col_u64(st, 5), evil = col_u64(st, 6);
-            const uint64_t tries = col_u64(st, 8), hits = col_u64(st, 9);
+    *has_row = false;
+    if (r->st && r->q != q) {
+        sqlite3_finalize(r->st);
+        r->st = NULL;
+    }
+    if (!r->st) {
+        enum rpl_status rc;
 
-            rpl__buf_printf(
-                b,
-                "{\"games\":%llu,\"in_progress\":%llu,\"finished\":%llu,"
-                "\"complete\":%llu,\"imported\":%llu,\"good\":%llu,"
-                "\"evil\":%llu,\"aborted\":%llu,\"evil_rate\":",
-                (unsigned long long)col_u64(st, 0),
-                (unsigned long long)col_u64(st, 1),
-                (unsigned long long)col_u64(st, 2),
-                (unsigned long long)col_u64(st, 3),
-                (unsigned long long)col_u64(st, 4), (unsigned long long)good,
-                (unsigned long long)evil, (unsigned long long)col_u64(st, 7));
-            json_rate(b, evil, good + evil);
-            rpl__buf_printf(b,
-                            ",\"assassinations\":%llu,\"hits\":%llu,"
-                            "\"hit_rate\":",
-                            (unsigned long long)tries,
-                            (unsigned long long)hits);
-            json_rate(b, hits, tries);
-            break;
-        }
-        case Q_REASONS:
-        case Q_SOC_REASONS: /* the same row for both games */
-            rpl__buf_puts(b, "{\"winner\":");
-            json_str(b, rpl__ar_col_text(st, 0));
-            rpl__buf_puts(b, ",\"reason\":");
-            json_str(b, rpl__ar_col_text(st, 1));
-            rpl__buf_printf(b, ",\"games\":%llu,\"share\":",
-                            (unsigned long long)col_u64(st, 2));
-            json_rate(b, col_u64(st, 2), ended);
-            rpl__buf_add(b, "}", 1);
-            break;
-        case Q_PLAYERS:
-            rpl__buf_printf(b,
-                            "{\"players\":%llu,\"games\":%llu,\"good\":%llu,"
-                            "\"evil\":%llu,\"evil_rate\":",
-                            (unsigned long long)col_u64(st, 0),
-                            (unsigned long long)col_u64(st, 1),
-                            (unsigned long long)col_u64(st, 2),
-                            (unsigned long long)col_u64(st, 3));
-            json_rate(b, col_u64(st, 3), col_u64(st, 2) + col_u64(st, 3));
-            rpl__buf_printf(b,
-                            ",\"assassinations\":%llu,\"hits\":%llu,"
-                            "\"hit_rate\":",
-                            (unsigned long long)col_u64(st, 4),
-                            (unsigned long long)col_u64(st, 5));
-            json_rate(b, col_u64(st, 5), col_u64(st, 4));
-            rpl__buf_add(b, "}", 1);
-            break;
-        case Q_ROLE_SETS:
-            rpl__buf_puts(b, "{\"roles\":");
-            json_str(b, rpl__ar_col_text(st, 0));
-            rpl__buf_printf(b,
-                            ",\"players\":%llu,\"games\":%llu,\"good\":%llu,"
-                            "\"evil\":%llu,\"evil_rate\":",
-                            (unsigned long long)col_u64(st, 1),
-                            (unsigned long long)col_u64(st, 2),
-                            (unsigned long long)col_u64(st, 3),
-                            (unsigned long long)col_u64(st, 4));
-            json_rate(b, col_u64(st, 4), col_u64(st, 3) + col_u64(st, 4));
-            rpl__buf_add(b, "}", 1);
-            break;
-        case Q_ROLES:
-            rpl__buf_puts(b, "{\"role\":");
-            json_str(b, rpl__ar_col_text(st, 0));
-            rpl__buf_printf(b, ",\"seats\":%llu,\"wins\":%llu,\"win_rate\":",
-                            (unsigned long long)col_u64(st, 1),
-                            (unsigned long long)col_u64(st, 2));
-            json_rate(b, col_u64(st, 2), col_u64(st, 3));
-            rpl__buf_add(b, "}", 1);
-            break;
-        case Q_RECORDS: {
-            const uint64_t wins = col_u64(st, 3), decided = col_u64(st, 4);
+        if (q >= r->game->nstats_sql)
+            return rpl__err(err, RPL_E_STATE, 0,
+                            "game %s has no statistics query %zu",
+                            r->game->name, q);
+        rc = prepare_of_game(r, r->game->stats_sql[q], &r->st, err);
+        if (rc != RPL_OK)
+            return rc;
+        r->q = q;
+    }
+    src = sqlite3_step(r->st);
+    if (src == SQLITE_ROW) {
+        *has_row = true;
+        return RPL_OK;
+    }
+    sqlite3_finalize(r->st);
+    r->st = NULL;
+    if (src != SQLITE_DONE)
+        return rpl__ar_fail(r->ar, err, src, "cannot compute the statistics");
+    return RPL_OK;
+}
 
-            rpl__buf_puts(b, "{\"name\":");
-            json_str(b, rpl__ar_col_text(st, 0));
-            rpl__buf_printf(b,
-                            ",\"games\":%llu,\"revealed\":%llu,\"wins\":%llu,"
-                            "\"losses\":%llu,\"win_rate\":",
-                            (unsigned long long)col_u64(st, 1),
-                            (unsigned long long)col_u64(st, 2),
-                            (unsigned long long)wins,
-                            (unsigned long long)(decided - wins));
-            json_rate(b, wins, decided);
-            rpl__buf_printf(b,
-                            ",\"good\":%llu,\"good_wins\":%llu,"
-                            "\"evil\":%llu,\"evil_wins\":%llu}",
-                            (unsigned long long)col_u64(st, 5),
-                            (unsigned long long)col_u64(st, 6),
-                            (unsigned long long)col_u64(st, 7),
-                            (unsigned long long)col_u64(st, 8));
-            break;
-        }
-        case Q_SOC_TOTALS: {
-            const uint64_t knights = col_u64(st, 1), evil = col_u64(st, 2);
+static uint64_t
+cursor_count(void *a, int col)
+{
+    const struct run *r = a;
 
-            rpl__buf_printf(
-                b,
-                ",\"soc\":{\"games\":%llu,\"knights\":%llu,"
-                "\"evil\":%llu,\"aborted\":%llu,"
-                "\"knights_rate\":",
-                (unsigned long long)col_u64(st, 0), (unsigned long long)knights,
-                (unsigned long long)evil, (unsigned long long)col_u64(st, 3));
-            json_rate(b, knights, knights + evil);
-            rpl__buf_printf(
-                b,
-                ",\"traitor\":{\"dealt\":%llu,\"none\":%llu,"
-                "\"unknown\":%llu,\"accusation\":%llu,\"fate\":%llu,"
-                "\"last\":%llu,\"flip\":%llu,\"never\":%llu}",
-                (unsigned long long)col_u64(st, 5),
-                (unsigned long long)col_u64(st, 6),
-                (unsigned long long)col_u64(st, 7),
-                (unsigned long long)col_u64(st, 8),
-                (unsigned long long)col_u64(st, 9),
-                (unsigned long long)col_u64(st, 10),
-                (unsigned long long)col_u64(st, 11),
-                (unsigned long long)col_u64(st, 12));
+    return r->st ? col_u64(r->st, col) : 0;
+}
+
+static const char *
+cursor_text(void *a, int col)
+{
+    const struct run *r = a;
+
+    return r->st ? rpl__ar_col_text_or_null(r->st, col) : NULL;
+}
+
+/* Escapes text for SVG character data and attribute values. */
+static void
+svg_text(struct rpl__buf *b, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '&':
+            rpl__buf_puts(b, "&amp;");
             break;
-        }
-        case Q_SOC_ACCUSATIONS:
-            rpl__buf_printf(b,
-                            ",\"accusations\":{\"made\":%llu,\"right\":%llu,"
-                            "\"wrong\":%llu,\"right_rate\":",
-                            (unsigned long long)col_u64(st, 0),
-                            (unsigned long long)col_u64(st, 1),
-                            (unsigned long long)col_u64(st, 2));
-            json_rate(b, col_u64(st, 1), col_u64(st, 0));
-            rpl__buf_add(b, "}", 1);
+        case '<':
+            rpl__buf_puts(b, "&lt;");
             break;
-        case Q_SOC_PLAYERS:
-            rpl__buf_printf(b,
-                            "{\"players\":%llu,\"games\":%llu,"
-                            "\"knights\":%llu,\"evil\":%llu,"
-                            "\"traitor_dealt\":%llu,\"knights_rate\":",
-                            (unsigned long long)col_u64(st, 0),
-                            (unsigned long long)col_u64(st, 1),
-                            (unsigned long long)col_u64(st, 2),
-                            (unsigned long long)col_u64(st, 3),
-                            (unsigned long long)col_u64(st, 4));
-            json_rate(b, col_u64(st, 2), col_u64(st, 2) + col_u64(st, 3));
-            rpl__buf_add(b, "}", 1);
+        case '>':
+            rpl__buf_puts(b, "&gt;");
             break;
-        case Q_SOC_QUESTS:
-            rpl__buf_puts(b, "{\"quest\":");
-            json_str(b, rpl__ar_col_text(st, 0));
-            rpl__buf_printf(b, ",\"won\":%llu,\"lost\":%llu,\"won_rate\":",
-                            (unsigned long long)col_u64(st, 1),
-                            (unsigned long long)col_u64(st, 2));
-            json_rate(b, col_u64(st, 1), col_u64(st, 1) + col_u64(st, 2));
-            rpl__buf_add(b, "}", 1);
+        case '"':
+            rpl__buf_puts(b, "&quot;");
             break;
         default:
+            rpl__buf_add(b, s, 1);
             break;
         }
     }
-    if (is_array)
-        rpl__buf_add(b, "]", 1);
-    if (q == Q_SOC_QUESTS)
-        rpl__buf_add(b, "}", 1); /* the end of "soc" */
+}
+
+/* The chart() of struct rpl__stats: one stacked bar per kind of game,
+ * the lower part's share at the bottom (red), the upper part's above it
+ * (blue), over games with a winner. */
+static void
+draw_chart(void *a, const struct rpl__chart *c)
+{
+    struct run *r = a;
+    struct rpl__buf *b = &r->svg;
+    const int plot_w = SVG_W - SVG_LEFT - SVG_RIGHT;
+    const int slot = c->nbars > 0 ? plot_w / (int)c->nbars : plot_w;
+    const int bar = slot * 3 / 5 < 72 ? slot * 3 / 5 : 72;
+    const int base = SVG_TOP + SVG_PLOT_H;
+
+    rpl__buf_printf(b, "<g transform=\"translate(0,%zu)\">\n",
+                    r->ncharts * SVG_H);
+    r->ncharts++;
+    rpl__buf_printf(b,
+                    "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" "
+                    "font-size=\"15\">",
+                    SVG_W / 2);
+    svg_text(b, c->title);
+    rpl__buf_puts(b, "</text>\n");
+    /* Grid and axis labels every 25 %. */
+    for (int pct = 0; pct <= 100; pct += 25) {
+        const int y = SVG_TOP + SVG_PLOT_H - SVG_PLOT_H * pct / 100;
+
+        rpl__buf_printf(b,
+                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                        "stroke=\"#cccccc\" stroke-width=\"1\"%s/>\n",
+                        SVG_LEFT, y, SVG_W - SVG_RIGHT, y,
+                        pct == 50 ? " stroke-dasharray=\"4 3\"" : "");
+        rpl__buf_printf(b,
+                        "<text x=\"%d\" y=\"%d\" "
+                        "text-anchor=\"end\">%d%%</text>\n",
+                        SVG_LEFT - 6, y + 4, pct);
+    }
+    for (size_t i = 0; i < c->nbars; i++) {
+        const struct rpl__bar *e = &c->bar[i];
+        const uint64_t decided = e->low + e->high;
+        const int x = SVG_LEFT + slot * (int)i + (slot - bar) / 2;
+        const int low_h =
+            decided > 0 ? (int)((e->low * SVG_PLOT_H + decided / 2) / decided)
+                        : 0;
+        char pct[32];
+
+        if (decided > 0) {
+            rpl__buf_printf(b,
+                            "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+                            "height=\"%d\" fill=\"#c0392b\"><title>",
+                            x, base - low_h, bar, low_h);
+            svg_text(b, c->low);
+            rpl__buf_printf(b, " %llu of %llu</title></rect>\n",
+                            (unsigned long long)e->low,
+                            (unsigned long long)decided);
+            rpl__buf_printf(b,
+                            "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+                            "height=\"%d\" fill=\"#2e6fba\"><title>",
+                            x, SVG_TOP, bar, SVG_PLOT_H - low_h);
+            svg_text(b, c->high);
+            rpl__buf_printf(b, " %llu of %llu</title></rect>\n",
+                            (unsigned long long)e->high,
+                            (unsigned long long)decided);
+            rpl__buf_printf(b,
+                            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+                            "fill=\"#ffffff\">%s</text>\n",
+                            x + bar / 2, base - 6,
+                            rpl__percent(pct, sizeof(pct), e->low, decided));
+        }
+        rpl__buf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+                        x + bar / 2, base + 18);
+        svg_text(b, e->label);
+        rpl__buf_printf(b,
+                        "</text>\n<text x=\"%d\" y=\"%d\" "
+                        "text-anchor=\"middle\" fill=\"#666666\">",
+                        x + bar / 2, base + 34);
+        svg_text(b, e->note);
+        rpl__buf_puts(b, "</text>\n");
+    }
+    /* The even line over the bars, and the legend. */
+    rpl__buf_printf(b,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+                    "stroke=\"#ffffff\" stroke-width=\"1\" "
+                    "stroke-dasharray=\"4 3\"/>\n",
+                    SVG_LEFT, SVG_TOP + SVG_PLOT_H / 2, SVG_W - SVG_RIGHT,
+                    SVG_TOP + SVG_PLOT_H / 2);
+    rpl__buf_printf(b,
+                    "<rect x=\"%d\" y=\"10\" width=\"10\" height=\"10\" "
+                    "fill=\"#c0392b\"/>\n<text x=\"%d\" y=\"19\">",
+                    SVG_W - SVG_RIGHT - 84, SVG_W - SVG_RIGHT - 70);
+    svg_text(b, c->low);
+    rpl__buf_printf(b,
+                    " wins</text>\n<rect x=\"%d\" y=\"24\" width=\"10\" "
+                    "height=\"10\" fill=\"#2e6fba\"/>\n<text x=\"%d\" "
+                    "y=\"33\">",
+                    SVG_W - SVG_RIGHT - 84, SVG_W - SVG_RIGHT - 70);
+    svg_text(b, c->high);
+    rpl__buf_puts(b, " wins</text>\n</g>\n");
+}
+
+/* The SVG document around the games' charts. */
+static void
+svg_document(const struct run *r, struct rpl__buf *out)
+{
+    static const char title[] = "Win rate by player count";
+    const size_t h = (r->ncharts ? r->ncharts : 1) * SVG_H;
+
+    rpl__buf_printf(out,
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                    "version=\"1.1\" width=\"%d\" height=\"%zu\" "
+                    "viewBox=\"0 0 %d %zu\" font-family=\"sans-serif\" "
+                    "font-size=\"12\">\n",
+                    SVG_W, h, SVG_W, h);
+    rpl__buf_printf(out, "<title>%s</title>\n", title);
+    rpl__buf_puts(out, "<desc>For each game and number of players: the "
+                       "share of games with a winner that each side won, "
+                       "the side named first in red from the bottom, the "
+                       "other in blue.</desc>\n");
+    rpl__buf_printf(out,
+                    "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%zu\" "
+                    "fill=\"#ffffff\"/>\n",
+                    SVG_W, h);
+    if (r->ncharts == 0)
+        rpl__buf_printf(out,
+                        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+                        "font-size=\"15\">%s</text>\n<text x=\"%d\" "
+                        "y=\"%d\" text-anchor=\"middle\">no games</text>\n",
+                        SVG_W / 2, 24, title, SVG_W / 2,
+                        SVG_TOP + SVG_PLOT_H / 2);
+    else if (r->svg.len > 0)
+        rpl__buf_add(out, r->svg.p, r->svg.len);
+    rpl__buf_puts(out, "</svg>\n");
+    if (r->svg.failed)
+        out->failed = true;
+}
+
+/* Runs a statement of counts over the selected games (of r->game when
+ * it is set) and reads its one row into v[0..n). */
+static enum rpl_status
+counts(struct run *r, const char *sql, uint64_t *v, int n,
+       struct rpl_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    enum rpl_status rc;
+    int src;
+
+    if (r->game)
+        rc = prepare_of_game(r, sql, &st, err);
+    else
+        rc = rpl__ar_prepare_filtered(r->ar, head_sql, r->f, sql, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    src = sqlite3_step(st);
+    for (int i = 0; i < n; i++)
+        v[i] = src == SQLITE_ROW ? col_u64(st, i) : 0;
+    if (src == SQLITE_ROW)
+        src = SQLITE_DONE;
     if (src != SQLITE_DONE)
-        return rpl__ar_fail(ar, err, src, "cannot compute the statistics");
-    return RPL_OK;
+        rc = rpl__ar_fail(r->ar, err, src, "cannot compute the statistics");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The figures of every game, in the registry's order. */
+static enum rpl_status
+games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
+            json_t *top, struct rpl__buf *text, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+    const struct rpl__game *game;
+
+    for (size_t i = 0; rc == RPL_OK && (game = rpl__game_at(i)); i++) {
+        struct rpl__stats s;
+        uint64_t n = 0;
+
+        if (!game->stats)
+            continue;
+        r->game = game;
+        memset(&s, 0, sizeof(s));
+        s.rows.a = r;
+        s.rows.step = cursor_step;
+        s.rows.count = cursor_count;
+        s.rows.text = cursor_text;
+        s.jb = jb;
+        s.top = top;
+        s.json = json_object();
+        s.chart = draw_chart;
+        rc = counts(r, count_sql, &n, 1, err);
+        /* Text and a chart only of the games that have games. */
+        s.format = n > 0 ? format : RPL__STATS_JSON;
+        s.out = s.format == RPL__STATS_TEXT ? text : NULL;
+        if (rc == RPL_OK && s.json)
+            rc = game->stats(&s, err);
+        /* After the game's keys of top, kept from before the objects. */
+        rpl__jset(jb, top, game->name, s.json);
+        sqlite3_finalize(r->st);
+        r->st = NULL;
+        r->game = NULL;
+    }
+    return rc;
+}
+
+static enum rpl_status
+stats_run(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+          enum rpl__stats_out format, char **out, struct rpl_error *err)
+{
+    static const char *const total_key[] = {"games", "in_progress", "finished",
+                                            "complete", "imported"};
+    struct run r;
+    struct rpl__jb jb = {true};
+    struct rpl__buf b, text;
+    json_t *top = NULL;
+    uint64_t total[5];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *out = NULL;
+    rc = rpl__ar_filter_check(f, err);
+    if (rc != RPL_OK)
+        return rc;
+    memset(&r, 0, sizeof(r));
+    r.ar = ar;
+    r.f = f;
+    rpl__buf_init(&r.svg, ar->ctx);
+    rpl__buf_init(&b, ar->ctx);
+    rpl__buf_init(&text, ar->ctx);
+    /* One read transaction: every figure counts the same games. */
+    rc = ar->in_batch
+             ? RPL_OK
+             : rpl__ar_exec(ar, "BEGIN", "cannot read the archive", err);
+    if (rc != RPL_OK)
+        goto out;
+    rc = counts(&r, totals_sql, total, 5, err);
+    top = json_object();
+    for (size_t i = 0; rc == RPL_OK && i < 5; i++)
+        rpl__jset(&jb, top, total_key[i], rpl__jcount(total[i]));
+    if (rc == RPL_OK && format == RPL__STATS_TEXT)
+        rpl__buf_printf(
+            &text,
+            "games: %llu (%llu complete, %llu finished, %llu in "
+            "progress; %llu imported)\n",
+            (unsigned long long)total[0], (unsigned long long)total[3],
+            (unsigned long long)total[2], (unsigned long long)total[1],
+            (unsigned long long)total[4]);
+    if (rc == RPL_OK)
+        rc = games_stats(&r, format, &jb, top, &text, err);
+    if (!ar->in_batch)
+        sqlite3_exec(ar->db, "COMMIT", NULL, NULL, NULL);
+    if (rc != RPL_OK)
+        goto out;
+    if (format == RPL__STATS_JSON) {
+        rpl__jdump_fixed(&jb, top, &b);
+        top = NULL;
+    } else if (!jb.ok) {
+        b.failed = true;
+    } else if (format == RPL__STATS_TEXT) {
+        if (text.len > 0)
+            rpl__buf_add(&b, text.p, text.len);
+        if (text.failed)
+            b.failed = true;
+    } else {
+        svg_document(&r, &b);
+    }
+    rc = rpl__buf_take(&b, out, err);
+out:
+    json_decref(top);
+    rpl__buf_release(&b);
+    rpl__buf_release(&text);
+    rpl__buf_release(&r.svg);
+    return rc;
 }
 
 enum rpl_status
 rpl_archive_stats(struct rpl_archive *ar, const struct rpl_archive_filter *f,
                   char **json, struct rpl_error *err)
 {
-    static const char head[] = "WITH sel AS (SELECT g.gid FROM main.game g";
-    struct rpl__buf b;
-    sqlite3_stmt *st = NULL;
-    uint64_t ended = 0;
-    enum rpl_status rc;
+    return stats_run(ar, f, RPL__STATS_JSON, json, err);
+}
 
-    rpl__err_clear(err);
-    *json = NULL;
-    rc = rpl__ar_filter_check(f, err);
-    if (rc != RPL_OK)
-        return rc;
-    rpl__buf_init(&b, ar->ctx);
-    /* One read transaction: every figure counts the same games. */
-    rc = ar->in_batch
-             ? RPL_OK
-             : rpl__ar_exec(ar, "BEGIN", "cannot read the archive", err);
-    for (int q = 0; rc == RPL_OK && q < NQ; q++) {
-        rc = rpl__ar_prepare_filtered(ar, head, f, stats_sql[q], &st, err);
-        if (rc != RPL_OK)
-            break;
-        if (q == Q_TOTALS || q == Q_SOC_TOTALS) {
-            /* The reasons' shares need the count of ended games first. */
-            if (sqlite3_step(st) == SQLITE_ROW)
-                ended = col_u64(st, q == Q_TOTALS ? 10 : 4);
-            sqlite3_reset(st);
-        }
-        rc = stats_rows(ar, st, q, &b, ended, err);
-        sqlite3_finalize(st);
-        st = NULL;
+enum rpl_status
+rpl_archive_stats_as(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+                     enum rpl_archive_format format, char **out,
+                     struct rpl_error *err)
+{
+    switch (format) {
+    case RPL_ARCHIVE_JSON:
+        return stats_run(ar, f, RPL__STATS_JSON, out, err);
+    case RPL_ARCHIVE_TEXT:
+        return stats_run(ar, f, RPL__STATS_TEXT, out, err);
+    case RPL_ARCHIVE_SVG:
+        return stats_run(ar, f, RPL__STATS_SVG, out, err);
     }
-    if (!ar->in_batch)
-        sqlite3_exec(ar->db, "COMMIT", NULL, NULL, NULL);
-    rpl__buf_add(&b, "}", 1);
-    if (rc != RPL_OK) {
-        rpl__buf_release(&b);
-        return rc;
-    }
-    return rpl__buf_take(&b, json, err);
+    *out = NULL;
+    return rpl__err(err, RPL_E_ARG, 0, "unknown statistics format %d",
+                    (int)format);
 }

@@ -34,16 +34,6 @@ static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
     /* RPL__AR_SEATS_OF */
     "SELECT seat, name, key, role, side FROM main.seat WHERE gid = ?1 "
     "ORDER BY seat",
-    /* RPL__AR_QUESTS_OF: failed is NULL until the cards are opened */
-    "SELECT q.round, q.slot, q.leader, q.fails, q.team, q.result, "
-    "(SELECT count(*) FROM main.card c WHERE c.gid = q.gid "
-    "AND c.round = q.round), "
-    "(SELECT group_concat('p' || seat, ',') FROM (SELECT c.seat FROM "
-    "main.card c WHERE c.gid = q.gid AND c.round = q.round AND c.card = "
-    "'fail' ORDER BY c.seat)) "
-    "FROM main.quest q WHERE q.gid = ?1 ORDER BY q.round",
-    /* RPL__AR_ASSN_OF */
-    "SELECT assassin, target FROM main.assassination WHERE gid = ?1",
     /* RPL__AR_EXPORT */
     "SELECT l.gz FROM main.game g JOIN main.log l USING (gid) "
     "WHERE g.id = ?1 AND g.seal = ?2",

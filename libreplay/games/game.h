@@ -17,7 +17,10 @@
 #ifndef LIBREPLAY_GAMES_GAME_H
 #define LIBREPLAY_GAMES_GAME_H
 
+#include <stdio.h>
+
 #include "internal.h"
+#include "json.h"
 
 /* What the log layer lends a module during a call. */
 struct rpl__env {
@@ -114,6 +117,99 @@ rpl__cell_null(void)
 
     return c;
 }
+
+/* Rows the archive reads back for a game from the constant statements
+ * the game hands it (struct rpl__game: stats_sql, details_sql).  step()
+ * runs statement q: call it until *has_row is false (the statement is
+ * then done and the next step() may name another q); between calls the
+ * columns of the row are read with count() (an integer column,
+ * negatives and NULL as 0) and text() (NULL for NULL, lent until the
+ * next step()). */
+struct rpl__cursor {
+    void *a;
+    enum rpl_status (*step)(void *a, size_t q, bool *has_row,
+                            struct rpl_error *err);
+    uint64_t (*count)(void *a, int col);
+    const char *(*text)(void *a, int col);
+};
+
+/* What the stats text and chart of a game are written in. */
+enum rpl__stats_out {
+    RPL__STATS_JSON = 0, /* the JSON object only */
+    RPL__STATS_TEXT = 1, /* and the text section, to out */
+    RPL__STATS_SVG = 2   /* and the chart, through chart() */
+};
+
+/* One bar of a chart: the games with a winner of one kind of game (a
+ * player count), split in two; label and note are written under it. */
+struct rpl__bar {
+    char label[32]; /* "5 players" */
+    char note[32];  /* "6 games" */
+    uint64_t low;   /* the part drawn from the bottom (red) */
+    uint64_t high;  /* the part above it (blue) */
+};
+
+/* A chart: one bar per kind of game, the share of each part over both. */
+struct rpl__chart {
+    const char *title; /* "Avalon: win rate by player count" */
+    const char *low;   /* the name of the lower part: "evil" */
+    const char *high;  /* of the upper part: "good" */
+    size_t nbars;
+    const struct rpl__bar *bar;
+};
+
+/* What the archive lends a game's stats() (archive/stats.c), in one read
+ * transaction.  The statements are stats_sql[q], each the tail of
+ *   WITH sel(gid) AS (SELECT g.gid FROM main.game g WHERE <filter>
+ *   AND g.game = <the game's name>) <stats_sql[q]>
+ * so sel holds the row ids of the selected games of this game only.
+ * The game sets the members of its own object, json (top[game->name]),
+ * and may set keys of top, the document, that the JSON output kept
+ * from before each game had its own object (camelog-archive(1));
+ * failures go to jb.  With RPL__STATS_TEXT it appends its section of
+ * the text to out, with RPL__STATS_SVG it draws its chart with chart();
+ * the archive asks for text or a chart only from a game with games
+ * selected. */
+struct rpl__stats {
+    struct rpl__cursor rows;
+    enum rpl__stats_out format;
+    struct rpl__jb *jb;
+    json_t *top;
+    json_t *json;
+    struct rpl__buf *out;
+    void (*chart)(void *a, const struct rpl__chart *c);
+};
+
+/* "57.1%" of num / den for the stats text, "-" when den is 0; integers
+ * only, so the text is the same everywhere.  Returns buf. */
+static inline const char *
+rpl__percent(char *buf, size_t cap, uint64_t num, uint64_t den)
+{
+    uint64_t r;
+
+    if (den == 0 || num > UINT64_MAX / 1000u) {
+        snprintf(buf, cap, "-");
+        return buf;
+    }
+    r = (num * 1000u + den / 2u) / den;
+    snprintf(buf, cap, "%llu.%llu%%", (unsigned long long)(r / 10u),
+             (unsigned long long)(r % 10u));
+    return buf;
+}
+
+/* What the archive lends a game's details() (archive/query.c): the
+ * statements are details_sql[q] with ?1 bound to the game's row id
+ * (game.gid).  The game hands each quest of struct rpl_archive_game to
+ * quest(), which copies it and its texts (quests past the fifth are
+ * dropped), and sets the members of g that are its own (Avalon: the
+ * assassin and the target; zeroed before the call).  g's seats and
+ * quests are the archive's: the game leaves them alone. */
+struct rpl__details {
+    struct rpl__cursor rows;
+    enum rpl_status (*quest)(void *a, const struct rpl_archive_quest *q,
+                             struct rpl_error *err);
+    struct rpl_archive_game *g;
+};
 
 /* One game.  The state is plain data of state_size bytes (no pointers):
  * the log layer zeroes it, copies it with memcpy and never looks inside.
@@ -252,6 +348,24 @@ struct rpl__game {
      * RPL_VIEW_ALL), with nothing that viewer may not know. */
     void (*state_json)(const void *st, const struct rpl__env *env, int viewer,
                        struct rpl__buf *out);
+
+    /* The game's statistics (archive/stats.c, struct rpl__stats): its
+     * constant statements and the function that reads them back and
+     * writes its part of the JSON, text and chart.  NULL: the game has
+     * no part of its own beyond the archive's counts. */
+    const char *const *stats_sql;
+    size_t nstats_sql;
+    enum rpl_status (*stats)(const struct rpl__stats *s, struct rpl_error *err);
+    /* The filter --side in the game's own terms: the side of the common
+     * rows (seat.side) that name stands for in this game's games, or
+     * NULL when name is not one of the game's own ("loyal": "good").
+     * NULL: the game has no names of its own for its sides. */
+    const char *(*side_of)(const char *name);
+    /* The game's part of struct rpl_archive_game (archive/query.c,
+     * struct rpl__details): quests and the assassination.  NULL: none. */
+    const char *const *details_sql;
+    size_t ndetails_sql;
+    enum rpl_status (*details)(struct rpl__details *d, struct rpl_error *err);
 };
 
 /* The columns of struct rpl__game.filter_value. */
@@ -260,7 +374,7 @@ struct rpl__game {
 
 /* The registry (registry.c): NULL for an unknown name. */
 const struct rpl__game *rpl__game_find(const char *name, size_t len);
-/* Game i of the registry, 0-based; NULL past the last. */
+/* Game i of the registry (0-based, a fixed order); NULL past the last. */
 const struct rpl__game *rpl__game_at(size_t i);
 
 /* ------------------------------------------------------------ imports */

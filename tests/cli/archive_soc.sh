@@ -25,3 +25,17 @@ camelog archive sql games.db "SELECT quest, result, count(*) AS n
 echo "== stats"
 camelog archive stats games.db --game soc --json |
     sed 's/.*"soc":/soc: /'
+echo "== stats text"
+camelog archive stats games.db
+echo "== chart"
+camelog archive stats games.db --svg - | grep -o 'font-size="15">[^<]*'
+echo "== with Avalon: each game its own section"
+camelog simulate --game avalon --players 5 --count 3 --seed a1 \
+    --key dealer.key -o av >/dev/null
+camelog archive add -q games.db av/*.camelog
+camelog archive stats games.db | grep -E '^(games|avalon|soc|wins):'
+camelog archive stats games.db --json |
+    grep -oE '(^[{]|"(avalon|soc)":[{])"games":[0-9]+,"[a-z_]+":[0-9]+|"imported":[0-9]+,"good":[0-9]+'
+camelog archive stats games.db --svg - | grep -o 'font-size="15">[^<]*'
+camelog archive query games.db --side traitor | wc -l
+camelog archive query games.db --side evil | wc -l

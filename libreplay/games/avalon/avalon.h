@@ -450,6 +450,18 @@ enum rpl_status rpl__av_index(void *ix, const void *st,
                               const struct rpl__line *ln,
                               struct rpl__rows *rows, struct rpl_error *err);
 
+/* -------------------------------------------------------------- stats.c */
+
+/* What the archive reads back (stats.c): the stats and details members
+ * of struct rpl__game (games/game.h). */
+#define AV_NSTATS_SQL   6
+#define AV_NDETAILS_SQL 2
+extern const char *const rpl__av_stats_sql[AV_NSTATS_SQL];
+extern const char *const rpl__av_details_sql[AV_NDETAILS_SQL];
+enum rpl_status rpl__av_stats(const struct rpl__stats *s,
+                              struct rpl_error *err);
+enum rpl_status rpl__av_details(struct rpl__details *d, struct rpl_error *err);
+
 /* ------------------------------------------------------------- module.c */
 
 extern const struct rpl__game rpl__avalon;

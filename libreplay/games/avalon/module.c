@@ -97,4 +97,10 @@ const struct rpl__game rpl__avalon = {
     .screen = rpl__av_screen,
     .step_seats = rpl__av_step_seats,
     .state_json = rpl__av_state_json,
+    .stats_sql = rpl__av_stats_sql,
+    .nstats_sql = AV_NSTATS_SQL,
+    .stats = rpl__av_stats,
+    .details_sql = rpl__av_details_sql,
+    .ndetails_sql = AV_NDETAILS_SQL,
+    .details = rpl__av_details,
 };

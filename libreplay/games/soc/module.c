@@ -54,4 +54,8 @@ const struct rpl__game rpl__soc = {
     .screen = rpl__soc_screen,
     .step_seats = rpl__soc_step_seats,
     .state_json = rpl__soc_state_json,
+    .stats_sql = rpl__soc_stats_sql,
+    .nstats_sql = SOC_NSTATS_SQL,
+    .stats = rpl__soc_stats,
+    .side_of = rpl__soc_side_of,
 };

@@ -980,4 +980,12 @@ enum rpl_status rpl__soc_rules_line(size_t players, const char *roles,
                                     const char *options, struct rpl__buf *out,
                                     struct rpl_error *err);
 
+/* What the archive reads back (stats.c): the stats and side_of members
+ * of struct rpl__game (games/game.h). */
+#define SOC_NSTATS_SQL 6
+extern const char *const rpl__soc_stats_sql[SOC_NSTATS_SQL];
+enum rpl_status rpl__soc_stats(const struct rpl__stats *s,
+                               struct rpl_error *err);
+const char *rpl__soc_side_of(const char *name);
+
 #endif /* LIBREPLAY_SOC_H */

@@ -1,0 +1,407 @@
+/*
+ * stats.c - Avalon's half of the archive's reading side: its statistics
+ * (the "avalon" object of camelog-archive(1), its text section and its
+ * chart) and the quests and assassination of struct rpl_archive_game,
+ * from the rows index.c wrote.  The archive prepares the constant
+ * statements below and hands their rows back (struct rpl__stats and
+ * struct rpl__details, games/game.h); sel holds the selected Avalon
+ * games.
+ */
+#include <string.h>
+
+#include "avalon.h"
+
+enum { Q_TOTALS, Q_REASONS, Q_PLAYERS, Q_ROLE_SETS, Q_ROLES, Q_RECORDS, NQ };
+_Static_assert(NQ == AV_NSTATS_SQL, "avalon.h counts the statements");
+
+const char *const rpl__av_stats_sql[AV_NSTATS_SQL] = {
+    "SELECT count(*), coalesce(sum(g.winner = 'good'), 0), "
+    "coalesce(sum(g.winner = 'evil'), 0), "
+    "coalesce(sum(g.winner = 'aborted'), 0), "
+    "coalesce(sum(g.reason IN ('assassination', 'missed')), 0), "
+    "coalesce(sum(g.reason = 'assassination'), 0), "
+    "coalesce(sum(g.reason IS NOT NULL), 0) "
+    "FROM main.game g JOIN sel USING (gid)",
+
+    "SELECT g.winner, g.reason, count(*) FROM main.game g "
+    "JOIN sel USING (gid) WHERE g.reason IS NOT NULL "
+    "GROUP BY g.winner, g.reason ORDER BY count(*) DESC, g.winner, g.reason",
+
+    "SELECT g.players, count(*), coalesce(sum(g.winner = 'good'), 0), "
+    "coalesce(sum(g.winner = 'evil'), 0), "
+    "coalesce(sum(g.reason IN ('assassination', 'missed')), 0), "
+    "coalesce(sum(g.reason = 'assassination'), 0) "
+    "FROM main.game g JOIN sel USING (gid) GROUP BY g.players "
+    "ORDER BY g.players",
+
+    "SELECT r.value, g.players, count(*), "
+    "coalesce(sum(g.winner = 'good'), 0), "
+    "coalesce(sum(g.winner = 'evil'), 0) "
+    "FROM main.game g JOIN sel USING (gid) "
+    "JOIN main.rule r ON r.gid = g.gid AND r.key = 'roles' "
+    "GROUP BY r.value, g.players ORDER BY g.players, count(*) DESC, r.value",
+
+    "SELECT s.role, count(*), coalesce(sum(s.won), 0), count(s.won) "
+    "FROM main.seat_result s JOIN sel USING (gid) "
+    "WHERE s.role IS NOT NULL GROUP BY s.role ORDER BY count(*) DESC, s.role",
+
+    "SELECT s.name, count(*), count(s.side), coalesce(sum(s.won), 0), "
+    "count(s.won), coalesce(sum(s.side = 'good'), 0), "
+    "coalesce(sum(s.side = 'good' AND s.won), 0), "
+    "coalesce(sum(s.side = 'evil'), 0), "
+    "coalesce(sum(s.side = 'evil' AND s.won), 0) "
+    "FROM main.seat_result s JOIN sel USING (gid) "
+    "GROUP BY s.name ORDER BY count(*) DESC, s.name",
+};
+
+/* The keys of the "avalon" object that the document also had before
+ * each game had its own object; they are the same values. */
+static const char *const top_key[] = {
+    "good",           "evil",     "aborted",  "evil_rate",
+    "assassinations", "hits",     "hit_rate", "reasons",
+    "by_players",     "by_roles", "roles",    "records",
+};
+
+static json_t *
+jstr(const char *s)
+{
+    return json_string(s ? s : "");
+}
+
+/* Reads the rows of query q, each made into an object by one(), into
+ * the array o[key]. */
+static enum rpl_status
+rows_array(const struct rpl__stats *s, size_t q, const char *key,
+           json_t *(*one)(const struct rpl__stats *s), json_t *o,
+           struct rpl_error *err)
+{
+    json_t *a = json_array();
+    bool has_row = false;
+    enum rpl_status rc;
+
+    while ((rc = s->rows.step(s->rows.a, q, &has_row, err)) == RPL_OK &&
+           has_row)
+        rpl__japp(s->jb, a, one(s));
+    rpl__jset(s->jb, o, key, a);
+    return rc;
+}
+
+#define COL(i)  s->rows.count(s->rows.a, (i))
+#define TEXT(i) jstr(s->rows.text(s->rows.a, (i)))
+#define N(v)    rpl__jcount(v)
+
+static json_t *
+reason_row(const struct rpl__stats *s)
+{
+    return json_pack("{s:o,s:o,s:o}", "winner", TEXT(0), "reason", TEXT(1),
+                     "games", N(COL(2)));
+}
+
+static json_t *
+players_row(const struct rpl__stats *s)
+{
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "players", N(COL(0)),
+                     "games", N(COL(1)), "good", N(COL(2)), "evil", N(COL(3)),
+                     "evil_rate", rpl__jrate(COL(3), COL(2) + COL(3)),
+                     "assassinations", N(COL(4)), "hits", N(COL(5)), "hit_rate",
+                     rpl__jrate(COL(5), COL(4)));
+}
+
+static json_t *
+role_set_row(const struct rpl__stats *s)
+{
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "roles", TEXT(0), "players",
+                     N(COL(1)), "games", N(COL(2)), "good", N(COL(3)), "evil",
+                     N(COL(4)), "evil_rate",
+                     rpl__jrate(COL(4), COL(3) + COL(4)));
+}
+
+static json_t *
+role_row(const struct rpl__stats *s)
+{
+    return json_pack("{s:o,s:o,s:o,s:o}", "role", TEXT(0), "seats", N(COL(1)),
+                     "wins", N(COL(2)), "win_rate", rpl__jrate(COL(2), COL(3)));
+}
+
+static json_t *
+record_row(const struct rpl__stats *s)
+{
+    const uint64_t wins = COL(3), decided = COL(4);
+
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+                     TEXT(0), "games", N(COL(1)), "revealed", N(COL(2)), "wins",
+                     N(wins), "losses", N(decided >= wins ? decided - wins : 0),
+                     "win_rate", rpl__jrate(wins, decided), "good", N(COL(5)),
+                     "good_wins", N(COL(6)), "evil", N(COL(7)), "evil_wins",
+                     N(COL(8)));
+}
+
+/* json_pack() with "o" steals each value, also when it fails: the rows
+ * and the totals below never leak. */
+static enum rpl_status
+totals(const struct rpl__stats *s, uint64_t *ended, struct rpl_error *err)
+{
+    bool has_row = false;
+    enum rpl_status rc;
+    uint64_t v[7] = {0};
+
+    rc = s->rows.step(s->rows.a, Q_TOTALS, &has_row, err);
+    for (int i = 0; rc == RPL_OK && has_row && i < 7; i++)
+        v[i] = COL(i);
+    while (rc == RPL_OK && has_row)
+        rc = s->rows.step(s->rows.a, Q_TOTALS, &has_row, err);
+    if (rc != RPL_OK)
+        return rc;
+    *ended = v[6];
+    rpl__jset(s->jb, s->json, "games", N(v[0]));
+    rpl__jset(s->jb, s->json, "good", N(v[1]));
+    rpl__jset(s->jb, s->json, "evil", N(v[2]));
+    rpl__jset(s->jb, s->json, "aborted", N(v[3]));
+    rpl__jset(s->jb, s->json, "evil_rate", rpl__jrate(v[2], v[1] + v[2]));
+    rpl__jset(s->jb, s->json, "assassinations", N(v[4]));
+    rpl__jset(s->jb, s->json, "hits", N(v[5]));
+    rpl__jset(s->jb, s->json, "hit_rate", rpl__jrate(v[5], v[4]));
+    return RPL_OK;
+}
+
+#undef COL
+#undef TEXT
+#undef N
+
+static uint64_t
+jint(const json_t *o, const char *key)
+{
+    const json_int_t v = json_integer_value(json_object_get(o, key));
+
+    return v < 0 ? 0 : (uint64_t)v;
+}
+
+static const char *
+jtext(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+
+    return s ? s : "";
+}
+
+/* The text section, from the object. */
+static void
+write_text(const json_t *o, struct rpl__buf *b)
+{
+    char p1[32], p2[32];
+    const json_t *a, *e;
+    size_t i;
+    const uint64_t good = jint(o, "good"), evil = jint(o, "evil");
+
+    rpl__buf_printf(b, "\navalon: %llu games\n",
+                    (unsigned long long)jint(o, "games"));
+    rpl__buf_printf(b, "wins: good %llu (%s), evil %llu (%s), aborted %llu\n",
+                    (unsigned long long)good,
+                    rpl__percent(p1, sizeof(p1), good, good + evil),
+                    (unsigned long long)evil,
+                    rpl__percent(p2, sizeof(p2), evil, good + evil),
+                    (unsigned long long)jint(o, "aborted"));
+    rpl__buf_printf(b, "assassination: %llu hits in %llu attempts (%s)\n",
+                    (unsigned long long)jint(o, "hits"),
+                    (unsigned long long)jint(o, "assassinations"),
+                    rpl__percent(p1, sizeof(p1), jint(o, "hits"),
+                                 jint(o, "assassinations")));
+    a = json_object_get(o, "reasons");
+    if (json_array_size(a) > 0) {
+        uint64_t ended = 0;
+
+        json_array_foreach(a, i, e) ended += jint(e, "games");
+        rpl__buf_puts(b, "\nend reasons:\n");
+        json_array_foreach(a, i, e)
+        {
+            rpl__buf_printf(
+                b, "  %-8s %-14s %6llu  %6s\n", jtext(e, "winner"),
+                jtext(e, "reason"), (unsigned long long)jint(e, "games"),
+                rpl__percent(p1, sizeof(p1), jint(e, "games"), ended));
+        }
+    }
+    a = json_object_get(o, "by_players");
+    if (json_array_size(a) > 0) {
+        rpl__buf_puts(b, "\nby player count:\n");
+        rpl__buf_printf(b, "  %7s %6s %6s %6s %9s %13s\n", "players", "games",
+                        "good", "evil", "evil wins", "assassin hits");
+        json_array_foreach(a, i, e)
+        {
+            const uint64_t g = jint(e, "good"), v = jint(e, "evil");
+
+            rpl__buf_printf(b, "  %7llu %6llu %6llu %6llu %9s %13s\n",
+                            (unsigned long long)jint(e, "players"),
+                            (unsigned long long)jint(e, "games"),
+                            (unsigned long long)g, (unsigned long long)v,
+                            rpl__percent(p1, sizeof(p1), v, g + v),
+                            rpl__percent(p2, sizeof(p2), jint(e, "hits"),
+                                         jint(e, "assassinations")));
+        }
+    }
+    a = json_object_get(o, "by_roles");
+    if (json_array_size(a) > 0) {
+        rpl__buf_puts(b, "\nby role set:\n");
+        rpl__buf_printf(b, "  %7s %6s %9s  %s\n", "players", "games",
+                        "evil wins", "roles");
+        json_array_foreach(a, i, e)
+        {
+            const uint64_t g = jint(e, "good"), v = jint(e, "evil");
+
+            rpl__buf_printf(b, "  %7llu %6llu %9s  %s\n",
+                            (unsigned long long)jint(e, "players"),
+                            (unsigned long long)jint(e, "games"),
+                            rpl__percent(p1, sizeof(p1), v, g + v),
+                            jtext(e, "roles"));
+        }
+    }
+    a = json_object_get(o, "roles");
+    if (json_array_size(a) > 0) {
+        rpl__buf_puts(b, "\nby role (revealed seats):\n");
+        rpl__buf_printf(b, "  %-10s %6s %6s %6s\n", "role", "seats", "wins",
+                        "win");
+        json_array_foreach(a, i, e)
+        {
+            rpl__buf_printf(b, "  %-10s %6llu %6llu %6s\n", jtext(e, "role"),
+                            (unsigned long long)jint(e, "seats"),
+                            (unsigned long long)jint(e, "wins"),
+                            rpl__percent(p1, sizeof(p1), jint(e, "wins"),
+                                         jint(e, "seats")));
+        }
+    }
+    a = json_object_get(o, "records");
+    if (json_array_size(a) > 0) {
+        rpl__buf_puts(b, "\nplayers (wins over revealed games):\n");
+        rpl__buf_printf(b, "  %-16s %6s %8s %5s %6s %6s %11s %11s\n", "name",
+                        "games", "revealed", "wins", "losses", "win",
+                        "good w/g", "evil w/g");
+        json_array_foreach(a, i, e)
+        {
+            char good_wg[48], evil_wg[48];
+
+            snprintf(good_wg, sizeof(good_wg), "%llu/%llu",
+                     (unsigned long long)jint(e, "good_wins"),
+                     (unsigned long long)jint(e, "good"));
+            snprintf(evil_wg, sizeof(evil_wg), "%llu/%llu",
+                     (unsigned long long)jint(e, "evil_wins"),
+                     (unsigned long long)jint(e, "evil"));
+            rpl__buf_printf(
+                b, "  %-16s %6llu %8llu %5llu %6llu %6s %11s %11s\n",
+                jtext(e, "name"), (unsigned long long)jint(e, "games"),
+                (unsigned long long)jint(e, "revealed"),
+                (unsigned long long)jint(e, "wins"),
+                (unsigned long long)jint(e, "losses"),
+                rpl__percent(p1, sizeof(p1), jint(e, "wins"),
+                             jint(e, "wins") + jint(e, "losses")),
+                good_wg, evil_wg);
+        }
+    }
+}
+
+/* The chart: evil and good wins by player count. */
+static void
+write_chart(const struct rpl__stats *s)
+{
+    struct rpl__bar bar[RPL_MAX_SEATS + 1];
+    struct rpl__chart c = {"Avalon: win rate by player count", "evil", "good",
+                           0, bar};
+    const json_t *e;
+    size_t i;
+
+    json_array_foreach(json_object_get(s->json, "by_players"), i, e)
+    {
+        struct rpl__bar *b = &bar[c.nbars];
+
+        if (c.nbars == sizeof(bar) / sizeof(bar[0]))
+            break;
+        snprintf(b->label, sizeof(b->label), "%llu players",
+                 (unsigned long long)jint(e, "players"));
+        snprintf(b->note, sizeof(b->note), "%llu games",
+                 (unsigned long long)jint(e, "games"));
+        b->low = jint(e, "evil");
+        b->high = jint(e, "good");
+        c.nbars++;
+    }
+    s->chart(s->rows.a, &c);
+}
+
+enum rpl_status
+rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
+{
+    uint64_t ended = 0;
+    enum rpl_status rc;
+    json_t *e;
+    size_t i;
+
+    rc = totals(s, &ended, err);
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_REASONS, "reasons", reason_row, s->json, err);
+    /* A reason's share is over the games that ended. */
+    json_array_foreach(json_object_get(s->json, "reasons"), i, e)
+        rpl__jset(s->jb, e, "share", rpl__jrate(jint(e, "games"), ended));
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_PLAYERS, "by_players", players_row, s->json, err);
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_ROLE_SETS, "by_roles", role_set_row, s->json, err);
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_ROLES, "roles", role_row, s->json, err);
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_RECORDS, "records", record_row, s->json, err);
+    if (rc != RPL_OK)
+        return rc;
+    for (i = 0; i < sizeof(top_key) / sizeof(top_key[0]); i++)
+        rpl__jset(s->jb, s->top, top_key[i],
+                  json_incref(json_object_get(s->json, top_key[i])));
+    if (s->format == RPL__STATS_TEXT && s->out)
+        write_text(s->json, s->out);
+    else if (s->format == RPL__STATS_SVG)
+        write_chart(s);
+    return RPL_OK;
+}
+
+/* ------------------------------------------------------------ details */
+
+enum { D_QUESTS, D_ASSASSINATION, ND };
+_Static_assert(ND == AV_NDETAILS_SQL, "avalon.h counts the statements");
+
+const char *const rpl__av_details_sql[AV_NDETAILS_SQL] = {
+    /* failed is NULL until the quest's cards are opened */
+    "SELECT q.round, q.slot, q.leader, q.fails, q.team, q.result, "
+    "CASE WHEN (SELECT count(*) FROM main.card c WHERE c.gid = q.gid "
+    "AND c.round = q.round) > 0 THEN coalesce((SELECT group_concat('p' || "
+    "seat, ',') FROM (SELECT c.seat FROM main.card c WHERE c.gid = q.gid "
+    "AND c.round = q.round AND c.card = 'fail' ORDER BY c.seat)), '') END "
+    "FROM main.quest q WHERE q.gid = ?1 ORDER BY q.round",
+    "SELECT assassin, target FROM main.assassination WHERE gid = ?1",
+};
+
+enum rpl_status
+rpl__av_details(struct rpl__details *d, struct rpl_error *err)
+{
+    const struct rpl__cursor *c = &d->rows;
+    bool has_row = false;
+    enum rpl_status rc;
+
+    while ((rc = c->step(c->a, D_QUESTS, &has_row, err)) == RPL_OK && has_row) {
+        struct rpl_archive_quest q;
+        const char *team = c->text(c->a, 4), *result = c->text(c->a, 5);
+
+        memset(&q, 0, sizeof(q));
+        q.round = (unsigned)c->count(c->a, 0);
+        q.slot = (unsigned)c->count(c->a, 1);
+        q.leader = (unsigned)c->count(c->a, 2);
+        q.fails = (unsigned)c->count(c->a, 3);
+        q.team = team ? team : "";
+        q.result = result ? result : "";
+        q.failed = c->text(c->a, 6);
+        rc = d->quest(c->a, &q, err);
+        if (rc != RPL_OK)
+            return rc;
+    }
+    while (rc == RPL_OK &&
+           (rc = c->step(c->a, D_ASSASSINATION, &has_row, err)) == RPL_OK &&
+           has_row) {
+        d->g->assassin = (unsigned)c->count(c->a, 0);
+        d->g->target = (unsigned)c->count(c->a, 1);
+    }
+    return rc;
+}

@@ -1,0 +1,366 @@
+/*
+ * stats.c - the reading side of Shadows over Camelot in the archive: its
+ * statistics (the "soc" object of camelog-archive(1), its text section
+ * and its chart) and its names for the sides in the filter --side, from
+ * the rows index.c wrote.  The archive prepares the constant statements
+ * below and hands their rows back (struct rpl__stats, games/game.h); sel
+ * holds the selected games of Shadows over Camelot.  Its knights are not
+ * Avalon's good side: every figure here counts its own games only.
+ */
+#include <string.h>
+
+#include "soc.h"
+
+enum { Q_TOTALS, Q_ACCUSATIONS, Q_REASONS, Q_PLAYERS, Q_QUESTS, Q_RECORDS, NQ };
+_Static_assert(NQ == SOC_NSTATS_SQL, "soc.h counts the statements");
+
+const char *const rpl__soc_stats_sql[SOC_NSTATS_SQL] = {
+    "SELECT count(*), coalesce(sum(g.winner = 'knights'), 0), "
+    "coalesce(sum(g.winner = 'evil'), 0), "
+    "coalesce(sum(g.winner = 'aborted'), 0), "
+    "coalesce(sum(g.reason IS NOT NULL), 0), "
+    "coalesce(sum(x.traitor > 0), 0), coalesce(sum(x.traitor = 0), 0), "
+    "coalesce(sum(x.traitor IS NULL), 0), "
+    "coalesce(sum(x.revealed = 'accusation'), 0), "
+    "coalesce(sum(x.revealed = 'fate'), 0), "
+    "coalesce(sum(x.revealed = 'last'), 0), "
+    "coalesce(sum(x.revealed = 'flip'), 0), "
+    "coalesce(sum(x.revealed = 'never'), 0) "
+    "FROM main.game g JOIN sel USING (gid) "
+    "JOIN main.soc_game x ON x.gid = g.gid",
+
+    "SELECT count(*), coalesce(sum(a.shown = 'traitor'), 0), "
+    "coalesce(sum(a.shown = 'loyal'), 0) "
+    "FROM main.soc_accusation a JOIN sel USING (gid)",
+
+    "SELECT g.winner, g.reason, count(*) FROM main.game g "
+    "JOIN sel USING (gid) WHERE g.reason IS NOT NULL "
+    "GROUP BY g.winner, g.reason ORDER BY count(*) DESC, g.winner, g.reason",
+
+    "SELECT g.players, count(*), coalesce(sum(g.winner = 'knights'), 0), "
+    "coalesce(sum(g.winner = 'evil'), 0), coalesce(sum(x.traitor > 0), 0) "
+    "FROM main.game g JOIN sel USING (gid) "
+    "JOIN main.soc_game x ON x.gid = g.gid GROUP BY g.players "
+    "ORDER BY g.players",
+
+    "SELECT q.quest, coalesce(sum(q.result = 'won'), 0), "
+    "coalesce(sum(q.result = 'lost'), 0) "
+    "FROM main.soc_quest q JOIN sel USING (gid) GROUP BY q.quest "
+    "ORDER BY count(*) DESC, q.quest",
+
+    /* seat.side is "good" for a loyal knight, "evil" for the traitor */
+    "SELECT s.name, count(*), count(s.side), coalesce(sum(s.won), 0), "
+    "count(s.won), coalesce(sum(s.side = 'good'), 0), "
+    "coalesce(sum(s.side = 'good' AND s.won), 0), "
+    "coalesce(sum(s.side = 'evil'), 0), "
+    "coalesce(sum(s.side = 'evil' AND s.won), 0) "
+    "FROM main.seat_result s JOIN sel USING (gid) "
+    "GROUP BY s.name ORDER BY count(*) DESC, s.name",
+};
+
+/* The loyalty cards name the sides of the common rows. */
+const char *
+rpl__soc_side_of(const char *name)
+{
+    if (strcmp(name, "loyal") == 0)
+        return "good";
+    if (strcmp(name, "traitor") == 0)
+        return "evil";
+    return NULL;
+}
+
+static json_t *
+jstr(const char *s)
+{
+    return json_string(s ? s : "");
+}
+
+#define COL(i)  s->rows.count(s->rows.a, (i))
+#define TEXT(i) jstr(s->rows.text(s->rows.a, (i)))
+#define N(v)    rpl__jcount(v)
+
+/* json_pack() with "o" steals each value, also when it fails. */
+static json_t *
+reason_row(const struct rpl__stats *s)
+{
+    return json_pack("{s:o,s:o,s:o}", "winner", TEXT(0), "reason", TEXT(1),
+                     "games", N(COL(2)));
+}
+
+static json_t *
+players_row(const struct rpl__stats *s)
+{
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "players", N(COL(0)), "games",
+                     N(COL(1)), "knights", N(COL(2)), "evil", N(COL(3)),
+                     "traitor_dealt", N(COL(4)), "knights_rate",
+                     rpl__jrate(COL(2), COL(2) + COL(3)));
+}
+
+static json_t *
+quest_row(const struct rpl__stats *s)
+{
+    return json_pack("{s:o,s:o,s:o,s:o}", "quest", TEXT(0), "won", N(COL(1)),
+                     "lost", N(COL(2)), "won_rate",
+                     rpl__jrate(COL(1), COL(1) + COL(2)));
+}
+
+static json_t *
+record_row(const struct rpl__stats *s)
+{
+    const uint64_t wins = COL(3), decided = COL(4);
+
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+                     TEXT(0), "games", N(COL(1)), "revealed", N(COL(2)), "wins",
+                     N(wins), "losses", N(decided >= wins ? decided - wins : 0),
+                     "win_rate", rpl__jrate(wins, decided), "loyal", N(COL(5)),
+                     "loyal_wins", N(COL(6)), "traitor", N(COL(7)),
+                     "traitor_wins", N(COL(8)));
+}
+
+/* Reads the one row of query q into v[0..n). */
+static enum rpl_status
+one_row(const struct rpl__stats *s, size_t q, uint64_t *v, int n,
+        struct rpl_error *err)
+{
+    bool has_row = false;
+    enum rpl_status rc;
+
+    memset(v, 0, sizeof(*v) * (size_t)n);
+    rc = s->rows.step(s->rows.a, q, &has_row, err);
+    for (int i = 0; rc == RPL_OK && has_row && i < n; i++)
+        v[i] = COL(i);
+    while (rc == RPL_OK && has_row)
+        rc = s->rows.step(s->rows.a, q, &has_row, err);
+    return rc;
+}
+
+static enum rpl_status
+rows_array(const struct rpl__stats *s, size_t q, const char *key,
+           json_t *(*one)(const struct rpl__stats *s), struct rpl_error *err)
+{
+    json_t *a = json_array();
+    bool has_row = false;
+    enum rpl_status rc;
+
+    while ((rc = s->rows.step(s->rows.a, q, &has_row, err)) == RPL_OK &&
+           has_row)
+        rpl__japp(s->jb, a, one(s));
+    rpl__jset(s->jb, s->json, key, a);
+    return rc;
+}
+
+static enum rpl_status
+heads(const struct rpl__stats *s, uint64_t *ended, struct rpl_error *err)
+{
+    uint64_t v[13], acc[3];
+    enum rpl_status rc;
+
+    rc = one_row(s, Q_TOTALS, v, 13, err);
+    if (rc == RPL_OK)
+        rc = one_row(s, Q_ACCUSATIONS, acc, 3, err);
+    if (rc != RPL_OK)
+        return rc;
+    *ended = v[4];
+    rpl__jset(s->jb, s->json, "games", N(v[0]));
+    rpl__jset(s->jb, s->json, "knights", N(v[1]));
+    rpl__jset(s->jb, s->json, "evil", N(v[2]));
+    rpl__jset(s->jb, s->json, "aborted", N(v[3]));
+    rpl__jset(s->jb, s->json, "knights_rate", rpl__jrate(v[1], v[1] + v[2]));
+    rpl__jset(s->jb, s->json, "traitor",
+              json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "dealt", N(v[5]),
+                        "none", N(v[6]), "unknown", N(v[7]), "accusation",
+                        N(v[8]), "fate", N(v[9]), "last", N(v[10]), "flip",
+                        N(v[11]), "never", N(v[12])));
+    rpl__jset(s->jb, s->json, "accusations",
+              json_pack("{s:o,s:o,s:o,s:o}", "made", N(acc[0]), "right",
+                        N(acc[1]), "wrong", N(acc[2]), "right_rate",
+                        rpl__jrate(acc[1], acc[0])));
+    return RPL_OK;
+}
+
+#undef COL
+#undef TEXT
+#undef N
+
+static uint64_t
+jint(const json_t *o, const char *key)
+{
+    const json_int_t v = json_integer_value(json_object_get(o, key));
+
+    return v < 0 ? 0 : (uint64_t)v;
+}
+
+static const char *
+jtext(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+
+    return s ? s : "";
+}
+
+/* The text section, from the object. */
+static void
+write_text(const json_t *o, struct rpl__buf *b)
+{
+    const json_t *t = json_object_get(o, "traitor");
+    const json_t *acc = json_object_get(o, "accusations");
+    const uint64_t knights = jint(o, "knights"), evil = jint(o, "evil");
+    char p1[32], p2[32];
+    const json_t *a, *e;
+    size_t i;
+
+    rpl__buf_printf(b, "\nsoc: %llu games\n",
+                    (unsigned long long)jint(o, "games"));
+    rpl__buf_printf(b,
+                    "wins: knights %llu (%s), evil %llu (%s), aborted %llu\n",
+                    (unsigned long long)knights,
+                    rpl__percent(p1, sizeof(p1), knights, knights + evil),
+                    (unsigned long long)evil,
+                    rpl__percent(p2, sizeof(p2), evil, knights + evil),
+                    (unsigned long long)jint(o, "aborted"));
+    rpl__buf_printf(
+        b,
+        "traitor: dealt in %llu, none in %llu, unknown in %llu; came out "
+        "by accusation %llu, fate %llu, last %llu, flip %llu, never %llu\n",
+        (unsigned long long)jint(t, "dealt"),
+        (unsigned long long)jint(t, "none"),
+        (unsigned long long)jint(t, "unknown"),
+        (unsigned long long)jint(t, "accusation"),
+        (unsigned long long)jint(t, "fate"),
+        (unsigned long long)jint(t, "last"),
+        (unsigned long long)jint(t, "flip"),
+        (unsigned long long)jint(t, "never"));
+    rpl__buf_printf(
+        b, "accusations: %llu right in %llu (%s)\n",
+        (unsigned long long)jint(acc, "right"),
+        (unsigned long long)jint(acc, "made"),
+        rpl__percent(p1, sizeof(p1), jint(acc, "right"), jint(acc, "made")));
+    a = json_object_get(o, "reasons");
+    if (json_array_size(a) > 0) {
+        uint64_t ended = 0;
+
+        json_array_foreach(a, i, e) ended += jint(e, "games");
+        rpl__buf_puts(b, "\nend reasons:\n");
+        json_array_foreach(a, i, e)
+        {
+            rpl__buf_printf(
+                b, "  %-8s %-14s %6llu  %6s\n", jtext(e, "winner"),
+                jtext(e, "reason"), (unsigned long long)jint(e, "games"),
+                rpl__percent(p1, sizeof(p1), jint(e, "games"), ended));
+        }
+    }
+    a = json_object_get(o, "by_players");
+    if (json_array_size(a) > 0) {
+        rpl__buf_puts(b, "\nby player count:\n");
+        rpl__buf_printf(b, "  %7s %6s %7s %6s %12s %13s\n", "players", "games",
+                        "knights", "evil", "knights wins", "traitor dealt");
+        json_array_foreach(a, i, e)
+        {
+            const uint64_t k = jint(e, "knights"), v = jint(e, "evil");
+
+            rpl__buf_printf(b, "  %7llu %6llu %7llu %6llu %12s %13llu\n",
+                            (unsigned long long)jint(e, "players"),
+                            (unsigned long long)jint(e, "games"),
+                            (unsigned long long)k, (unsigned long long)v,
+                            rpl__percent(p1, sizeof(p1), k, k + v),
+                            (unsigned long long)jint(e, "traitor_dealt"));
+        }
+    }
+    a = json_object_get(o, "quests");
+    if (json_array_size(a) > 0) {
+        rpl__buf_puts(b, "\nquests (most played first):\n");
+        rpl__buf_printf(b, "  %-14s %6s %6s %6s\n", "quest", "won", "lost",
+                        "won");
+        json_array_foreach(a, i, e)
+        {
+            rpl__buf_printf(b, "  %-14s %6llu %6llu %6s\n", jtext(e, "quest"),
+                            (unsigned long long)jint(e, "won"),
+                            (unsigned long long)jint(e, "lost"),
+                            rpl__percent(p1, sizeof(p1), jint(e, "won"),
+                                         jint(e, "won") + jint(e, "lost")));
+        }
+    }
+    a = json_object_get(o, "records");
+    if (json_array_size(a) > 0) {
+        rpl__buf_puts(b, "\nplayers (wins over revealed games):\n");
+        rpl__buf_printf(b, "  %-16s %6s %8s %5s %6s %6s %11s %11s\n", "name",
+                        "games", "revealed", "wins", "losses", "win",
+                        "loyal w/g", "traitor w/g");
+        json_array_foreach(a, i, e)
+        {
+            char loyal_wg[48], traitor_wg[48];
+
+            snprintf(loyal_wg, sizeof(loyal_wg), "%llu/%llu",
+                     (unsigned long long)jint(e, "loyal_wins"),
+                     (unsigned long long)jint(e, "loyal"));
+            snprintf(traitor_wg, sizeof(traitor_wg), "%llu/%llu",
+                     (unsigned long long)jint(e, "traitor_wins"),
+                     (unsigned long long)jint(e, "traitor"));
+            rpl__buf_printf(
+                b, "  %-16s %6llu %8llu %5llu %6llu %6s %11s %11s\n",
+                jtext(e, "name"), (unsigned long long)jint(e, "games"),
+                (unsigned long long)jint(e, "revealed"),
+                (unsigned long long)jint(e, "wins"),
+                (unsigned long long)jint(e, "losses"),
+                rpl__percent(p1, sizeof(p1), jint(e, "wins"),
+                             jint(e, "wins") + jint(e, "losses")),
+                loyal_wg, traitor_wg);
+        }
+    }
+}
+
+/* The chart: evil's and the knights' wins by player count. */
+static void
+write_chart(const struct rpl__stats *s)
+{
+    struct rpl__bar bar[RPL_MAX_SEATS + 1];
+    struct rpl__chart c = {"Shadows over Camelot: win rate by player count",
+                           "evil", "knights", 0, bar};
+    const json_t *e;
+    size_t i;
+
+    json_array_foreach(json_object_get(s->json, "by_players"), i, e)
+    {
+        struct rpl__bar *b = &bar[c.nbars];
+
+        if (c.nbars == sizeof(bar) / sizeof(bar[0]))
+            break;
+        snprintf(b->label, sizeof(b->label), "%llu players",
+                 (unsigned long long)jint(e, "players"));
+        snprintf(b->note, sizeof(b->note), "%llu games",
+                 (unsigned long long)jint(e, "games"));
+        b->low = jint(e, "evil");
+        b->high = jint(e, "knights");
+        c.nbars++;
+    }
+    s->chart(s->rows.a, &c);
+}
+
+enum rpl_status
+rpl__soc_stats(const struct rpl__stats *s, struct rpl_error *err)
+{
+    uint64_t ended = 0;
+    enum rpl_status rc;
+    json_t *e;
+    size_t i;
+
+    rc = heads(s, &ended, err);
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_REASONS, "reasons", reason_row, err);
+    /* A reason's share is over the games that ended. */
+    json_array_foreach(json_object_get(s->json, "reasons"), i, e)
+        rpl__jset(s->jb, e, "share", rpl__jrate(jint(e, "games"), ended));
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_PLAYERS, "by_players", players_row, err);
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_QUESTS, "quests", quest_row, err);
+    if (rc == RPL_OK)
+        rc = rows_array(s, Q_RECORDS, "records", record_row, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (s->format == RPL__STATS_TEXT && s->out)
+        write_text(s->json, s->out);
+    else if (s->format == RPL__STATS_SVG)
+        write_chart(s);
+    return RPL_OK;
+}
