@@ -105,7 +105,7 @@ plural(size_t n, const char *one, const char *many)
 }
 
 static void
-print_text(const char *file, const struct rpl_report *rep)
+print_text(const char *file, const struct rpl_report *rep, bool is_text)
 {
     if (rep->error.code != RPL_OK) {
         printf("%s: FAILED line %zu\n", file, rep->error.line);
@@ -116,7 +116,8 @@ print_text(const char *file, const struct rpl_report *rep)
     const char *imp = rep->is_imported
                           ? "imported: rules checked; fairness cannot be "
                             "proven; "
-                          : "";
+                      : is_text ? "text, "
+                                : "";
 
     switch (rep->progress) {
     case RPL_PROGRESS_IN_PROGRESS:
@@ -231,7 +232,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         }
         json_decref(obj);
     } else {
-        print_text(file, &rep);
+        print_text(file, &rep, rpl_log_is_text(log));
     }
     json_decref(warnings);
     rpl_log_free(log);
