@@ -94,7 +94,7 @@ record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, const char *name,
     if (rpl_rec_new(ctx, &rec, &cfg, &err) != RPL_OK ||
         rpl_rec_start(rec, &err) != RPL_OK)
         die("record", &err);
-    while (rpl_rec_turn(rec) != 0)
+    while (rpl_rec_dealer_turn(rec) != 0)
         if (rpl_rec_bot(rec, RPL_BOT_PLAUSIBLE, bot, NULL, &err) != RPL_OK)
             die("bot", &err);
     if (rpl_rec_reveal(rec, &err) != RPL_OK ||

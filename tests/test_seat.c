@@ -79,7 +79,7 @@ record(struct game *g, bool entropy)
         ck_assert_int_eq(rpl_rec_entropy(rec, 2, e, seat_sk[2], &err), RPL_OK);
     }
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
-    while ((turn = rpl_rec_turn(rec)) != 0)
+    while ((turn = rpl_rec_dealer_turn(rec)) != 0)
         ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, seat_sk[turn],
                                   &err) == RPL_OK,
                       "line %zu: %s", err.line, err.msg);

@@ -146,7 +146,8 @@ seed_text(char *out, size_t cap, const struct rpl_report *rep)
 }
 
 static void
-print_text(const char *file, const struct rpl_report *rep, const char *variants)
+print_text(const char *file, const struct rpl_report *rep, const char *variants,
+           bool is_text)
 {
     char seed[96];
     char vtext[RPL_VARIANTS_MAX + 16] = "";
@@ -160,7 +161,8 @@ print_text(const char *file, const struct rpl_report *rep, const char *variants)
     const char *imp = rep->is_imported
                           ? "imported: rules checked; fairness cannot be "
                             "proven; "
-                          : "";
+                      : is_text ? "text, "
+                                : "";
 
     seed_text(seed, sizeof(seed), rep);
     /* The house rules in force (the game's man page, Variants). */
@@ -341,7 +343,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         }
         json_decref(obj);
     } else {
-        print_text(file, &rep, variants);
+        print_text(file, &rep, variants, rpl_log_is_text(log));
     }
     json_decref(warnings);
     rpl_log_free(log);

@@ -338,9 +338,10 @@ struct rpl__game {
                               size_t seat, const char *action,
                               struct rpl_refusal *why);
     /* The seats of a simultaneous step now open (the votes on a team, the
-     * cards of a quest): bit k for seat k.  Their actions are accepted in
-     * any order and written in seat order once all are in.  0: the next
-     * action is a single seat's (turn()), or none.  NULL: never. */
+     * cards of a quest) whose lines are not written yet: bit k for seat k.
+     * Their actions are accepted in any order and written in seat order
+     * once all are in.  0: the next action is a single seat's (turn()),
+     * or none.  NULL: never. */
     uint64_t (*step_seats)(const void *st);
     /* The state for a user interface as one JSON object, appended to out:
      * phase, tracks, who must act (never naming a secret role's seat),

@@ -113,7 +113,7 @@ main(int argc, char **argv)
         rc = fail("start", &err);
         goto out;
     }
-    while ((turn = rpl_rec_turn(rec)) != 0) {
+    while ((turn = rpl_rec_dealer_turn(rec)) != 0) {
         if (++moves > 100000 || turn > players) {
             fprintf(stderr, "games-record: the bots did not finish\n");
             goto out;

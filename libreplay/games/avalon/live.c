@@ -334,10 +334,21 @@ rpl__av_step_seats(const void *st)
 {
     const struct av_state *s = st;
 
-    if (s->phase == AV_PH_VOTE)
-        return all_seats(s);
-    if (s->phase == AV_PH_CARDS)
-        return s->quest[s->round].team;
+    /* The seats of the step still to act: votes and cards are written in
+     * seat order, so those that have acted are the lowest. */
+    if (s->phase == AV_PH_VOTE) {
+        const unsigned voted = s->prop[s->nprops - 1].nvotes;
+
+        return all_seats(s) & ~(((1u << voted) - 1u) << 1);
+    }
+    if (s->phase == AV_PH_CARDS) {
+        const struct av_quest *q = &s->quest[s->round];
+        uint16_t left = q->team;
+
+        for (unsigned i = q->first_card; i < s->ncards; i++)
+            left &= (uint16_t)(left - 1u); /* drops the lowest seat */
+        return left;
+    }
     return 0;
 }
 
