@@ -142,7 +142,8 @@
       add('warn', 'Lines ' + v.unsealed_from + ' to ' + v.lines +
           ' are not sealed: anyone could have written them.');
     } else {
-      add('ok', v.seals + ' dealer seals verified; the last line is sealed.');
+      add('ok', v.seals + (v.seals === 1 ? ' dealer seal' : ' dealer seals') +
+          ' verified; the last line is sealed.');
     }
     if (v.sigs) {
       add('ok', v.sigs + ' seat signatures verified.');
