@@ -156,8 +156,7 @@ html_write(const char *path, bool force, const char *const *tmpl,
         cli_file_msg(tmp, 0, "%s", strerror(errno));
         goto out;
     }
-    if (!put_page(fp, tmpl, css, js, text) || fflush(fp) != 0 ||
-        ferror(fp)) {
+    if (!put_page(fp, tmpl, css, js, text) || fflush(fp) != 0 || ferror(fp)) {
         cli_file_msg(tmp, 0, "%s", strerror(errno));
         fclose(fp);
         fp = NULL;
@@ -449,10 +448,10 @@ verdict(struct page *pg)
         size_t line = 0;
         const char *text = rpl_log_warning(pg->log, i, &line);
 
-        ok = text && json_array_append_new(
-                         warn, json_pack("{s:o,s:o}", "line",
-                                         cli_json_size(line), "text",
-                                         cli_json_str(text))) == 0;
+        ok = text &&
+             json_array_append_new(warn, json_pack("{s:o,s:o}", "line",
+                                                   cli_json_size(line), "text",
+                                                   cli_json_str(text))) == 0;
     }
     ok = ok && cli_json_set(v, "valid", json_true()) &&
          cli_json_set(v, "progress",
@@ -555,13 +554,13 @@ make_views(struct page *pg, enum who who, size_t seat, const json_t *steps,
     rc = make_view(pg, RPL_VIEW_ALL, "all", "everything", pg->nsteps, steps,
                    views);
     if (rc == CLI_EXIT_OK) {
-        rc = make_view(pg, RPL_VIEW_PUBLIC, "observer", "observer",
-                       pg->nsteps, steps, views);
+        rc = make_view(pg, RPL_VIEW_PUBLIC, "observer", "observer", pg->nsteps,
+                       steps, views);
     }
     for (k = 1; rc == CLI_EXIT_OK && k <= rpl_log_seats(pg->log); k++) {
         snprintf(as, sizeof(as), "p%zu", k);
-        snprintf(label, sizeof(label), "%s (%s)",
-                 rpl_log_seat_name(pg->log, k), as);
+        snprintf(label, sizeof(label), "%s (%s)", rpl_log_seat_name(pg->log, k),
+                 as);
         rc = make_view(pg, (int)k, as, label, pg->nsteps, steps, views);
     }
     return rc;
@@ -662,8 +661,9 @@ parse_who(const char *arg, enum who *who, size_t *seat)
     } else if (cli_parse_seat(arg, seat)) {
         *who = WHO_SEAT;
     } else {
-        return cli_usage_error("html", "--as: expected observer, pK or all, "
-                                       "got '%s'",
+        return cli_usage_error("html",
+                               "--as: expected observer, pK or all, "
+                               "got '%s'",
                                arg);
     }
     return CLI_EXIT_OK;
@@ -746,8 +746,8 @@ cmd_html(int argc, char **argv)
         goto out;
     }
     if (who == WHO_SEAT && (seat < 1 || seat > rpl_log_seats(pg.log))) {
-        rc = cli_usage_error("html", "--as p%zu: the game has %zu seats",
-                             seat, rpl_log_seats(pg.log));
+        rc = cli_usage_error("html", "--as p%zu: the game has %zu seats", seat,
+                             rpl_log_seats(pg.log));
         goto out;
     }
     if (who == WHO_ALL && pg.rep.progress != RPL_PROGRESS_COMPLETE) {
@@ -773,4 +773,72 @@ out:
     rpl_log_free(pg.log);
     rpl_ctx_free(pg.ctx);
     return cli_finish(rc);
+}
+
+/* ------------------------------------------------------------ report */
+
+int
+html_report(struct rpl_ctx *ctx, const char *db,
+            const struct rpl_archive_filter *f, const char *path, bool force)
+{
+    struct rpl_archive *ar = NULL;
+    struct rpl_archive_filter gf = *f;
+    struct rpl_error err;
+    enum rpl_status st;
+    json_t *data = json_object();
+    json_t *games = json_array();
+    int rc = CLI_EXIT_USAGE;
+    size_t i;
+
+    if (!data || !games) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    st = rpl_archive_open(ctx, &ar, db, RPL_ARCHIVE_READ, &err);
+    if (st != RPL_OK) {
+        rc = cli_file_error(db, st, &err);
+        goto out;
+    }
+    /* one section a game: statistics of two games never mix */
+    for (i = 0; i < rpl_game_count(); i++) {
+        const struct rpl_game_info *g = rpl_game_info(i);
+        char *text = NULL;
+        json_t *stats, *section;
+
+        if (!g || (f->game && strcmp(f->game, g->name) != 0)) {
+            continue;
+        }
+        gf.game = g->name;
+        st = rpl_archive_stats(ar, &gf, &text, &err);
+        if (st != RPL_OK) {
+            rc = cli_file_error(db, st, &err);
+            goto out;
+        }
+        stats = cli_json_parse(text);
+        rpl_free(ctx, text);
+        if (!stats) {
+            cli_file_msg(db, 0, "the statistics are not valid JSON");
+            goto out;
+        }
+        section = json_pack("{s:s,s:s,s:o}", "game", g->name, "title", g->title,
+                            "stats", stats);
+        if (!section || json_array_append_new(games, section) != 0) {
+            cli_msg("out of memory");
+            goto out;
+        }
+    }
+    if (!cli_json_set(data, "format", json_integer(1)) ||
+        !cli_json_set(data, "report", json_true()) ||
+        !cli_json_set(data, "archive", cli_json_str(base_name(db))) ||
+        !cli_json_set(data, "games", json_incref(games))) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    rc = html_write(path, force, html_page_html, html_page_css, html_report_js,
+                    data);
+out:
+    rpl_archive_close(ar);
+    json_decref(games);
+    json_decref(data);
+    return rc;
 }

@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 
+#include "replay.h"
+
 extern const char *const html_page_html[];
 extern const char *const html_page_css[];
 extern const char *const html_page_js[];
@@ -23,5 +25,12 @@ extern const char *const html_report_js[];
 int html_write(const char *path, bool force, const char *const *tmpl,
                const char *const *css, const char *const *js,
                const json_t *data);
+
+/* camelog archive report: the statistics of the archive at db, each
+ * game its own section (f: the user's filters, may name one game), as a
+ * page written to path.  Reports failures; returns an exit status. */
+int html_report(struct rpl_ctx *ctx, const char *db,
+                const struct rpl_archive_filter *f, const char *path,
+                bool force);
 
 #endif /* CAMELOG_HTML_H */

@@ -408,6 +408,20 @@ try:
     check("accuses" in driver.find_element(By.ID, "accusations").text, name + ": accusation")
     shot("soc-accused-all-end")
 
+    # ---- the archive's report: one section a game, SVG charts
+    db = os.path.join(TMP, "games.db")
+    camelog("archive", "add", "-q", db, *[sample(n) for n in
+            ("avalon-5", "avalon-7", "avalon-10", "soc-flip", "soc-5")])
+    rep = os.path.join(TMP, "report.html")
+    camelog("archive", "report", db, "-o", rep)
+    sizes.append(("archive-report", os.path.getsize(rep)))
+    load(rep)
+    network_ok("report", rep)
+    secs = [s.get_attribute("data-game") for s in driver.find_elements(By.CSS_SELECTOR, "section[data-game]")]
+    check(secs == ["avalon", "soc"], "report: sections %r" % secs)
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#game-avalon svg rect")) > 0, "report: no chart")
+    shot("archive-report")
+
     for name in ("avalon-finished-p3", "soc-flip-p1", "avalon-10-observer", "soc-5-observer"):
         body = load(pages[name])
         network_ok(name, pages[name])
