@@ -45,12 +45,16 @@ VALGRIND   ?=
 
 # pkg-config names, and the Debian packages that provide them and the
 # programs the tests use (mandoc for the man pages, minisign for key
-# compatibility, clang and its fuzzer runtime for make fuzz).
+# compatibility, clang and its fuzzer runtime for make fuzz, headless
+# Chromium and Selenium for the browser test of the HTML pages).
 DEPS_PKGS  := sqlite3 zlib libsodium jansson
 TEST_PKGS  := check
-DEPS_CMDS  := mandoc minisign clang
+DEPS_CMDS  := mandoc minisign clang chromium chromedriver
 DEB_PKGS   := libsqlite3-dev zlib1g-dev libsodium-dev libjansson-dev check \
-              pkg-config mandoc minisign clang libclang-rt-14-dev
+              pkg-config mandoc minisign clang libclang-rt-14-dev \
+              $(BROWSER_PKGS)
+# The browser test (make browser): headless Chromium driven by Selenium.
+BROWSER_PKGS := chromium chromium-driver python3-selenium
 # Sanitized objects never mix with plain ones: they get their own tree.
 B          := $(if $(SANITIZE),build-san,build)
 
@@ -88,7 +92,7 @@ LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c \
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
-TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
+TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o) $(B)/tools/html_assets.o
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/%.o)
 
 # The registry names no game: registry.c includes games.h, an X-macro
@@ -120,7 +124,8 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] \
 
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
-CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test
+CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test \
+               browser
 
 .PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
@@ -463,6 +468,32 @@ $(B)/archive_sql.h: schema/archive.sql
 	  echo '};'; } >$@.tmp && mv $@.tmp $@
 
 $(B)/libreplay/archive/db.o: $(B)/archive_sql.h
+
+# ---------------------------------------------------------------- html
+
+# The pages of camelog html and camelog archive report: the HTML, CSS
+# and JS of tools/html/ stay files (to read and lint) and are embedded
+# as arrays of lines by tools/html/embed.sh.
+HTML_SRC := $(sort $(wildcard tools/html/*.html tools/html/*.css \
+            tools/html/*.js))
+
+$(B)/tools/html_assets.c: $(HTML_SRC) tools/html/embed.sh
+	@mkdir -p $(@D)
+	sh tools/html/embed.sh $(HTML_SRC) >$@.tmp && mv $@.tmp $@
+
+$(B)/tools/html_assets.o: $(B)/tools/html_assets.c
+	$(CC) $(TOOL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+# Pages of the samples opened from file:// in headless Chromium
+# (tests/browser/test_html.py); skips with a message where no browser
+# can be had.  Screenshots go to $(B)/artifacts/.
+# Debian's python3-selenium is for Debian's python3.
+BROWSER_PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 \
+                  || echo python3)
+
+browser: $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) ARTIFACTS=$(abspath $(B)/artifacts) \
+	    $(BROWSER_PYTHON) tests/browser/test_html.py
 
 # ---------------------------------------------------------------- fuzz
 

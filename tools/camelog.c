@@ -23,6 +23,7 @@ static const struct cli_command commands[] = {
     {"diff", cmd_diff, "find where two logs of a game diverge"},
     {"archive", cmd_archive, "keep many games in SQLite: add, query, stats"},
     {"import", cmd_import, "turn games recorded elsewhere into logs"},
+    {"html", cmd_html, "write a game as a self-contained HTML replay"},
     {"seat", cmd_seat, "a player's checks and signatures in a live game"},
 };
 

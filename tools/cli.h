@@ -47,6 +47,7 @@ int cmd_export(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 int cmd_seat(int argc, char **argv);
 
 /* ------------------------------------------------------------ status */

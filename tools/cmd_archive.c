@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "html.h"
 #include "replay.h"
 
 static const char usage[] =
@@ -28,7 +29,8 @@ static const char usage[] =
     "       camelog archive sql DB SQL [--json]\n"
     "       camelog archive stats DB [filters] [--json] [--svg FILE]\n"
     "       camelog archive export DB [filters] [-f] -o DIR\n"
-    "       camelog archive check DB [--json]\n";
+    "       camelog archive check DB [--json]\n"
+    "       camelog archive report DB [filters] [-f] -o FILE\n";
 
 static const char options[] =
     "filters (a game must match all; --role and --side apply to the seat\n"
@@ -50,8 +52,9 @@ static const char options[] =
     "  --json             JSON Lines (keys in camelog-archive(1))\n"
     "  --svg FILE         stats: also write a chart of the win rates by\n"
     "                     player count (- for the standard output)\n"
-    "  -o, --output DIR   export: the directory to write into\n"
-    "  -f, --force        export: overwrite existing files\n"
+    "  -o, --output DIR   export: the directory to write into; report: the\n"
+    "                     page to write (- for the standard output)\n"
+    "  -f, --force        export, report: overwrite existing files\n"
     "  -q, --quiet        no progress\n"
     "  -h, --help         this help\n";
 
@@ -59,10 +62,18 @@ static const char options[] =
  * and the time another writer may wait for the lock. */
 #define ADD_CHUNK 256
 
-enum sub { SUB_ADD, SUB_QUERY, SUB_SQL, SUB_STATS, SUB_EXPORT, SUB_CHECK };
+enum sub {
+    SUB_ADD,
+    SUB_QUERY,
+    SUB_SQL,
+    SUB_STATS,
+    SUB_EXPORT,
+    SUB_CHECK,
+    SUB_REPORT
+};
 
 static const char *const sub_names[] = {
-    "add", "query", "sql", "stats", "export", "check",
+    "add", "query", "sql", "stats", "export", "check", "report",
 };
 #define NSUBS (sizeof(sub_names) / sizeof(sub_names[0]))
 
@@ -229,18 +240,20 @@ check_args(const struct args *a)
     const char *sub = sub_names[a->sub];
     const char *bad = NULL;
 
+    const bool is_out = a->sub == SUB_EXPORT || a->sub == SUB_REPORT;
+
     if (a->has_filter && a->sub != SUB_QUERY && a->sub != SUB_STATS &&
-        a->sub != SUB_EXPORT) {
+        !is_out) {
         bad = "filters";
     } else if (a->pubkey && a->sub != SUB_ADD) {
         bad = "--pubkey";
     } else if (a->svg && a->sub != SUB_STATS) {
         bad = "--svg";
-    } else if (a->outdir && a->sub != SUB_EXPORT) {
+    } else if (a->outdir && !is_out) {
         bad = "--output";
-    } else if (a->is_force && a->sub != SUB_EXPORT) {
+    } else if (a->is_force && !is_out) {
         bad = "--force";
-    } else if (a->is_json && a->sub == SUB_EXPORT) {
+    } else if (a->is_json && is_out) {
         bad = "--json";
     }
     if (bad) {
@@ -256,6 +269,10 @@ check_args(const struct args *a)
     }
     if (a->sub == SUB_EXPORT && !a->outdir) {
         return cli_usage_error("archive", "archive export: -o DIR is required");
+    }
+    if (a->sub == SUB_REPORT && !a->outdir) {
+        return cli_usage_error("archive",
+                               "archive report: -o FILE is required");
     }
     if (a->sub != SUB_ADD && a->sub != SUB_SQL && a->nrest > 0) {
         return cli_usage_error("archive", "archive %s: unexpected '%s'", sub,
@@ -1041,6 +1058,9 @@ cmd_archive(int argc, char **argv)
         break;
     case SUB_CHECK:
         rc = run_check(&a, ctx);
+        break;
+    case SUB_REPORT:
+        rc = html_report(ctx, a.db, &a.filter, a.outdir, a.is_force);
         break;
     }
     rpl_ctx_free(ctx);

@@ -1,0 +1,844 @@
+/*
+ * cmd_html.c - camelog html: one verified game as a self-contained HTML
+ * page (inline CSS and JS, the data embedded as JSON, no network) that
+ * replays it step by step for one perspective or several.
+ *
+ * The data (camelog-html(1)) is what camelog export gives, made small:
+ * the steps are the lines the library describes; each view holds its
+ * state at the first step in full and, for each later step, only the
+ * changes ([key, ..., value]: the path to what changed and its new
+ * value).  What a view may not know never enters the data: the observer
+ * of a game in progress gets the public state alone, a seat gets its own
+ * view up to the end of play, and the reveal comes only with a complete
+ * log.  Also the writer of pages, html_write(), shared with camelog
+ * archive report.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "html.h"
+#include "replay.h"
+
+static const char usage[] =
+    "usage: camelog html [--as observer|pK|all] [--pubkey key|file] [-f]\n"
+    "                    -o file game\n";
+
+static const char options[] =
+    "options:\n"
+    "  -a, --as who       what the page may show: observer (default; roles\n"
+    "                     at the end of a complete game), a seat pK (what it\n"
+    "                     knew during play), all (every view, with a\n"
+    "                     switcher; needs a complete log)\n"
+    "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
+    "  -o, --output file  the page to write (- is standard output)\n"
+    "  -f, --force        overwrite an existing file\n"
+    "  -h, --help         this help\n";
+
+enum who { WHO_OBSERVER, WHO_SEAT, WHO_ALL };
+
+struct page {
+    struct rpl_ctx *ctx;
+    struct rpl_log *log;
+    const char *file;
+    struct rpl_report rep;
+    bool has_pin;
+    size_t *lines; /* the line of each step */
+    size_t nsteps;
+    size_t nplay; /* steps through the end of play (the `end` line) */
+};
+
+/* ------------------------------------------------------------ writing */
+
+static bool
+put_lines(FILE *fp, const char *const *lines)
+{
+    size_t i;
+
+    for (i = 0; lines[i]; i++) {
+        if (fputs(lines[i], fp) == EOF) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Writes text with '<', '>', '&', U+2028 and U+2029 escaped: in JSON
+ * they occur only inside strings, where \uXXXX means the same. */
+static bool
+put_script_json(FILE *fp, const char *text)
+{
+    const unsigned char *p;
+
+    for (p = (const unsigned char *)text; *p; p++) {
+        int r = 0;
+
+        if (*p == '<' || *p == '>' || *p == '&') {
+            r = fprintf(fp, "\\u%04x", *p);
+        } else if (p[0] == 0xe2 && p[1] == 0x80 &&
+                   (p[2] == 0xa8 || p[2] == 0xa9)) {
+            r = fprintf(fp, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
+            p += 2;
+        } else {
+            r = putc(*p, fp) == EOF ? -1 : 1;
+        }
+        if (r < 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool
+put_page(FILE *fp, const char *const *tmpl, const char *const *css,
+         const char *const *js, const char *data)
+{
+    size_t i;
+
+    for (i = 0; tmpl[i]; i++) {
+        bool ok;
+
+        if (strcmp(tmpl[i], "@CSS@\n") == 0) {
+            ok = put_lines(fp, css);
+        } else if (strcmp(tmpl[i], "@JS@\n") == 0) {
+            ok = put_lines(fp, js);
+        } else if (strcmp(tmpl[i], "@DATA@\n") == 0) {
+            ok = put_script_json(fp, data) && fputc('\n', fp) != EOF;
+        } else {
+            ok = fputs(tmpl[i], fp) != EOF;
+        }
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int
+html_write(const char *path, bool force, const char *const *tmpl,
+           const char *const *css, const char *const *js, const json_t *data)
+{
+    char *text = json_dumps(data, JSON_COMPACT);
+    char *tmp = NULL;
+    FILE *fp = NULL;
+    int rc = CLI_EXIT_USAGE;
+    size_t n;
+
+    if (!text) {
+        cli_msg("cannot encode the page's data");
+        goto out;
+    }
+    if (strcmp(path, "-") == 0) {
+        if (!put_page(stdout, tmpl, css, js, text)) {
+            cli_msg("standard output: %s", strerror(errno));
+            goto out;
+        }
+        rc = CLI_EXIT_OK;
+        goto out;
+    }
+    if (!force && access(path, F_OK) == 0) {
+        cli_file_msg(path, 0, "exists (--force overwrites it)");
+        goto out;
+    }
+    n = strlen(path) + sizeof(".tmp");
+    tmp = malloc(n);
+    if (!tmp) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    snprintf(tmp, n, "%s.tmp", path);
+    fp = fopen(tmp, "w");
+    if (!fp) {
+        cli_file_msg(tmp, 0, "%s", strerror(errno));
+        goto out;
+    }
+    if (!put_page(fp, tmpl, css, js, text) || fflush(fp) != 0 || ferror(fp)) {
+        cli_file_msg(tmp, 0, "%s", strerror(errno));
+        fclose(fp);
+        fp = NULL;
+        remove(tmp);
+        goto out;
+    }
+    if (fclose(fp) != 0) {
+        fp = NULL;
+        cli_file_msg(tmp, 0, "%s", strerror(errno));
+        remove(tmp);
+        goto out;
+    }
+    fp = NULL;
+    if (rename(tmp, path) != 0) {
+        cli_file_msg(path, 0, "%s", strerror(errno));
+        remove(tmp);
+        goto out;
+    }
+    rc = CLI_EXIT_OK;
+out:
+    free(tmp);
+    free(text);
+    return rc;
+}
+
+/* -------------------------------------------------------------- diffs */
+
+static bool
+same_keys(json_t *a, json_t *b)
+{
+    const char *key;
+    json_t *v;
+
+    if (json_object_size(a) != json_object_size(b)) {
+        return false;
+    }
+    json_object_foreach(a, key, v)
+    {
+        if (!json_object_get(b, key)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Appends to out the changes that turn a into b, each as the path
+ * (object keys, array indexes) followed by the new value.  A value
+ * whose shape changed (another type, other keys, another length) is
+ * replaced whole. */
+static bool
+diff(json_t *path, json_t *a, json_t *b, json_t *out)
+{
+    const char *key;
+    json_t *v, *c;
+    size_t i;
+
+    if (json_equal(a, b)) {
+        return true;
+    }
+    if (json_is_object(a) && json_is_object(b) && same_keys(a, b)) {
+        json_object_foreach(b, key, v)
+        {
+            bool ok = json_array_append_new(path, json_string(key)) == 0 &&
+                      diff(path, json_object_get(a, key), v, out);
+
+            json_array_remove(path, json_array_size(path) - 1);
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+    if (json_is_array(a) && json_is_array(b) &&
+        json_array_size(a) == json_array_size(b) && json_array_size(a) > 0) {
+        json_array_foreach(b, i, v)
+        {
+            bool ok = json_array_append_new(path, cli_json_size(i)) == 0 &&
+                      diff(path, json_array_get(a, i), v, out);
+
+            json_array_remove(path, json_array_size(path) - 1);
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+    c = json_copy(path);
+    if (!c || json_array_append(c, b) != 0 ||
+        json_array_append_new(out, c) != 0) {
+        json_decref(c);
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------- steps */
+
+static int
+lib_json(struct page *pg, enum rpl_status st, char *text,
+         const struct rpl_error *err, json_t **out)
+{
+    if (st != RPL_OK) {
+        return cli_file_error(pg->file, st, err);
+    }
+    *out = cli_json_parse(text);
+    rpl_free(pg->ctx, text);
+    if (!*out) {
+        cli_file_msg(pg->file, 0, "the library returned bad JSON");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+static bool
+has_event(const json_t *events, const char *name)
+{
+    size_t i;
+    json_t *e;
+
+    json_array_foreach(events, i, e)
+    {
+        const char *s = json_string_value(json_object_get(e, "event"));
+
+        if (s && strcmp(s, name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The steps (the lines the library tells for everybody) with their
+ * public text and events, into pg->lines and steps. */
+static int
+find_steps(struct page *pg, json_t *steps)
+{
+    const size_t n = rpl_log_lines(pg->log);
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t no;
+    int rc;
+
+    pg->lines = calloc(n ? n : 1, sizeof(*pg->lines));
+    if (!pg->lines) {
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    pg->nplay = 0;
+    for (no = 1; no <= n; no++) {
+        char *text = NULL, *ev = NULL;
+        json_t *events, *step;
+
+        st = rpl_log_describe(pg->log, no, RPL_VIEW_PUBLIC, &text, &err);
+        if (st != RPL_OK) {
+            return cli_file_error(pg->file, st, &err);
+        }
+        if (!text) {
+            continue;
+        }
+        st = rpl_log_events_json(pg->log, no, &ev, &err);
+        rc = lib_json(pg, st, ev, &err, &events);
+        if (rc != CLI_EXIT_OK) {
+            rpl_free(pg->ctx, text);
+            return rc;
+        }
+        step = json_pack("{s:o,s:s,s:o}", "line", cli_json_size(no), "text",
+                         text, "events", events);
+        rpl_free(pg->ctx, text);
+        if (!step || json_array_append_new(steps, step) != 0) {
+            cli_msg("out of memory");
+            return CLI_EXIT_USAGE;
+        }
+        pg->lines[pg->nsteps++] = no;
+        if (!pg->nplay && has_event(events, "end")) {
+            pg->nplay = pg->nsteps;
+        }
+    }
+    if (!pg->nplay) {
+        pg->nplay = pg->nsteps;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* One perspective: {"as", "label", "start", "d", "text"}: the state at
+ * the first step, the changes at each later one, and the texts that
+ * differ from the public ones, by step index.  nsteps bounds it. */
+static int
+make_view(struct page *pg, int viewer, const char *as, const char *label,
+          size_t nsteps, const json_t *steps, json_t *views)
+{
+    struct rpl_error err;
+    enum rpl_status st;
+    json_t *view = json_object();
+    json_t *d = json_array();
+    json_t *texts = json_object();
+    json_t *path = json_array();
+    json_t *prev = NULL;
+    int rc = CLI_EXIT_USAGE;
+    size_t i;
+
+    if (!view || !d || !texts || !path) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    for (i = 0; i < nsteps; i++) {
+        char *text = NULL;
+        json_t *state, *changes;
+
+        st = rpl_log_seek(pg->log, pg->lines[i], &err);
+        if (st == RPL_OK) {
+            st = rpl_log_view_json(pg->log, viewer, &text, &err);
+        }
+        rc = lib_json(pg, st, text, &err, &state);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
+        rc = CLI_EXIT_USAGE;
+        if (!prev) {
+            if (!cli_json_set(view, "start", json_incref(state))) {
+                json_decref(state);
+                cli_msg("out of memory");
+                goto out;
+            }
+            changes = json_array();
+        } else {
+            changes = json_array();
+            if (changes && !diff(path, prev, state, changes)) {
+                json_decref(changes);
+                changes = NULL;
+            }
+        }
+        json_decref(prev);
+        prev = state;
+        if (!changes || json_array_append_new(d, changes) != 0) {
+            cli_msg("out of memory");
+            goto out;
+        }
+        if (viewer != RPL_VIEW_PUBLIC) {
+            const char *pub = json_string_value(
+                json_object_get(json_array_get(steps, i), "text"));
+            char key[24];
+
+            st = rpl_log_describe(pg->log, pg->lines[i], viewer, &text, &err);
+            if (st != RPL_OK) {
+                rc = cli_file_error(pg->file, st, &err);
+                goto out;
+            }
+            snprintf(key, sizeof(key), "%zu", i);
+            if (text && (!pub || strcmp(pub, text) != 0) &&
+                !cli_json_set(texts, key, json_string(text))) {
+                rpl_free(pg->ctx, text);
+                cli_msg("out of memory");
+                goto out;
+            }
+            rpl_free(pg->ctx, text);
+        }
+    }
+    if (!cli_json_set(view, "as", json_string(as)) ||
+        !cli_json_set(view, "label", cli_json_str(label)) ||
+        !cli_json_set(view, "steps", cli_json_size(nsteps)) ||
+        !cli_json_set(view, "d", json_incref(d)) ||
+        !cli_json_set(view, "text", json_incref(texts)) ||
+        json_array_append(views, view) != 0) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    rc = CLI_EXIT_OK;
+out:
+    json_decref(prev);
+    json_decref(path);
+    json_decref(texts);
+    json_decref(d);
+    json_decref(view);
+    return rc;
+}
+
+/* ----------------------------------------------------------- verdict */
+
+static json_t *
+verdict(struct page *pg)
+{
+    const struct rpl_report *r = &pg->rep;
+    struct rpl_pubkey pk;
+    json_t *v = json_object();
+    json_t *warn = json_array();
+    bool ok = v && warn;
+    size_t i;
+
+    for (i = 0; ok && i < r->warnings; i++) {
+        size_t line = 0;
+        const char *text = rpl_log_warning(pg->log, i, &line);
+
+        ok = text &&
+             json_array_append_new(warn, json_pack("{s:o,s:o}", "line",
+                                                   cli_json_size(line), "text",
+                                                   cli_json_str(text))) == 0;
+    }
+    ok = ok && cli_json_set(v, "valid", json_true()) &&
+         cli_json_set(v, "progress",
+                      json_string(rpl_progress_name(r->progress))) &&
+         cli_json_set(v, "lines", cli_json_size(r->lines)) &&
+         cli_json_set(v, "seals", cli_json_size(r->seals)) &&
+         cli_json_set(v, "sigs", cli_json_size(r->sigs)) &&
+         cli_json_set(v, "commitments", cli_json_size(r->commitments)) &&
+         cli_json_set(v, "unsealed_from", cli_json_size(r->unsealed_from)) &&
+         cli_json_set(v, "key_pinned", json_boolean(r->is_key_pinned)) &&
+         cli_json_set(v, "imported", json_boolean(r->is_imported)) &&
+         cli_json_set(v, "seats", cli_json_size(r->seats)) &&
+         cli_json_set(v, "entropy_seats", cli_json_size(r->entropy_seats)) &&
+         cli_json_set(v, "entropy_signed", cli_json_size(r->entropy_signed)) &&
+         cli_json_set(v, "warnings", json_incref(warn));
+    if (ok && rpl_log_dealer(pg->log, &pk)) {
+        char b64[RPL_PUBKEY_B64_LEN + 1];
+        char id[17];
+
+        /* minisign shows the key id as a little-endian number */
+        for (i = 0; i < 8; i++) {
+            snprintf(id + 2 * i, 3, "%02X", pk.id[7 - i]);
+        }
+        rpl_pubkey_format(&pk, b64);
+        ok = cli_json_set(v, "dealer_id", json_string(id)) &&
+             cli_json_set(v, "dealer", json_string(b64));
+    }
+    json_decref(warn);
+    if (!ok) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* The value of header line `word value` (created), or NULL. */
+static json_t *
+header_value(const struct rpl_log *log, const char *word)
+{
+    const size_t wlen = strlen(word);
+    size_t no, len;
+
+    for (no = 1; no <= rpl_log_lines(log); no++) {
+        const char *line = rpl_log_line(log, no, &len);
+
+        if (line && len > wlen + 1 && memcmp(line, word, wlen) == 0 &&
+            line[wlen] == ' ') {
+            return json_stringn(line + wlen + 1, len - wlen - 1);
+        }
+        if (line && len >= 5 && memcmp(line, "start", 5) == 0) {
+            break; /* the header is over */
+        }
+    }
+    return json_null();
+}
+
+/* -------------------------------------------------------------- page */
+
+static const char *
+base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s ? s + 1 : path;
+}
+
+static json_t *
+game_title(const char *game)
+{
+    size_t i;
+
+    for (i = 0; i < rpl_game_count(); i++) {
+        const struct rpl_game_info *g = rpl_game_info(i);
+
+        if (g && strcmp(g->name, game) == 0) {
+            return json_string(g->title);
+        }
+    }
+    return json_string(game);
+}
+
+static int
+make_views(struct page *pg, enum who who, size_t seat, const json_t *steps,
+           json_t *views)
+{
+    char as[24], label[160];
+    size_t k;
+    int rc;
+
+    if (who == WHO_OBSERVER) {
+        return make_view(pg, RPL_VIEW_PUBLIC, "observer", "observer",
+                         pg->nsteps, steps, views);
+    }
+    if (who == WHO_SEAT) {
+        snprintf(as, sizeof(as), "p%zu", seat);
+        snprintf(label, sizeof(label), "%s (%s)",
+                 rpl_log_seat_name(pg->log, seat), as);
+        return make_view(pg, (int)seat, as, label, pg->nplay, steps, views);
+    }
+    rc = make_view(pg, RPL_VIEW_ALL, "all", "everything", pg->nsteps, steps,
+                   views);
+    if (rc == CLI_EXIT_OK) {
+        rc = make_view(pg, RPL_VIEW_PUBLIC, "observer", "observer", pg->nsteps,
+                       steps, views);
+    }
+    for (k = 1; rc == CLI_EXIT_OK && k <= rpl_log_seats(pg->log); k++) {
+        snprintf(as, sizeof(as), "p%zu", k);
+        snprintf(label, sizeof(label), "%s (%s)", rpl_log_seat_name(pg->log, k),
+                 as);
+        rc = make_view(pg, (int)k, as, label, pg->nsteps, steps, views);
+    }
+    return rc;
+}
+
+static int
+make_page(struct page *pg, enum who who, size_t seat, json_t *data)
+{
+    const struct rpl_report *r = &pg->rep;
+    const bool is_complete = r->progress == RPL_PROGRESS_COMPLETE;
+    json_t *steps = json_array();
+    json_t *views = json_array();
+    json_t *names = json_array();
+    struct rpl_error err;
+    enum rpl_status st;
+    int rc = CLI_EXIT_USAGE;
+    size_t k;
+    bool ok;
+
+    if (!steps || !views || !names) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    rc = find_steps(pg, steps);
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    if (who == WHO_SEAT) {
+        /* the seat's page ends with the play: the reveal is not what
+         * the seat knew */
+        while (json_array_size(steps) > pg->nplay) {
+            json_array_remove(steps, json_array_size(steps) - 1);
+        }
+    }
+    rc = make_views(pg, who, seat, steps, views);
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    rc = CLI_EXIT_USAGE;
+    ok = true;
+    for (k = 1; ok && k <= rpl_log_seats(pg->log); k++) {
+        ok = json_array_append_new(
+                 names, cli_json_str(rpl_log_seat_name(pg->log, k))) == 0;
+    }
+    ok = ok && cli_json_set(data, "format", json_integer(1)) &&
+         cli_json_set(data, "game", json_string(r->game)) &&
+         cli_json_set(data, "title", game_title(r->game)) &&
+         cli_json_set(data, "id", json_string(r->id)) &&
+         cli_json_set(data, "file", cli_json_str(base_name(pg->file))) &&
+         cli_json_set(data, "created", header_value(pg->log, "created")) &&
+         cli_json_set(data, "names", json_incref(names)) &&
+         cli_json_set(data, "progress",
+                      json_string(rpl_progress_name(r->progress))) &&
+         cli_json_set(data, "verdict", verdict(pg)) &&
+         cli_json_set(data, "play_steps", cli_json_size(pg->nplay)) &&
+         cli_json_set(data, "steps", json_incref(steps)) &&
+         cli_json_set(data, "views", json_incref(views));
+    /* the outcome is public once the game is over, but a seat's page
+     * ends with the play, so it is in the steps there */
+    if (ok && r->progress != RPL_PROGRESS_IN_PROGRESS) {
+        ok = cli_json_set(data, "winner", json_string(r->winner)) &&
+             cli_json_set(data, "reason", json_string(r->reason));
+    }
+    if (!ok) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    if (is_complete && who != WHO_SEAT) {
+        char *text = NULL;
+        json_t *reveal;
+
+        st = rpl_log_reveal_json(pg->log, &text, &err);
+        rc = lib_json(pg, st, text, &err, &reveal);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
+        rc = CLI_EXIT_USAGE;
+        if (!cli_json_set(data, "reveal", reveal)) {
+            cli_msg("out of memory");
+            goto out;
+        }
+    }
+    rc = CLI_EXIT_OK;
+out:
+    json_decref(names);
+    json_decref(views);
+    json_decref(steps);
+    return rc;
+}
+
+static int
+parse_who(const char *arg, enum who *who, size_t *seat)
+{
+    if (strcmp(arg, "observer") == 0) {
+        *who = WHO_OBSERVER;
+    } else if (strcmp(arg, "all") == 0) {
+        *who = WHO_ALL;
+    } else if (cli_parse_seat(arg, seat)) {
+        *who = WHO_SEAT;
+    } else {
+        return cli_usage_error("html",
+                               "--as: expected observer, pK or all, "
+                               "got '%s'",
+                               arg);
+    }
+    return CLI_EXIT_OK;
+}
+
+int
+cmd_html(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"as", required_argument, NULL, 'a'},
+        {"pubkey", required_argument, NULL, 'k'},
+        {"output", required_argument, NULL, 'o'},
+        {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct page pg;
+    struct rpl_verify_opts vopts = {.require = RPL_PROGRESS_IN_PROGRESS};
+    struct rpl_pubkey pk;
+    struct rpl_error err;
+    enum rpl_status st;
+    enum who who = WHO_OBSERVER;
+    const char *out_path = NULL;
+    json_t *data = NULL;
+    size_t seat = 0;
+    bool force = false;
+    int c, rc;
+
+    memset(&pg, 0, sizeof(pg));
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":a:o:fh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'a':
+            rc = parse_who(optarg, &who, &seat);
+            if (rc != CLI_EXIT_OK) {
+                return rc;
+            }
+            break;
+        case 'k':
+            rc = cli_load_pubkey(optarg, &pk);
+            if (rc != CLI_EXIT_OK) {
+                return rc;
+            }
+            vopts.pubkey = &pk;
+            break;
+        case 'o':
+            out_path = optarg;
+            break;
+        case 'f':
+            force = true;
+            break;
+        case 'h':
+            return cli_help(usage, options);
+        default:
+            return cli_option_error("html", c, argv);
+        }
+    }
+    if (optind >= argc) {
+        return cli_usage_error("html", "no game to show");
+    }
+    if (optind + 1 < argc) {
+        return cli_usage_error("html", "one game at a time");
+    }
+    if (!out_path) {
+        return cli_usage_error("html", "no output file (-o file)");
+    }
+    pg.file = argv[optind];
+    rc = cli_ctx_new(&pg.ctx);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_log_read(pg.ctx, &pg.log, pg.file, &err);
+    if (st != RPL_OK) {
+        rc = cli_file_error(pg.file, st, &err);
+        goto out;
+    }
+    st = rpl_log_verify(pg.log, &vopts, &pg.rep);
+    if (st != RPL_OK) {
+        rc = cli_file_error(pg.file, st, &pg.rep.error);
+        goto out;
+    }
+    if (who == WHO_SEAT && (seat < 1 || seat > rpl_log_seats(pg.log))) {
+        rc = cli_usage_error("html", "--as p%zu: the game has %zu seats", seat,
+                             rpl_log_seats(pg.log));
+        goto out;
+    }
+    if (who == WHO_ALL && pg.rep.progress != RPL_PROGRESS_COMPLETE) {
+        cli_file_msg(pg.file, 0, "--as all needs a complete log; it is %s",
+                     cli_progress_text(pg.rep.progress));
+        rc = CLI_EXIT_INVALID;
+        goto out;
+    }
+    data = json_object();
+    if (!data) {
+        cli_msg("out of memory");
+        rc = CLI_EXIT_USAGE;
+        goto out;
+    }
+    rc = make_page(&pg, who, seat, data);
+    if (rc == CLI_EXIT_OK) {
+        rc = html_write(out_path, force, html_page_html, html_page_css,
+                        html_page_js, data);
+    }
+out:
+    json_decref(data);
+    free(pg.lines);
+    rpl_log_free(pg.log);
+    rpl_ctx_free(pg.ctx);
+    return cli_finish(rc);
+}
+
+/* ------------------------------------------------------------ report */
+
+int
+html_report(struct rpl_ctx *ctx, const char *db,
+            const struct rpl_archive_filter *f, const char *path, bool force)
+{
+    struct rpl_archive *ar = NULL;
+    struct rpl_archive_filter gf = *f;
+    struct rpl_error err;
+    enum rpl_status st;
+    json_t *data = json_object();
+    json_t *games = json_array();
+    int rc = CLI_EXIT_USAGE;
+    size_t i;
+
+    if (!data || !games) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    st = rpl_archive_open(ctx, &ar, db, RPL_ARCHIVE_READ, &err);
+    if (st != RPL_OK) {
+        rc = cli_file_error(db, st, &err);
+        goto out;
+    }
+    /* one section a game: statistics of two games never mix */
+    for (i = 0; i < rpl_game_count(); i++) {
+        const struct rpl_game_info *g = rpl_game_info(i);
+        char *text = NULL;
+        json_t *stats, *section;
+
+        if (!g || (f->game && strcmp(f->game, g->name) != 0)) {
+            continue;
+        }
+        gf.game = g->name;
+        st = rpl_archive_stats(ar, &gf, &text, &err);
+        if (st != RPL_OK) {
+            rc = cli_file_error(db, st, &err);
+            goto out;
+        }
+        stats = cli_json_parse(text);
+        rpl_free(ctx, text);
+        if (!stats) {
+            cli_file_msg(db, 0, "the statistics are not valid JSON");
+            goto out;
+        }
+        section = json_pack("{s:s,s:s,s:o}", "game", g->name, "title", g->title,
+                            "stats", stats);
+        if (!section || json_array_append_new(games, section) != 0) {
+            cli_msg("out of memory");
+            goto out;
+        }
+    }
+    if (!cli_json_set(data, "format", json_integer(1)) ||
+        !cli_json_set(data, "report", json_true()) ||
+        !cli_json_set(data, "archive", cli_json_str(base_name(db))) ||
+        !cli_json_set(data, "games", json_incref(games))) {
+        cli_msg("out of memory");
+        goto out;
+    }
+    rc = html_write(path, force, html_page_html, html_page_css, html_report_js,
+                    data);
+out:
+    rpl_archive_close(ar);
+    json_decref(games);
+    json_decref(data);
+    return rc;
+}
