@@ -500,20 +500,22 @@ browser: $(CAMELOG)
 # libFuzzer on every parser of untrusted input, one target each in
 # tests/fuzz/: fuzz_log (every reader of a log), fuzz_keys (key files),
 # fuzz_lenient (pack's hand-written text), fuzz_archive (an archive file
-# opened read-only and queried).  Each starts from its committed corpus,
+# opened read-only and queried), fuzz_import (another system's records,
+# and the delivery forms a seat reads).  Each starts from its committed corpus,
 # tests/fuzz/corpus/<target>/, and runs FUZZ_SECONDS; what it adds goes
 # to $(B)/fuzz/corpus/<target>/.  Needs clang with its runtime (Debian:
 # clang libclang-rt-14-dev, which make deps installs).  A crash it finds
 # goes to tests/data/ with a test.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := log keys lenient archive
+FUZZ_TARGETS := log keys lenient archive import
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 # The largest input each target is given (an archive is SQLite pages).
 FUZZ_MAX_LEN_log     := 32768
 FUZZ_MAX_LEN_keys    := 1024
 FUZZ_MAX_LEN_lenient := 32768
 FUZZ_MAX_LEN_archive := 65536
+FUZZ_MAX_LEN_import  := 65536
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 	@mkdir -p $(@D)
@@ -540,7 +542,8 @@ fuzz-run: $(FUZZ_BINS)
 	            log) echo $(FUZZ_MAX_LEN_log);; \
 	            keys) echo $(FUZZ_MAX_LEN_keys);; \
 	            lenient) echo $(FUZZ_MAX_LEN_lenient);; \
-	            archive) echo $(FUZZ_MAX_LEN_archive);; esac) \
+	            archive) echo $(FUZZ_MAX_LEN_archive);; \
+	            import) echo $(FUZZ_MAX_LEN_import);; esac) \
 	        -artifact_prefix=$(B)/fuzz/$$t- $(B)/fuzz/corpus/$$t \
 	        tests/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || { \
 	        tail -n 60 $(B)/fuzz/$$t.log >&2; \
