@@ -23,6 +23,7 @@ static const struct cli_command commands[] = {
     {"diff", cmd_diff, "find where two logs of a game diverge"},
     {"archive", cmd_archive, "keep many games in SQLite: add, query, stats"},
     {"import", cmd_import, "turn games recorded elsewhere into logs"},
+    {"host", cmd_host, "record a live game driven by JSON Lines"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

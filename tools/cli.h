@@ -47,6 +47,7 @@ int cmd_export(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_host(int argc, char **argv);
 
 /* ------------------------------------------------------------ status */
 
