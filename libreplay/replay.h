@@ -488,6 +488,20 @@ rpl_rec_delivery(const struct rpl_recorder *rec, size_t i,
                  struct rpl_delivery *out, struct rpl_error *err)
     RPL_NONNULL(1, 3);
 
+/* The state of the game being recorded as one JSON object for a user
+ * interface, as viewer (a seat, RPL_VIEW_PUBLIC or RPL_VIEW_ALL) may see
+ * it: the game's keys (camelog-avalon(7), camelog-soc(7): phase, tracks,
+ * who must act, never naming a secret role's seat, and viewer's legal
+ * actions in private form), then "lines" (lines recorded so far) and
+ * "deliveries" (a seat's own deliveries so far, every delivery for
+ * RPL_VIEW_ALL, none for the public), each in the JSON form of
+ * camelog(5).  *json holds the nonces of those deliveries: free it with
+ * rpl_free().  RPL_E_ARG for a viewer not in the game, RPL_E_UNSUPPORTED
+ * for a game without the hook, RPL_E_NOMEM.  *json is NULL on failure. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
+                   struct rpl_error *err) RPL_NONNULL(1, 3);
+
 /* A refusal of a seat's submission (camelog-host(1)), safe to show every
  * player: it never holds a commitment, a hidden role, another seat's
  * private message, which seat holds a secret role, or the secret part of

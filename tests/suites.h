@@ -18,6 +18,7 @@ SUITE_FN(avalon_suite);
 SUITE_FN(archive_suite);
 SUITE_FN(soc_suite);
 SUITE_FN(import_suite);
+SUITE_FN(live_suite);
 #undef SUITE_FN
 
 #endif

@@ -9,6 +9,7 @@
  *   views.c     view, view_json, describe, events_json, reveal_text,
  *               reveal_json
  *   players.c   the seeded players
+ *   live.c      live games: screen, step_seats, state_json
  *   module.c    the struct rpl__game table and its thin glue
  *
  * Dependency order, with no circle: a file calls only what the core
@@ -16,6 +17,7 @@
  *
  *   notation.c <- rules.c <- views.c
  *                 rules.c <- players.c
+ *                 rules.c <- live.c
  *   module.c depends on all of them
  *
  * So rules.c may use notation.c, views.c and players.c may use rules.c
@@ -385,6 +387,16 @@ void rpl__av_reveal_json(const void *st, const struct rpl__env *env,
 enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
                             struct rpl__stream *rng, char *out, size_t cap,
                             struct rpl_error *err);
+
+/* --------------------------------------------------------------- live.c */
+
+/* The members of struct rpl__game of the same names (games/game.h). */
+enum rpl_status rpl__av_screen(const void *st, const struct rpl__env *env,
+                               size_t seat, const char *action,
+                               struct rpl_refusal *why);
+uint64_t rpl__av_step_seats(const void *st);
+void rpl__av_state_json(const void *st, const struct rpl__env *env, int viewer,
+                        struct rpl__buf *out);
 
 /* --------------------------------------------------------------- info.c */
 

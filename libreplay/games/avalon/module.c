@@ -92,4 +92,7 @@ const struct rpl__game rpl__avalon = {
     .index = rpl__av_index,
     .info = &rpl__avalon_info,
     .rules_line = rpl__av_rules_line,
+    .screen = rpl__av_screen,
+    .step_seats = rpl__av_step_seats,
+    .state_json = rpl__av_state_json,
 };

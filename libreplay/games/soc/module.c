@@ -50,4 +50,7 @@ const struct rpl__game rpl__soc = {
     .index = rpl__soc_index,
     .info = &rpl__soc_info,
     .rules_line = rpl__soc_rules_line,
+    .screen = rpl__soc_screen,
+    .step_seats = rpl__soc_step_seats,
+    .state_json = rpl__soc_state_json,
 };

@@ -444,9 +444,9 @@ enumerate(struct pick *pk)
 
 /* The private form of a move (rpl_rec_act): secret choices carry their
  * value in place of the commitment. */
-static void
-private_form(const struct soc_state *st, const struct soc_cmd *cmd, char *out,
-             size_t cap)
+void
+rpl__soc_private_form(const struct soc_state *st, const struct soc_cmd *cmd,
+                      char *out, size_t cap)
 {
     char list[256];
 
@@ -494,7 +494,7 @@ rpl__soc_bot(const struct soc_state *st, enum rpl_bot kind,
     if (!pk.found)
         return rpl__err(err, RPL_E_STATE, 0, "no legal move for p%u",
                         st->p.need.seat);
-    private_form(st, &pk.chosen, out, cap);
+    rpl__soc_private_form(st, &pk.chosen, out, cap);
     return RPL_OK;
 }
 

@@ -16,10 +16,11 @@
  *   views.c     views, descriptions, JSON (needs cards and notation)
  *   tactics.c   the plausible player's knowledge and scores
  *   players.c   the seeded players and the legal moves
+ *   live.c      live games: screen, step_seats, state_json
  *   module.c    the struct rpl__game table and the players' glue
  *
  * so cards <- hidden <- notation <- board <- validate <- effects <- rules
- * <- views <- tactics <- players <- module, with no circle (nm on the
+ * <- views <- tactics <- players <- live <- module, with no circle (nm on the
  * objects shows no file needing a symbol of a later one).  notation,
  * rules, views, players and module are the files of every game folder;
  * cards and hidden are this game's own, and board, validate, effects and
@@ -926,6 +927,21 @@ enum rpl_status rpl__soc_bot(const struct soc_state *st, enum rpl_bot kind,
  * many were written (at most cap), *total counts them all. */
 size_t rpl__soc_legal(const struct soc_state *st, struct soc_cmd *out,
                       size_t cap, size_t *total);
+
+/* The private form of a command (rpl_rec_act): secret choices carry
+ * their value in place of the commitment. */
+void rpl__soc_private_form(const struct soc_state *st,
+                           const struct soc_cmd *cmd, char *out, size_t cap);
+
+/* --------------------------------------------------------------- live.c */
+
+/* The members of struct rpl__game of the same names (games/game.h). */
+enum rpl_status rpl__soc_screen(const void *st, const struct rpl__env *env,
+                                size_t seat, const char *action,
+                                struct rpl_refusal *why);
+uint64_t rpl__soc_step_seats(const void *st);
+void rpl__soc_state_json(const void *st, const struct rpl__env *env, int viewer,
+                         struct rpl__buf *out);
 
 /* ------------------------------------------------------------ module.c */
 
