@@ -185,6 +185,12 @@ is_plain_text(const void *data, size_t len)
     return true;
 }
 
+bool
+rpl_log_is_text(const struct rpl_log *log)
+{
+    return log->is_text;
+}
+
 enum rpl_status
 rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
                  size_t gz_len, struct rpl_error *err)
@@ -219,11 +225,25 @@ rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
 
     rpl__err_clear(err);
     *out = NULL;
-    rc = rpl__file_read(ctx, path, RPL_MAX_COMPRESSED, &raw, &raw_len, err);
+    /* Up to the text limit, the larger: a file that does not start with
+     * the gzip magic (1f 8b) is plain canonical text (a host journal), held to
+     * RPL_MAX_TEXT; a gzip file is held to RPL_MAX_COMPRESSED. */
+    _Static_assert(RPL_MAX_TEXT >= RPL_MAX_COMPRESSED, "limits");
+    rc = rpl__file_read(ctx, path, RPL_MAX_TEXT, &raw, &raw_len, err);
     if (rc != RPL_OK)
         return rc;
-    rc = rpl_log_read_mem(ctx, out, raw, raw_len, err);
-    rpl__free(ctx, raw);
+    /* Plain text only when it opens as canonical text must ("camelog
+     * 1"): anything else goes to the gzip reader, which says what is
+     * wrong, as before. */
+    if (raw_len < 10 || memcmp(raw, "camelog 1\n", 10) != 0) {
+        rc = rpl_log_read_mem(ctx, out, raw, raw_len, err);
+        rpl__free(ctx, raw);
+        return rc;
+    }
+    /* rpl__file_read() leaves a NUL after the bytes. */
+    rc = log_adopt(ctx, out, (char *)raw, raw_len, err);
+    if (rc == RPL_OK)
+        (*out)->is_text = true;
     return rc;
 }
 

@@ -14,6 +14,7 @@ struct rpl_log {
     size_t *start; /* start[i] is the offset of line i + 1 */
     size_t nlines;
     bool ends_with_lf;
+    bool is_text; /* read as plain text, not gzip */
 
     /* What the last verification found. */
     bool is_verified;

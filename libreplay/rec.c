@@ -8,8 +8,13 @@
  * it, and every private message gets its commitment the moment it is
  * sent, with the nonce kept for the seat that receives it.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -94,8 +99,27 @@ rpl_rec_free(struct rpl_recorder *rec)
         sodium_memzero(rec->st, rec->game->state_size);
     if (rec->backup)
         sodium_memzero(rec->backup, rec->game->state_size);
+    if (rec->pub)
+        sodium_memzero(rec->pub, rec->game->state_size);
+    if (rec->pub_backup)
+        sodium_memzero(rec->pub_backup, rec->game->state_size);
+    if (rec->sim)
+        sodium_memzero(rec->sim, rec->game->state_size);
     rpl__free(rec->ctx, rec->st);
     rpl__free(rec->ctx, rec->backup);
+    rpl__free(rec->ctx, rec->pub);
+    rpl__free(rec->ctx, rec->pub_backup);
+    rpl__free(rec->ctx, rec->sim);
+    sodium_memzero(rec->queue, sizeof(rec->queue));
+    sodium_memzero(rec->sub_entropy, sizeof(rec->sub_entropy));
+    if (rec->jfd >= 0)
+        close(rec->jfd);
+    if (rec->sfd >= 0)
+        close(rec->sfd);
+    rpl__free(rec->ctx, rec->jpath);
+    if (rec->cmd.p)
+        sodium_memzero(rec->cmd.p, rec->cmd.cap);
+    rpl__buf_release(&rec->cmd);
     if (rec->deliv)
         sodium_memzero(rec->deliv, rec->deliv_cap * sizeof(*rec->deliv));
     rpl__free(rec->ctx, rec->deliv);
@@ -159,6 +183,8 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
     rc = rpl__line_split(&ln, rules, (size_t)n, rec->nlines + 1, err);
     if (rc == RPL_OK)
         rc = rec->game->rules(rec->st, &ln, &rec->env, &seats, err);
+    if (rc == RPL_OK)
+        rc = rec->game->rules(rec->pub, &ln, &rec->pub_env, &seats, err);
     if (rc != RPL_OK)
         return rc;
     if (seats != cfg->seats || seats == 0 || seats > RPL_MAX_SEATS)
@@ -167,6 +193,7 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
                         seats, cfg->seats);
     rec->seats = seats;
     rec->env.seats = seats;
+    rec->pub_env.seats = seats;
     if (cfg->import_source) {
         if (!cfg->deal || cfg->first == 0 || cfg->first > seats)
             return rpl__err(err, RPL_E_ARG, 0,
@@ -228,13 +255,12 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
 }
 
 enum rpl_status
-rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
-            const struct rpl_rec_config *cfg, struct rpl_error *err)
+rpl__rec_make(struct rpl_ctx *ctx, struct rpl_recorder **out,
+              const struct rpl_rec_config *cfg, struct rpl_error *err)
 {
     struct rpl_recorder *rec;
     enum rpl_status rc;
 
-    rpl__err_clear(err);
     *out = NULL;
     if (!cfg->game || !cfg->rules || !cfg->names || !cfg->dealer)
         return rpl__err(err, RPL_E_ARG, 0,
@@ -243,7 +269,11 @@ rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
     if (!rec)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     rec->ctx = ctx;
+    rec->jfd = -1;
+    rec->sfd = -1;
+    rec->write_fn = write;
     rpl__buf_init(&rec->text, ctx);
+    rpl__buf_init(&rec->cmd, ctx);
     rec->game = rpl__game_find(cfg->game, strlen(cfg->game));
     if (!rec->game) {
         rc = rpl__err(err, RPL_E_UNSUPPORTED, 0, "unknown game \"%s\"",
@@ -252,8 +282,12 @@ rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
     }
     rec->st = rpl__calloc(ctx, 1, rec->game->state_size);
     rec->backup = rpl__calloc(ctx, 1, rec->game->state_size);
+    rec->pub = rpl__calloc(ctx, 1, rec->game->state_size);
+    rec->pub_backup = rpl__calloc(ctx, 1, rec->game->state_size);
+    rec->sim = rpl__calloc(ctx, 1, rec->game->state_size);
     rec->secret = sodium_malloc(32);
-    if (!rec->st || !rec->backup || !rec->secret) {
+    if (!rec->st || !rec->backup || !rec->pub || !rec->pub_backup ||
+        !rec->sim || !rec->secret) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
@@ -273,6 +307,7 @@ rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
     rec->env.names = rec->name_ptrs;
     rec->env.warn = no_warning;
     rec->env.imported = cfg->import_source;
+    rec->pub_env = rec->env;
     rc = header(rec, cfg, err);
 out:
     if (rc != RPL_OK) {
@@ -283,10 +318,13 @@ out:
     return RPL_OK;
 }
 
-/* Signs the line just appended for seat (its key must be the header's). */
+/* Signs the line just appended for seat with sk (its key must be the
+ * header's), or appends sig, the seat's own signature, once it verifies.
+ * sig_out (may be NULL) receives the signature. */
 static enum rpl_status
 sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
-          const struct rpl_seckey *sk, struct rpl_error *err)
+          const struct rpl_seckey *sk, const uint8_t *sig_in, uint8_t *sig_out,
+          struct rpl_error *err)
 {
     struct rpl_pubkey pk;
     uint8_t sig[64];
@@ -294,13 +332,20 @@ sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
     const char *line;
     size_t len;
 
-    rpl_seckey_pubkey(sk, &pk);
-    if (!rec->has_seat_key[seat] ||
-        memcmp(&pk, &rec->seat_key[seat], sizeof(pk)) != 0)
-        return rpl__err(err, RPL_E_KEY, 0,
-                        "the key given for p%zu is not its key in the "
-                        "header",
+    if (sk) {
+        rpl_seckey_pubkey(sk, &pk);
+        if (!rec->has_seat_key[seat] ||
+            memcmp(&pk, &rec->seat_key[seat], sizeof(pk)) != 0)
+            return rpl__err(err, RPL_E_KEY, 0,
+                            "the key given for p%zu is not its key in the "
+                            "header",
+                            seat);
+    } else if (!rec->has_seat_key[seat]) {
+        return rpl__err(err, RPL_E_SIG, rec->nlines,
+                        "p%zu has no key in the header: its lines go "
+                        "unsigned",
                         seat);
+    }
     /* The last line: between the previous LF and the final one. */
     len = 0;
     line = rec->text.p + rec->text.len - 1;
@@ -308,7 +353,16 @@ sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
         line--;
         len++;
     }
-    rpl__sig_sign(sk, base, line, len, sig);
+    if (sk) {
+        rpl__sig_sign(sk, base, line, len, sig);
+    } else {
+        memcpy(sig, sig_in, sizeof(sig));
+        if (!rpl__sig_verify(&rec->seat_key[seat], base, line, len, sig))
+            return rpl__err(err, RPL_E_SIG, rec->nlines,
+                            "the signature of p%zu does not verify", seat);
+    }
+    if (sig_out)
+        memcpy(sig_out, sig, sizeof(sig));
     b64(sig64, sizeof(sig64), sig, sizeof(sig));
     return appendf(rec, err, "sig p%zu %s", seat, sig64);
 }
@@ -358,10 +412,12 @@ label_seat(const char *label, size_t seats)
 
 /* Writes one emitted line: its commitment, the learned secret (a
  * player's choice), the module's check, the line, the delivery and the
- * seat's signature.  A refused line changes nothing. */
-static enum rpl_status
-write_emit(struct rpl_recorder *rec, const struct rpl__emit *e, bool is_choice,
-           const struct rpl_seckey *seat_sk, struct rpl_error *err)
+ * seat's signature (made with seat_sk, or sig checked), and the line
+ * applied to the public replica.  A refused line changes nothing. */
+enum rpl_status
+rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
+                    bool is_choice, const struct rpl_seckey *seat_sk,
+                    const uint8_t *sig, uint8_t *sig_out, struct rpl_error *err)
 {
     char line[sizeof(e->line) + 2 + 2 * RPL__HASH];
     uint8_t commit[RPL__HASH];
@@ -396,6 +452,13 @@ write_emit(struct rpl_recorder *rec, const struct rpl__emit *e, bool is_choice,
         rc = rec->game->apply(rec->st, &ln, &rec->env, &applied, err);
     if (rc == RPL_OK)
         rc = append(rec, line, len, err);
+    memcpy(rec->pub_backup, rec->pub, rec->game->state_size);
+    if (rc == RPL_OK) {
+        struct rpl__applied pa;
+
+        memset(&pa, 0, sizeof(pa));
+        rc = rec->game->apply(rec->pub, &ln, &rec->pub_env, &pa, err);
+    }
     if (rc == RPL_OK && e->label[0]) {
         const size_t to =
             applied.author ? applied.author : label_seat(e->label, rec->seats);
@@ -408,10 +471,14 @@ write_emit(struct rpl_recorder *rec, const struct rpl__emit *e, bool is_choice,
            applied.opens_group || applied.in_group ? rec->group_base
                                                    : rec->prev_head,
            RPL__HASH);
-    if (rc == RPL_OK && seat_sk && applied.author)
-        rc = sign_last(rec, applied.author, base, seat_sk, err);
+    if (rc == RPL_OK && (seat_sk || sig) && applied.author)
+        rc = sign_last(rec, applied.author, base, seat_sk, sig, sig_out, err);
+    else if (rc == RPL_OK && sig)
+        rc = rpl__err(err, RPL_E_SIG, rec->nlines,
+                      "a signature for a line no seat authors");
     if (rc != RPL_OK) {
         memcpy(rec->st, rec->backup, rec->game->state_size);
+        memcpy(rec->pub, rec->pub_backup, rec->game->state_size);
         rec->text.len = mark;
         if (rec->text.p)
             rec->text.p[mark] = '\0';
@@ -425,48 +492,60 @@ write_emit(struct rpl_recorder *rec, const struct rpl__emit *e, bool is_choice,
 }
 
 /* Writes the dealer's lines until a seat must act or the game is over. */
-static enum rpl_status
-drain(struct rpl_recorder *rec, struct rpl_error *err)
+enum rpl_status
+rpl__rec_drain(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__emit e;
     enum rpl_status rc = RPL_OK;
 
     while (rc == RPL_OK && rec->game->pending(rec->st, &rec->env, &e))
-        rc = write_emit(rec, &e, false, NULL, err);
+        rc = rpl__rec_write_emit(rec, &e, false, NULL, NULL, NULL, err);
     return rc;
 }
 
 enum rpl_status
-rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
-                const uint8_t entropy[32], const struct rpl_seckey *seat_sk,
-                struct rpl_error *err)
+rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
+                      const uint8_t entropy[32],
+                      const struct rpl_seckey *seat_sk, const uint8_t *sig,
+                      uint8_t *sig_out, struct rpl_error *err)
 {
     char hex[65];
+    const size_t mark = rec->text.len;
+    const size_t lines = rec->nlines;
+    uint8_t head[RPL__HASH];
+    uint8_t prev_head[RPL__HASH];
     enum rpl_status rc;
 
-    rpl__err_clear(err);
     if (rec->started)
         return rpl__err(err, RPL_E_STATE, 0, "entropy after the start");
     if (seat == 0 || seat > rec->seats || seat <= rec->entropy_seat)
         return rpl__err(err, RPL_E_ARG, 0,
                         "entropy of p%zu: one per seat, in seat order", seat);
+    memcpy(head, rec->head, RPL__HASH);
+    memcpy(prev_head, rec->prev_head, RPL__HASH);
     rpl__hex(hex, entropy, 32);
     rc = appendf(rec, err, "entropy p%zu %s", seat, hex);
-    if (rc == RPL_OK && seat_sk)
-        rc = sign_last(rec, seat, rec->prev_head, seat_sk, err);
-    if (rc != RPL_OK)
+    if (rc == RPL_OK && (seat_sk || sig))
+        rc = sign_last(rec, seat, rec->prev_head, seat_sk, sig, sig_out, err);
+    if (rc != RPL_OK) {
+        rec->text.len = mark;
+        if (rec->text.p)
+            rec->text.p[mark] = '\0';
+        rec->nlines = lines;
+        memcpy(rec->head, head, RPL__HASH);
+        memcpy(rec->prev_head, prev_head, RPL__HASH);
         return rc;
+    }
     memcpy(rec->entropy[rec->nentropy++], entropy, 32);
     rec->entropy_seat = seat;
     return RPL_OK;
 }
 
 enum rpl_status
-rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
+rpl__rec_begin_play(struct rpl_recorder *rec, struct rpl_error *err)
 {
     enum rpl_status rc;
 
-    rpl__err_clear(err);
     if (rec->started)
         return rpl__err(err, RPL_E_STATE, 0, "the game has already started");
     rpl__seed(rec->seed, rec->id, rec->secret,
@@ -480,7 +559,7 @@ rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
     if (rc != RPL_OK)
         return rc;
     rec->started = true;
-    return drain(rec, err);
+    return rpl__rec_drain(rec, err);
 }
 
 size_t
@@ -501,16 +580,26 @@ rpl_rec_delivery(const struct rpl_recorder *rec, size_t i,
     return RPL_OK;
 }
 
+/* The public turn: the public replica's, so that a seat whose turn only
+ * a secret tells (a secret role's) is never named. */
 size_t
 rpl_rec_turn(const struct rpl_recorder *rec)
+{
+    if (!rec->started || rec->game->is_over(rec->st))
+        return 0;
+    return rec->game->turn(rec->pub) ? rec->game->turn(rec->st) : 0;
+}
+
+size_t
+rpl_rec_dealer_turn(const struct rpl_recorder *rec)
 {
     if (!rec->started || rec->game->is_over(rec->st))
         return 0;
     return rec->game->turn(rec->st);
 }
 
-static enum rpl_status
-need_play(const struct rpl_recorder *rec, struct rpl_error *err)
+enum rpl_status
+rpl__rec_need_play(const struct rpl_recorder *rec, struct rpl_error *err)
 {
     if (!rec->started)
         return rpl__err(err, RPL_E_STATE, 0, "the game has not started");
@@ -520,77 +609,30 @@ need_play(const struct rpl_recorder *rec, struct rpl_error *err)
 }
 
 enum rpl_status
-rpl_rec_act(struct rpl_recorder *rec, const char *action,
-            const struct rpl_seckey *seat_sk, struct rpl_error *err)
+rpl__rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__emit e;
     enum rpl_status rc;
 
-    rpl__err_clear(err);
-    rc = need_play(rec, err);
-    if (rc == RPL_OK)
-        rc = rec->game->action(rec->st, &rec->env, action, &e, err);
-    if (rc == RPL_OK)
-        rc = write_emit(rec, &e, true, seat_sk, err);
-    if (rc == RPL_OK)
-        rc = drain(rec, err);
-    return rc;
-}
-
-enum rpl_status
-rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
-            const struct rpl_seckey *seat_sk, struct rpl_error *err)
-{
-    static const char label[] = "camelog bot move ";
-    uint8_t msg[sizeof(label) - 1 + 8];
-    uint8_t key[RPL__HASH];
-    struct rpl__stream rng;
-    struct rpl__emit e;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    rc = need_play(rec, err);
-    if (rc != RPL_OK)
-        return rc;
-    memcpy(msg, label, sizeof(label) - 1);
-    rpl__store_le64(msg + sizeof(label) - 1, rec->moves);
-    rpl__hash(key, seed, msg, sizeof(msg));
-    rpl__stream_init_key(&rng, key);
-    sodium_memzero(key, sizeof(key));
-    rc = rec->game->bot(rec->st, &rec->env, bot, &rng, &e, err);
-    rpl__stream_wipe(&rng);
-    if (rc == RPL_OK)
-        rc = write_emit(rec, &e, true, seat_sk, err);
-    if (rc == RPL_OK)
-        rc = drain(rec, err);
-    if (rc == RPL_OK)
-        rec->moves++;
-    return rc;
-}
-
-enum rpl_status
-rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
-{
-    struct rpl__emit e;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    rc = need_play(rec, err);
+    rc = rpl__rec_need_play(rec, err);
     if (rc != RPL_OK)
         return rc;
     memset(&e, 0, sizeof(e));
     snprintf(e.line, sizeof(e.line), "end aborted");
-    return write_emit(rec, &e, false, NULL, err);
+    /* Queued submissions die with the game. */
+    sodium_memzero(rec->queue, sizeof(rec->queue));
+    rec->nqueue = 0;
+    rec->nreq = 0;
+    return rpl__rec_write_emit(rec, &e, false, NULL, NULL, NULL, err);
 }
 
 enum rpl_status
-rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
+rpl__rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     uint8_t sig[64];
     char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
     enum rpl_status rc;
 
-    rpl__err_clear(err);
     rpl__seal_sign(rec->dealer, rec->head, sig);
     b64(sig64, sizeof(sig64), sig, sizeof(sig));
     rc = appendf(rec, err, "seal %s", sig64);
@@ -600,18 +642,17 @@ rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 }
 
 enum rpl_status
-rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
+rpl__rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__emit e;
     struct rpl__line ln;
     char hex[65];
     enum rpl_status rc;
 
-    rpl__err_clear(err);
     if (!rec->started || !rec->game->is_over(rec->st))
         return rpl__err(err, RPL_E_STATE, 0,
                         "the reveal comes after the game's end");
-    rc = rec->last_is_seal ? RPL_OK : rpl_rec_seal(rec, err);
+    rc = rec->last_is_seal ? RPL_OK : rpl__rec_seal(rec, err);
     if (rc == RPL_OK)
         rc = rec->game->reveal(rec->st, &rec->env, rec->nlines + 1, err);
     rpl__hex(hex, rec->secret, 32);
@@ -630,7 +671,7 @@ rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
             rc = append(rec, e.line, len, err);
     }
     if (rc == RPL_OK)
-        rc = rpl_rec_seal(rec, err);
+        rc = rpl__rec_seal(rec, err);
     return rc;
 }
 

@@ -6,7 +6,19 @@
 #ifndef LIBREPLAY_REC_H
 #define LIBREPLAY_REC_H
 
+#include <sys/types.h>
+
 #include "games/game.h"
+
+/* A seat's submission held by the recorder: an action of a simultaneous
+ * step until the step is complete, or a line waiting for its author's
+ * signature. */
+struct rpl__rec_sub {
+    size_t seat;
+    bool has_sig;
+    uint8_t sig[64];
+    char action[RPL_MAX_LINE + 1];
+};
 
 struct rpl_recorder {
     struct rpl_ctx *ctx;
@@ -43,6 +55,114 @@ struct rpl_recorder {
     char deal[RPL_MAX_SEATS][32];
     const char *deal_ptrs[RPL_MAX_SEATS];
     size_t first;
+
+    /* Live games (rec_live.c).  pub is the state every player knows:
+     * the written lines applied without the seed, as a verifier of the log in
+     * progress applies them; its turn() is the public turn. */
+    void *pub;
+    void *pub_backup;
+    void *sim; /* scratch: actions judged as if the seats before had acted */
+    struct rpl__env pub_env;
+    struct rpl__rec_sub queue[RPL_MAX_SEATS]; /* ascending seats */
+    size_t nqueue;
+    /* Entropy submitted before the start, written in seat order by it. */
+    bool has_sub_entropy[RPL_MAX_SEATS + 1];
+    uint8_t sub_entropy[RPL_MAX_SEATS + 1][32];
+    bool has_ent_sig[RPL_MAX_SEATS + 1];
+    uint8_t ent_sig[RPL_MAX_SEATS + 1][64];
+    bool starting; /* rpl_rec_start() waits for entropy signatures */
+    struct rpl_sign_request req[RPL_MAX_SEATS];
+    size_t nreq;
+
+    /* The journal (rec_journal.c); jfd -1 when none. */
+    int jfd;
+    int sfd;
+    char *jpath;
+    size_t journaled;     /* bytes of text on disk in the journal */
+    off_t secrets_len;    /* bytes of the secrets file */
+    bool is_replaying;    /* rpl_rec_resume(): write nothing */
+    bool is_broken;       /* a rollback of the files failed */
+    uint8_t dealer_x[32]; /* the dealer's X25519 public key */
+    struct rpl__buf cmd;  /* this call's record, built as it goes */
+    /* The write(2) the journal uses: tests inject failures. */
+    ssize_t (*write_fn)(int fd, const void *buf, size_t len);
+};
+
+/* rec.c, for the other files of the recorder. */
+enum rpl_status rpl__rec_write_emit(struct rpl_recorder *rec,
+                                    const struct rpl__emit *e, bool is_choice,
+                                    const struct rpl_seckey *seat_sk,
+                                    const uint8_t *sig, uint8_t *sig_out,
+                                    struct rpl_error *err);
+enum rpl_status rpl__rec_drain(struct rpl_recorder *rec, struct rpl_error *err);
+enum rpl_status rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
+                                      const uint8_t entropy[32],
+                                      const struct rpl_seckey *seat_sk,
+                                      const uint8_t *sig, uint8_t *sig_out,
+                                      struct rpl_error *err);
+enum rpl_status rpl__rec_begin_play(struct rpl_recorder *rec,
+                                    struct rpl_error *err);
+enum rpl_status rpl__rec_abort(struct rpl_recorder *rec, struct rpl_error *err);
+enum rpl_status rpl__rec_seal(struct rpl_recorder *rec, struct rpl_error *err);
+enum rpl_status rpl__rec_reveal(struct rpl_recorder *rec,
+                                struct rpl_error *err);
+enum rpl_status rpl__rec_need_play(const struct rpl_recorder *rec,
+                                   struct rpl_error *err);
+/* Makes a recorder without its journal (rpl_rec_new, resume). */
+enum rpl_status rpl__rec_make(struct rpl_ctx *ctx, struct rpl_recorder **out,
+                              const struct rpl_rec_config *cfg,
+                              struct rpl_error *err);
+
+/* Live games: recomputes rec->req after a change. */
+void rpl__rec_requests(struct rpl_recorder *rec);
+/* Writes what the queue allows (a complete step, signed lines). */
+enum rpl_status rpl__rec_flush(struct rpl_recorder *rec, struct rpl_error *err);
+/* The live calls without the journal (resume replays them). */
+enum rpl_status rpl__rec_submit(struct rpl_recorder *rec, size_t seat,
+                                const char *action, const uint8_t *sig,
+                                struct rpl_refusal *why, struct rpl_error *err);
+enum rpl_status rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
+                                        const uint8_t entropy[32],
+                                        const uint8_t *sig,
+                                        struct rpl_refusal *why,
+                                        struct rpl_error *err);
+enum rpl_status rpl__rec_sign(struct rpl_recorder *rec, size_t seat,
+                              const uint8_t sig[64], struct rpl_refusal *why,
+                              struct rpl_error *err);
+enum rpl_status rpl__rec_start(struct rpl_recorder *rec, struct rpl_error *err);
+
+/* The journal.  A call that records: begin() snapshots the recorder
+ * (NULL snapshot without a journal), end() writes the call's record to
+ * the secrets file and the new lines to the journal, each fsynced, or on
+ * failure restores the snapshot; either way it frees the snapshot. */
+struct rpl__rec_snap;
+enum rpl_status rpl__rec_begin(struct rpl_recorder *rec,
+                               struct rpl__rec_snap **snap,
+                               struct rpl_error *err);
+enum rpl_status rpl__rec_end(struct rpl_recorder *rec,
+                             struct rpl__rec_snap *snap, enum rpl_status rc,
+                             struct rpl_refusal *why, struct rpl_error *err);
+/* The record of this call (types below). */
+void rpl__rec_cmd(struct rpl_recorder *rec, unsigned type, size_t seat,
+                  const uint8_t *sig, const void *data, size_t len,
+                  const void *data2, size_t len2);
+enum rpl_status rpl__rec_journal_open(struct rpl_recorder *rec,
+                                      const struct rpl_rec_config *cfg,
+                                      struct rpl_error *err);
+void rpl__rec_journal_close(struct rpl_recorder *rec);
+
+/* Command record types. */
+enum {
+    RPL__CMD_SUBMIT = 1,
+    RPL__CMD_ENTROPY_SUB = 2,
+    RPL__CMD_SIGN = 3,
+    RPL__CMD_START = 4,
+    RPL__CMD_ENTROPY = 5, /* rpl_rec_entropy: seat, entropy, sig made */
+    RPL__CMD_EMIT = 6,    /* rpl_rec_act/_bot: the emit and the sig made */
+    RPL__CMD_ABORT = 7,
+    RPL__CMD_SEAL = 8,
+    RPL__CMD_REVEAL = 9,
+    RPL__CMD_BOT_MOVE = 10 /* flag: the emit was a bot's move */
 };
 
 #endif /* LIBREPLAY_REC_H */

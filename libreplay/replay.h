@@ -402,6 +402,10 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_digest(struct rpl_log *log, uint8_t out[32], struct rpl_error *err)
     RPL_NONNULL(1, 2);
 
+/* Whether rpl_log_read() found plain canonical text (a host journal)
+ * rather than a gzip member. */
+RPL_API bool rpl_log_is_text(const struct rpl_log *log) RPL_NONNULL(1);
+
 /* The canonical text (lent until the log changes or is freed). */
 RPL_API const char *rpl_log_text(const struct rpl_log *log, size_t *len)
     RPL_NONNULL(1, 2);
@@ -448,6 +452,13 @@ struct rpl_rec_config {
     const char *import_id;     /* its id there: printable ASCII, no space */
     const char *const *deal;   /* each seat's secret (Avalon: its role) */
     size_t first;              /* the first leader, 1-based */
+    /* The journal of a live game (camelog(5), "Host journal"): the path
+     * of a new file (created with O_EXCL: an existing one is
+     * RPL_E_EXISTS) that receives every line, fsynced before the call
+     * that accepted it returns, and PATH.secrets beside it (mode 0600),
+     * sealed to the dealer key, from which rpl_rec_resume() rebuilds the
+     * recorder.  NULL: no journal.  Not for imported games. */
+    const char *journal;
 };
 
 /* Starts a log: writes the header up to `commit`.  The config's pointers
@@ -512,8 +523,89 @@ struct rpl_refusal {
     char text[RPL_ERRMSG_MAX]; /* for every player: lowercase, no LF */
 };
 
-/* Who must act next: a seat number, or 0 when the game is over. */
+/* Who must act next as every player may know it: a seat number, or 0
+ * when the game is over, has not started, or only a secret tells who
+ * acts (Avalon's assassination: the Assassin is never named). */
 RPL_API size_t rpl_rec_turn(const struct rpl_recorder *rec) RPL_NONNULL(1);
+
+/* Who must act next as the dealer knows it: rpl_rec_turn(), except that
+ * it names the seat of a secret role when that seat is to act (the
+ * Assassin).  For the dealer's own use (bots, simulations); never show
+ * it to the players. */
+RPL_API size_t rpl_rec_dealer_turn(const struct rpl_recorder *rec)
+    RPL_NONNULL(1);
+
+/* ---- Live games: seats submit, sign on their own machines (LIVE) ----
+ *
+ * Every call below that takes a seat's action names the submitting
+ * seat; a refusal fills why (struct rpl_refusal: a stable code and a
+ * text safe for every player) and err (the dealer's detail, which may
+ * hold secrets), returns its status and changes nothing.  The codes:
+ * malformed, not-your-turn, on-behalf, phase, illegal, not-allowed,
+ * duplicate, over, not-started, signature, pending, limit, io.
+ * err->line is the number the refused line would have had, or 0. */
+
+/* Seat `seat` submits its action in private form.  sig: NULL, or the
+ * seat's 64-byte signature over the line's sig message when the seat
+ * made it already (a vote, whose base is known at once).  On refusal:
+ * the status, why (public) and err (dealer detail; may hold secrets);
+ * nothing changes.  RPL_OK: accepted (written, or queued until its step
+ * is complete or its signature arrives).  why may be NULL. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
+               const uint8_t *sig, struct rpl_refusal *why,
+               struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Entropy of a seat, before rpl_rec_start(), in any order (written in
+ * seat order at start).  sig as above, checked against the base the
+ * line would have if the game started now; or NULL to get a sign request
+ * once rpl_rec_start() writes the line.  The game has started when
+ * rpl_rec_start() returned and no sign request is left. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
+                       const uint8_t entropy[32], const uint8_t *sig,
+                       struct rpl_refusal *why, struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+
+/* The longest line of a log, in bytes without LF (camelog(5); the same
+ * as the library's limits.h). */
+#define RPL_MAX_LINE 4096u
+
+/* A line waiting for a seat's signature: the exact line and base. */
+struct rpl_sign_request {
+    size_t seat;
+    size_t line;                 /* the number the line will have */
+    char text[RPL_MAX_LINE + 1]; /* the line, without LF */
+    uint8_t base[32]; /* message = "camelog sig v1" || base || text */
+};
+
+/* Number of sign requests now open (at most one per seat), and request
+ * i (0-based) copied out. */
+RPL_API size_t rpl_rec_sign_requests(const struct rpl_recorder *rec)
+    RPL_NONNULL(1);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_sign_request(const struct rpl_recorder *rec, size_t i,
+                     struct rpl_sign_request *out, struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+
+/* The signature of `seat` for its pending request: checked against its
+ * header key; a wrong one is refused (code "signature") and changes
+ * nothing.  A seat with no key never gets a request (its lines go
+ * unsigned). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
+             struct rpl_refusal *why, struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Rebuilds a recorder from its journal (and journal.secrets, opened with
+ * the dealer's secret key, which must outlive the recorder): byte for
+ * byte the recorder that wrote it, queued submissions included.  A torn
+ * last line or record (a crash in mid-write) is dropped from the files;
+ * lines the secrets hold but the journal lost are written again.  The
+ * recorder goes on journaling to the same files. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
+               const char *journal, const struct rpl_seckey *dealer,
+               struct rpl_error *err) RPL_NONNULL(1, 2, 3, 4);
 
 /* Records one action in its private form, as camelog-avalon(7) lists
  * them ("vote p3 yes", "card p2 fail", "lady p2 p5"); the recorder

@@ -19,6 +19,7 @@ SUITE_FN(archive_suite);
 SUITE_FN(soc_suite);
 SUITE_FN(import_suite);
 SUITE_FN(live_suite);
+SUITE_FN(rec_suite);
 #undef SUITE_FN
 
 #endif

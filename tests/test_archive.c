@@ -222,7 +222,7 @@ record(struct rpl_ctx *ctx, const struct rec_opts *o, struct game *g,
     cfg.created = o->created;
     ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
-    while (rpl_rec_turn(rec) != 0)
+    while (rpl_rec_dealer_turn(rec) != 0)
         ck_assert_msg(
             rpl_rec_bot(rec,
                         o->is_plausible ? RPL_BOT_PLAUSIBLE : RPL_BOT_RANDOM,
@@ -773,7 +773,7 @@ START_TEST(add_imported_game)
     memset(bot, 9, sizeof(bot));
     ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
-    while (rpl_rec_turn(rec) != 0)
+    while (rpl_rec_dealer_turn(rec) != 0)
         ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err) ==
                           RPL_OK,
                       "%s", err.msg);
@@ -1660,7 +1660,7 @@ soc_record(struct rpl_ctx *ctx, const char *rules, size_t seats, uint8_t seed,
     cfg.secret = secret;
     ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
-    while (rpl_rec_turn(rec) != 0)
+    while (rpl_rec_dealer_turn(rec) != 0)
         ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_PLAUSIBLE, bot, NULL, &err) ==
                           RPL_OK,
                       "line %zu: %s", err.line, err.msg);

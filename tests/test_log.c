@@ -102,7 +102,7 @@ record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
         ck_assert_int_eq(rpl_rec_entropy(rec, 3, e, seat_sk[3], &err), RPL_OK);
     }
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
-    while ((turn = rpl_rec_turn(rec)) != 0)
+    while ((turn = rpl_rec_dealer_turn(rec)) != 0)
         ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, seat_sk[turn],
                                   &err) == RPL_OK,
                       "line %zu: %s", err.line, err.msg);
@@ -1184,7 +1184,7 @@ record_imported(struct rpl_ctx *ctx, size_t *len)
     cfg.first = 4;
     ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
-    while (rpl_rec_turn(rec) != 0)
+    while (rpl_rec_dealer_turn(rec) != 0)
         ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err) ==
                           RPL_OK,
                       "%s", err.msg);
@@ -1362,7 +1362,7 @@ START_TEST(recorder_lines)
     same_lines(rec);
     ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
     same_lines(rec);
-    while ((turn = rpl_rec_turn(rec)) != 0) {
+    while ((turn = rpl_rec_dealer_turn(rec)) != 0) {
         n = rpl_rec_lines(rec);
         ck_assert_int_eq(rpl_rec_act(rec, "vote p1 maybe", NULL, &err),
                          RPL_E_SYNTAX);
@@ -1423,7 +1423,7 @@ START_TEST(recorder_allocation_failures)
             rc = rpl_rec_new(ctx, &rec, &cfg, &err);
         if (rc == RPL_OK)
             rc = rpl_rec_start(rec, &err);
-        while (rc == RPL_OK && rpl_rec_turn(rec) != 0)
+        while (rc == RPL_OK && rpl_rec_dealer_turn(rec) != 0)
             rc = rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err);
         if (rc == RPL_OK)
             rc = rpl_rec_reveal(rec, &err);

@@ -208,7 +208,7 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     if (st != RPL_OK) {
         goto fail;
     }
-    while ((turn = rpl_rec_turn(rec)) != 0) {
+    while ((turn = rpl_rec_dealer_turn(rec)) != 0) {
         if (++moves > MAX_MOVES || turn > sim->players) {
             cli_file_msg(path, 0, "the bots did not finish the game");
             goto out;

@@ -146,7 +146,7 @@ seed_text(char *out, size_t cap, const struct rpl_report *rep)
 }
 
 static void
-print_text(const char *file, const struct rpl_report *rep)
+print_text(const char *file, const struct rpl_report *rep, bool is_text)
 {
     char seed[96];
 
@@ -159,7 +159,8 @@ print_text(const char *file, const struct rpl_report *rep)
     const char *imp = rep->is_imported
                           ? "imported: rules checked; fairness cannot be "
                             "proven; "
-                          : "";
+                      : is_text ? "text, "
+                                : "";
 
     seed_text(seed, sizeof(seed), rep);
     switch (rep->progress) {
@@ -308,7 +309,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         }
         json_decref(obj);
     } else {
-        print_text(file, &rep);
+        print_text(file, &rep, rpl_log_is_text(log));
     }
     json_decref(warnings);
     rpl_log_free(log);

@@ -1,0 +1,570 @@
+/*
+ * rec_live.c - live games in the recorder: seats submit their own
+ * actions and sign their own lines on their own machines.
+ *
+ * A submission is judged first on what is public (the seat it names, the
+ * public turn, the open simultaneous step), then by the game's screen()
+ * and action(), and last by applying it to a scratch copy of the state
+ * as if the seats before it in seat order had acted: a refusal whose
+ * reason the public may not learn says only "not-allowed".  An accepted
+ * submission waits in the queue until its step is complete (the votes on
+ * a team, the cards of a quest: games/game.h step_seats()) and, for a
+ * seat with a key in the header, until its signature is in; the queue is
+ * then written in seat order.  A sign request exists for a queued line
+ * once its base is certain: at once for a vote (the group's base), for
+ * other lines once the lines before it are known.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "rec.h"
+
+static void refuse_text(struct rpl_refusal *why, const char *code,
+                        const char *fmt, ...) RPL__PRINTF(3, 4);
+
+static void
+refuse_text(struct rpl_refusal *why, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!why)
+        return;
+    snprintf(why->code, sizeof(why->code), "%s", code);
+    va_start(ap, fmt);
+    vsnprintf(why->text, sizeof(why->text), fmt, ap);
+    va_end(ap);
+}
+
+/* A refusal whose public text is also the dealer's detail. */
+static enum rpl_status
+refuse(struct rpl_recorder *rec, struct rpl_refusal *why, struct rpl_error *err,
+       enum rpl_status code, const char *token, const char *text)
+{
+    refuse_text(why, token, "%s", text);
+    return rpl__err(err, code, rec->nlines + 1, "%s", text);
+}
+
+static uint64_t
+step_mask(const struct rpl_recorder *rec)
+{
+    return rec->game->step_seats ? rec->game->step_seats(rec->st) : 0;
+}
+
+static struct rpl__rec_sub *
+queued(struct rpl_recorder *rec, size_t seat)
+{
+    for (size_t i = 0; i < rec->nqueue; i++)
+        if (rec->queue[i].seat == seat)
+            return &rec->queue[i];
+    return NULL;
+}
+
+/* The scratch replay of judge(): the chain as it would be. */
+struct sim {
+    uint8_t head[RPL__HASH];
+    uint8_t group_base[RPL__HASH];
+    bool is_head_known;  /* every line before is a real submission's */
+    bool is_group_known; /* the group opened on a known chain */
+    size_t lines;        /* lines the replay wrote, sigs included */
+};
+
+/* Applies one emitted line to rec->sim; full is the line written
+ * (commitment included) and *applied what the game said. */
+static enum rpl_status
+sim_line(struct rpl_recorder *rec, struct sim *sm, const struct rpl__emit *e,
+         bool is_choice, bool is_real, char *full, size_t *full_len,
+         struct rpl__applied *applied, struct rpl_error *err)
+{
+    struct rpl__line ln;
+    uint8_t commit[RPL__HASH];
+    size_t len = strlen(e->line);
+    enum rpl_status rc;
+
+    memcpy(full, e->line, len + 1);
+    if (e->label[0]) {
+        rpl__commit(commit, NULL, rec->seed, rec->id, e->label, e->value);
+        full[len++] = ' ';
+        rpl__hex(full + len, commit, sizeof(commit));
+        len += 2 * RPL__HASH;
+    }
+    *full_len = len;
+    rc = rpl__line_split(&ln, full, len, rec->nlines + 1, err);
+    if (rc == RPL_OK && is_choice && e->label[0])
+        rc = rec->game->learn(rec->sim, e->label, e->value, err);
+    memset(applied, 0, sizeof(*applied));
+    if (rc == RPL_OK)
+        rc = rec->game->apply(rec->sim, &ln, &rec->env, applied, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (applied->opens_group) {
+        memcpy(sm->group_base, sm->head, RPL__HASH);
+        sm->is_group_known = sm->is_head_known;
+    }
+    rpl__chain(sm->head, full, len);
+    sm->is_head_known = sm->is_head_known && is_real;
+    sm->lines++;
+    if (is_choice && applied->author && rec->has_seat_key[applied->author]) {
+        /* Its sig line follows; its bytes are known for real lines only. */
+        sm->lines++;
+        sm->is_head_known = false;
+    }
+    return RPL_OK;
+}
+
+/* What a submission would be: judged on rec->sim after the seats before
+ * it in the open step (their queued actions, or a stand-in chosen by the
+ * game's bot for a seat not yet in).  line/len: the line; base and
+ * *is_known: its sig base and whether that base is certain. */
+static enum rpl_status
+judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
+      size_t *len, uint8_t base[RPL__HASH], bool *is_known, size_t *author,
+      size_t *line_no, struct rpl_error *err)
+{
+    const uint64_t mask = step_mask(rec);
+    struct sim sm;
+    struct rpl__emit e;
+    struct rpl__applied applied;
+    enum rpl_status rc = RPL_OK;
+
+    memcpy(rec->sim, rec->st, rec->game->state_size);
+    memcpy(sm.head, rec->head, RPL__HASH);
+    memcpy(sm.group_base, rec->group_base, RPL__HASH);
+    sm.is_head_known = true;
+    sm.is_group_known = true;
+    sm.lines = 0;
+    for (size_t j = 1; rc == RPL_OK && j < seat; j++) {
+        const struct rpl__rec_sub *q = queued(rec, j);
+        bool is_real = q ? true : false;
+
+        if (!(mask >> j & 1))
+            continue;
+        if (q) {
+            rc = rec->game->action(rec->sim, &rec->env, q->action, &e, err);
+        } else {
+            struct rpl__stream rng;
+            uint8_t key[32];
+
+            memset(key, 0, sizeof(key));
+            rpl__stream_init_key(&rng, key);
+            rc = rec->game->bot(rec->sim, &rec->env, RPL_BOT_RANDOM, &rng, &e,
+                                err);
+            rpl__stream_wipe(&rng);
+        }
+        if (rc == RPL_OK)
+            rc =
+                sim_line(rec, &sm, &e, true, is_real, line, len, &applied, err);
+        if (rc == RPL_OK && applied.author != j)
+            rc = rpl__err(err, RPL_E_STATE, 0,
+                          "the step's lines are not in seat order");
+        while (rc == RPL_OK && rec->game->pending(rec->sim, &rec->env, &e))
+            rc = sim_line(rec, &sm, &e, false, is_real, line, len, &applied,
+                          err);
+        if (rc != RPL_OK)
+            rc = rpl__err(err, RPL_E_STATE, 0,
+                          "the step of p%zu cannot be judged ahead", seat);
+    }
+    if (rc == RPL_OK)
+        rc = rec->game->action(rec->sim, &rec->env, action, &e, err);
+    if (rc == RPL_OK) {
+        const bool was_known = sm.is_head_known;
+        uint8_t before[RPL__HASH];
+
+        memcpy(before, sm.head, RPL__HASH);
+        *line_no = rec->nlines + 1 + sm.lines;
+        rc = sim_line(rec, &sm, &e, true, true, line, len, &applied, err);
+        if (rc == RPL_OK && applied.in_group && !applied.opens_group) {
+            memcpy(base, sm.group_base, RPL__HASH);
+            *is_known = sm.is_group_known;
+        } else {
+            memcpy(base, before, RPL__HASH);
+            *is_known = was_known;
+        }
+        *author = applied.author;
+    }
+    sodium_memzero(&e, sizeof(e));
+    return rc;
+}
+
+void
+rpl__rec_requests(struct rpl_recorder *rec)
+{
+    rec->nreq = 0;
+    if (rec->starting) {
+        for (size_t k = 1; k <= rec->seats; k++) {
+            struct rpl_sign_request *r = &rec->req[0];
+            char hex[65];
+
+            if (!rec->has_sub_entropy[k])
+                continue;
+            rpl__hex(hex, rec->sub_entropy[k], 32);
+            r->seat = k;
+            r->line = rec->nlines + 1;
+            snprintf(r->text, sizeof(r->text), "entropy p%zu %s", k, hex);
+            memcpy(r->base, rec->head, RPL__HASH);
+            rec->nreq = 1;
+            break;
+        }
+        return;
+    }
+    for (size_t i = 0; i < rec->nqueue; i++) {
+        const struct rpl__rec_sub *q = &rec->queue[i];
+        struct rpl_sign_request *r = &rec->req[rec->nreq];
+        bool is_known = false;
+        size_t len = 0, author = 0, no = 0;
+
+        if (q->has_sig || !rec->has_seat_key[q->seat])
+            continue;
+        if (judge(rec, q->seat, q->action, r->text, &len, r->base, &is_known,
+                  &author, &no, NULL) != RPL_OK ||
+            !is_known)
+            continue;
+        r->seat = q->seat;
+        r->line = no;
+        rec->nreq++;
+    }
+}
+
+/* Whether every seat of the open step is in the queue. */
+static bool
+is_step_complete(struct rpl_recorder *rec)
+{
+    const uint64_t mask = step_mask(rec);
+
+    if (mask == 0)
+        return true;
+    for (size_t k = 1; k <= rec->seats; k++)
+        if ((mask >> k & 1) && !queued(rec, k))
+            return false;
+    return true;
+}
+
+enum rpl_status
+rpl__rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    while (rc == RPL_OK && rec->nqueue > 0 && is_step_complete(rec)) {
+        struct rpl__rec_sub *q = &rec->queue[0];
+        struct rpl__emit e;
+
+        if (rec->has_seat_key[q->seat] && !q->has_sig)
+            break;
+        rc = rec->game->action(rec->st, &rec->env, q->action, &e, err);
+        if (rc == RPL_OK)
+            rc = rpl__rec_write_emit(rec, &e, true, NULL,
+                                     q->has_sig ? q->sig : NULL, NULL, err);
+        sodium_memzero(&e, sizeof(e));
+        if (rc == RPL_E_SIG) {
+            /* The base moved: ask again. */
+            q->has_sig = false;
+            rc = RPL_OK;
+            break;
+        }
+        if (rc != RPL_OK)
+            break;
+        sodium_memzero(q, sizeof(*q));
+        memmove(&rec->queue[0], &rec->queue[1],
+                (rec->nqueue - 1) * sizeof(rec->queue[0]));
+        rec->nqueue--;
+        rc = rpl__rec_drain(rec, err);
+    }
+    rpl__rec_requests(rec);
+    return rc;
+}
+
+/* The refusals every submission gets before the game judges it. */
+static enum rpl_status
+need_live(struct rpl_recorder *rec, struct rpl_refusal *why,
+          struct rpl_error *err)
+{
+    if (rec->is_broken)
+        return refuse(rec, why, err, RPL_E_IO, "io",
+                      "the journal could not be repaired after a write "
+                      "failure");
+    if (!rec->started)
+        return refuse(rec, why, err, RPL_E_STATE, "not-started",
+                      rec->starting ? "the game is starting: entropy "
+                                      "signatures are awaited"
+                                    : "the game has not started");
+    if (rec->game->is_over(rec->st))
+        return refuse(rec, why, err, RPL_E_STATE, "over", "the game is over");
+    return RPL_OK;
+}
+
+static void
+add_queue(struct rpl_recorder *rec, size_t seat, const char *action,
+          const uint8_t *sig)
+{
+    size_t i = rec->nqueue;
+
+    while (i > 0 && rec->queue[i - 1].seat > seat) {
+        rec->queue[i] = rec->queue[i - 1];
+        i--;
+    }
+    memset(&rec->queue[i], 0, sizeof(rec->queue[i]));
+    rec->queue[i].seat = seat;
+    snprintf(rec->queue[i].action, sizeof(rec->queue[i].action), "%s", action);
+    if (sig) {
+        rec->queue[i].has_sig = true;
+        memcpy(rec->queue[i].sig, sig, 64);
+    }
+    rec->nqueue++;
+}
+
+enum rpl_status
+rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
+                const uint8_t *sig, struct rpl_refusal *why,
+                struct rpl_error *err)
+{
+    struct rpl__line ln;
+    const size_t len = strlen(action);
+    size_t named = 0, author = 0, line_len = 0, line_no = 0;
+    char line[RPL_MAX_LINE + 1];
+    uint8_t base[RPL__HASH];
+    bool is_known = false;
+    uint64_t mask;
+    size_t pub_turn;
+    enum rpl_status rc;
+
+    rc = need_live(rec, why, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (seat == 0 || seat > rec->seats)
+        return refuse(rec, why, err, RPL_E_ARG, "malformed", "no such seat");
+    /* Every action of both notations names its author second. */
+    if (len == 0 || len > RPL_MAX_LINE - 2 * RPL__HASH - 1 ||
+        rpl__line_split(&ln, action, len, 0, NULL) != RPL_OK || ln.ntok < 2 ||
+        !rpl__tok_seat(&ln.tok[1], rec->seats, &named))
+        return refuse(rec, why, err, RPL_E_SYNTAX, "malformed",
+                      "not an action of this game");
+    if (named != seat)
+        return refuse(rec, why, err, RPL_E_ARG, "on-behalf",
+                      "an action may only name the seat that submits it");
+    mask = step_mask(rec);
+    pub_turn = rec->game->turn(rec->pub);
+    if (mask) {
+        const struct rpl__rec_sub *q = queued(rec, seat);
+
+        if (q)
+            return refuse(rec, why, err, RPL_E_STATE, "duplicate",
+                          "this seat has already acted in this step");
+        if (!(mask >> seat & 1))
+            return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
+                          "this seat has no part in this step");
+    } else if (rec->nqueue > 0) {
+        if (rec->queue[0].seat == seat)
+            return refuse(rec, why, err, RPL_E_STATE, "pending",
+                          "this seat's signature is awaited first");
+        return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
+                      "it is not this seat's turn");
+    } else if (pub_turn != 0 && pub_turn != seat) {
+        return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
+                      "it is not this seat's turn");
+    }
+    if (rec->game->screen) {
+        struct rpl_refusal mine;
+        struct rpl_refusal *w = why ? why : &mine;
+
+        memset(w, 0, sizeof(*w));
+        rc = rec->game->screen(rec->st, &rec->env, seat, action, w);
+        if (rc != RPL_OK) {
+            if (!w->code[0])
+                refuse_text(w, "not-allowed", "the action is not allowed");
+            return rpl__err(err, rc, rec->nlines + 1, "%s: %s", w->code,
+                            w->text);
+        }
+    }
+    /* A turn only a secret names (pub_turn 0) is judged by the game. */
+    if (!mask && rec->game->turn(rec->st) != seat)
+        rc = rpl__err(err, RPL_E_STATE, rec->nlines + 1,
+                      "p%zu is not the seat to act (p%zu is)", seat,
+                      rec->game->turn(rec->st));
+    if (rc == RPL_OK)
+        rc = judge(rec, seat, action, line, &line_len, base, &is_known, &author,
+                   &line_no, err);
+    if (rc == RPL_OK && author != seat && author != 0)
+        rc = rpl__err(err, RPL_E_RULES, rec->nlines + 1,
+                      "the line's author is p%zu", author);
+    if (rc != RPL_OK) {
+        if (err)
+            err->line = rec->nlines + 1;
+        refuse_text(why, "not-allowed", "the action is not allowed now");
+        return rc;
+    }
+    if (sig) {
+        if (!rec->has_seat_key[seat])
+            return refuse(rec, why, err, RPL_E_SIG, "signature",
+                          "this seat has no key: its lines go unsigned");
+        if (!is_known)
+            return refuse(rec, why, err, RPL_E_SIG, "signature",
+                          "the line's base is not known yet: sign its "
+                          "request");
+        if (!rpl__sig_verify(&rec->seat_key[seat], base, line, line_len, sig))
+            return refuse(rec, why, err, RPL_E_SIG, "signature",
+                          "the signature does not verify");
+    }
+    add_queue(rec, seat, action, sig);
+    return rpl__rec_flush(rec, err);
+}
+
+/* Writes the submitted entropy in seat order while it is signed where
+ * keyed; the last line starts the game. */
+static enum rpl_status
+entropy_step(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    for (size_t k = 1; rc == RPL_OK && k <= rec->seats; k++) {
+        if (!rec->has_sub_entropy[k])
+            continue;
+        if (rec->has_seat_key[k] && !rec->has_ent_sig[k])
+            break;
+        rc = rpl__rec_entropy_line(rec, k, rec->sub_entropy[k], NULL,
+                                   rec->has_ent_sig[k] ? rec->ent_sig[k] : NULL,
+                                   NULL, err);
+        if (rc == RPL_E_SIG) {
+            rec->has_ent_sig[k] = false;
+            rc = RPL_OK;
+            break;
+        }
+        if (rc == RPL_OK) {
+            rec->has_sub_entropy[k] = false;
+            rec->has_ent_sig[k] = false;
+            sodium_memzero(rec->sub_entropy[k], 32);
+        }
+    }
+    if (rc == RPL_OK) {
+        bool is_left = false;
+
+        for (size_t k = 1; k <= rec->seats; k++)
+            is_left = is_left || rec->has_sub_entropy[k];
+        if (!is_left) {
+            rec->starting = false;
+            rc = rpl__rec_begin_play(rec, err);
+        }
+    }
+    rpl__rec_requests(rec);
+    return rc;
+}
+
+enum rpl_status
+rpl__rec_start(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    if (rec->started || rec->starting)
+        return rpl__err(err, RPL_E_STATE, 0, "the game has already started");
+    rec->starting = true;
+    return entropy_step(rec, err);
+}
+
+enum rpl_status
+rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
+                        const uint8_t entropy[32], const uint8_t *sig,
+                        struct rpl_refusal *why, struct rpl_error *err)
+{
+    if (rec->is_broken)
+        return refuse(rec, why, err, RPL_E_IO, "io",
+                      "the journal could not be repaired after a write "
+                      "failure");
+    if (rec->started || rec->starting)
+        return refuse(rec, why, err, RPL_E_STATE, "phase",
+                      "entropy is taken before the start only");
+    if (seat == 0 || seat > rec->seats)
+        return refuse(rec, why, err, RPL_E_ARG, "malformed", "no such seat");
+    if (rec->has_sub_entropy[seat] || seat <= rec->entropy_seat)
+        return refuse(rec, why, err, RPL_E_STATE, "duplicate",
+                      "this seat has already given its entropy");
+    if (sig) {
+        char line[80];
+        uint8_t head[RPL__HASH];
+        char hex[65];
+        int n;
+
+        if (!rec->has_seat_key[seat])
+            return refuse(rec, why, err, RPL_E_SIG, "signature",
+                          "this seat has no key: its lines go unsigned");
+        /* The base if the game started now: the lines of the seats
+         * before it that gave theirs. */
+        memcpy(head, rec->head, RPL__HASH);
+        for (size_t k = 1; k < seat; k++) {
+            if (!rec->has_sub_entropy[k])
+                continue;
+            rpl__hex(hex, rec->sub_entropy[k], 32);
+            n = snprintf(line, sizeof(line), "entropy p%zu %s", k, hex);
+            rpl__chain(head, line, (size_t)n);
+            if (rec->has_ent_sig[k]) {
+                char sig64[sodium_base64_ENCODED_LEN(
+                    64, sodium_base64_VARIANT_ORIGINAL)];
+                char sl[120];
+
+                sodium_bin2base64(sig64, sizeof(sig64), rec->ent_sig[k], 64,
+                                  sodium_base64_VARIANT_ORIGINAL);
+                n = snprintf(sl, sizeof(sl), "sig p%zu %s", k, sig64);
+                rpl__chain(head, sl, (size_t)n);
+            }
+        }
+        rpl__hex(hex, entropy, 32);
+        n = snprintf(line, sizeof(line), "entropy p%zu %s", seat, hex);
+        if (!rpl__sig_verify(&rec->seat_key[seat], head, line, (size_t)n, sig))
+            return refuse(rec, why, err, RPL_E_SIG, "signature",
+                          "the signature does not verify");
+    }
+    rec->has_sub_entropy[seat] = true;
+    memcpy(rec->sub_entropy[seat], entropy, 32);
+    rec->has_ent_sig[seat] = sig ? true : false;
+    if (sig)
+        memcpy(rec->ent_sig[seat], sig, 64);
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl__rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
+              struct rpl_refusal *why, struct rpl_error *err)
+{
+    const struct rpl_sign_request *r = NULL;
+
+    if (rec->is_broken)
+        return refuse(rec, why, err, RPL_E_IO, "io",
+                      "the journal could not be repaired after a write "
+                      "failure");
+    for (size_t i = 0; i < rec->nreq; i++)
+        if (rec->req[i].seat == seat)
+            r = &rec->req[i];
+    if (!r)
+        return refuse(rec, why, err, RPL_E_SIG, "signature",
+                      "no signature is awaited from this seat");
+    if (!rpl__sig_verify(&rec->seat_key[seat], r->base, r->text,
+                         strlen(r->text), sig))
+        return refuse(rec, why, err, RPL_E_SIG, "signature",
+                      "the signature does not verify");
+    if (rec->starting) {
+        rec->has_ent_sig[seat] = true;
+        memcpy(rec->ent_sig[seat], sig, 64);
+        return entropy_step(rec, err);
+    }
+    for (size_t i = 0; i < rec->nqueue; i++)
+        if (rec->queue[i].seat == seat) {
+            rec->queue[i].has_sig = true;
+            memcpy(rec->queue[i].sig, sig, 64);
+        }
+    return rpl__rec_flush(rec, err);
+}
+
+size_t
+rpl_rec_sign_requests(const struct rpl_recorder *rec)
+{
+    return rec->nreq;
+}
+
+enum rpl_status
+rpl_rec_sign_request(const struct rpl_recorder *rec, size_t i,
+                     struct rpl_sign_request *out, struct rpl_error *err)
+{
+    rpl__err_clear(err);
+    if (i >= rec->nreq)
+        return rpl__err(err, RPL_E_ARG, 0, "no sign request %zu (%zu open)", i,
+                        rec->nreq);
+    *out = rec->req[i];
+    return RPL_OK;
+}
