@@ -334,10 +334,13 @@ rpl__av_step_seats(const void *st)
 {
     const struct av_state *s = st;
 
-    if (s->phase == AV_PH_VOTE)
-        return all_seats(s);
+    /* The seats still to act: the recorder writes the step's lines one
+     * by one (each may wait for its signature) and asks again after each,
+     * so a seat whose line is written is no longer part of the step. */
+    if (s->phase == AV_PH_VOTE && s->nprops)
+        return (uint16_t)(all_seats(s) & ~votes_written(&s->prop[s->nprops - 1]));
     if (s->phase == AV_PH_CARDS)
-        return s->quest[s->round].team;
+        return (uint16_t)(s->quest[s->round].team & ~cards_played(s));
     return 0;
 }
 
