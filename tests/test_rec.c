@@ -137,7 +137,7 @@ sign_all(struct table *t, struct rpl_recorder *rec)
 
     ck_assert_int_gt(rpl_rec_sign_requests(rec), 0);
     ck_assert_int_eq(rpl_rec_sign_request(rec, 0, &req, &err), RPL_OK);
-    ck_assert_uint_eq(req.line, rpl_rec_lines(rec) + 1);
+    ck_assert_uint_ge(req.line, rpl_rec_lines(rec) + 1); /* votes: at once */
     rpl__sig_sign(t->sk[req.seat], req.base, req.text, strlen(req.text), sig);
     ck_assert_msg(rpl_rec_sign(rec, req.seat, sig, &why, &err) == RPL_OK,
                   "%s: %s", why.code, err.msg);
@@ -186,16 +186,35 @@ play(struct table *t, const char *journal, size_t *len)
     }
     while ((turn = rpl_rec_dealer_turn(rec)) != 0) {
         const size_t lines = rpl_rec_lines(rec);
+        /* A simultaneous step (the votes, a quest's cards): every seat of
+         * it submits, approving and succeeding, and the lines come once
+         * all are in; otherwise the seat to act plays the bot's move. */
+        const uint64_t step =
+            rec->game->step_seats ? rec->game->step_seats(rec->st) : 0;
 
-        choose(rec, move++, action, sizeof(action));
-        ck_assert_msg(rpl_rec_submit(rec, turn, action, NULL, &why, &err) ==
-                          RPL_OK,
-                      "%s: %s: %s", action, why.code, err.msg);
-        ck_assert_uint_eq(rpl_rec_lines(rec), lines);
-        crash(t, &rec, journal);
-        while (rpl_rec_sign_requests(rec) > 0) {
-            sign_all(t, rec);
+        for (size_t k = 1; k <= rec->seats; k++) {
+            if (step ? !(step >> k & 1) : k != turn)
+                continue;
+            if (step) {
+                snprintf(action, sizeof(action), "vote p%zu yes", k);
+                if (rpl_rec_submit(rec, k, action, NULL, &why, &err) ==
+                    RPL_OK)
+                    goto submitted;
+                snprintf(action, sizeof(action), "card p%zu success", k);
+            } else {
+                choose(rec, move++, action, sizeof(action));
+            }
+            ck_assert_msg(rpl_rec_submit(rec, k, action, NULL, &why, &err) ==
+                              RPL_OK,
+                          "%s: %s: %s", action, why.code, err.msg);
+            if (!step)
+                ck_assert_uint_eq(rpl_rec_lines(rec), lines);
+        submitted:
             crash(t, &rec, journal);
+            while (rpl_rec_sign_requests(rec) > 0) {
+                sign_all(t, rec);
+                crash(t, &rec, journal);
+            }
         }
         ck_assert_uint_gt(rpl_rec_lines(rec), lines);
     }
