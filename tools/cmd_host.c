@@ -139,6 +139,10 @@ refuse_status(const struct host *h, struct rpl_refusal *why,
 {
     if (public) {
         refuse(why, status_code(st), "%s", cli_error_text(st, err));
+    } else if (st == RPL_E_IO) {
+        refuse(why, "io", "the journal could not be written: nothing was "
+                          "accepted");
+        dealer_detail(h, st, err);
     } else {
         refuse(why, status_code(st), "%s", rpl_strerror(st));
         dealer_detail(h, st, err);
@@ -613,6 +617,7 @@ op_new(struct op_ctx *c)
         h->dealer = NULL;
         goto out;
     }
+    rpl_rec_set_fsync(h->rec, !h->no_fsync);
     h->seats = n;
     ok = true;
 out:
@@ -644,6 +649,7 @@ op_resume(struct op_ctx *c)
     }
     st = rpl_rec_resume(h->ctx, &h->rec, journal, h->dealer, &err);
     if (st == RPL_OK) {
+        rpl_rec_set_fsync(h->rec, !h->no_fsync);
         /* The number of seats, from the log itself. */
         st = rpl_rec_log(h->rec, &log, &err);
         if (st == RPL_OK) {
