@@ -758,6 +758,108 @@ rpl_import_file(struct rpl_ctx *ctx, const char *format, const char *path,
     RPL_NONNULL(1, 2, 3, 4, 5, 6);
 
 /* ---------------------------------------------------------------------
+ * Seats: a player's own checks and signatures in a live game
+ * ------------------------------------------------------------------ */
+
+/* What a seat does, in order (camelog(5), "The seat's duties"): pins the
+ * dealer key, contributes signed entropy after `commit`, checks each
+ * delivery the moment it arrives, signs its own lines, keeps the history
+ * it saw and compares it with the final file.  None of it needs the
+ * dealer's secret.  Every call below reads a log (as the seat has seen it
+ * so far: finished, in progress or a host journal) that rpl_log_verify()
+ * accepted, unless it says otherwise, and leaves its replay position
+ * alone.  The same threading rules as the log's apply. */
+
+/* The longest text or JSON form of a delivery, with its NUL. */
+#define RPL_DELIVERY_MAX 1024
+/* The longest "sig pK <base64>" line, with its NUL. */
+#define RPL_SIG_LINE_MAX 104
+/* The longest "entropy pK <hex>" line, with its NUL. */
+#define RPL_ENTROPY_LINE_MAX 80
+/* The longest sig message: the domain, a base and a line of 4096 bytes. */
+#define RPL_SIG_MESSAGE_MAX (14 + 32 + 4096)
+
+/* The chain value after line upto_line of log (0: 32 zero bytes): what a
+ * seal or a sig after that line signs.  The log need not be verified.
+ * RPL_E_INCOMPLETE when the log has fewer lines. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_head(const struct rpl_log *log, size_t upto_line, uint8_t head[32],
+             struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Parses one delivery in either form of camelog(5) (the line `delivery
+ * <line> "<label>" "<value>" <nonce>`, or the JSON object with keys seat,
+ * line, label, value, nonce in that order), text[0..len) with or without
+ * its LF.  The text form names no seat: out->seat is 0.  RPL_E_SYNTAX for
+ * anything else (a label of 64 bytes or more, a value of 192 or more
+ * included); RPL_E_LIMIT past 4096 bytes (RPL_MAX_LINE).  *out holds a nonce:
+ * wipe it when done. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_delivery_parse(const char *text, size_t len, struct rpl_delivery *out,
+                   struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* Writes the text form of d (without LF) and a NUL into buf[0..cap) and
+ * returns its length; 0 (and "" when cap > 0) when it does not fit or d is
+ * not a delivery (line 0, an empty label, text that is not UTF-8 without
+ * control characters).  RPL_DELIVERY_MAX always fits. */
+RPL_API size_t rpl_delivery_format(const struct rpl_delivery *d, char *buf,
+                                   size_t cap) RPL_NONNULL(1);
+
+/* The same in the JSON form (one object, no LF); d->seat must be 1 or
+ * more. */
+RPL_API size_t rpl_delivery_format_json(const struct rpl_delivery *d, char *buf,
+                                        size_t cap) RPL_NONNULL(1);
+
+/* Checks d against the public log: line d->line exists (else
+ * RPL_E_INCOMPLETE), is a game line carrying a commitment, d->label is
+ * the one it commits (its first word the line's keyword, its seats on the
+ * line), the delivery is addressed to d->seat (the line's author, or for
+ * a line of the dealer the seat that ends the label; d->seat 0 skips this
+ * check), and commit(label, value) under d's nonce equals the line's
+ * commitment.  Every failure is RPL_E_FAIRNESS naming d->line in
+ * err->line. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
+                        struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* The exact bytes seat must sign if line_text (NUL-terminated, no LF) is
+ * appended at the end of log: "camelog sig v1" || base || line, base the
+ * chain value of the log, or for a line that joins a group (a vote after
+ * the first of its proposal) the chain value before the group's first
+ * line; the game module decides on a copy of the state.  Refuses a line
+ * the game refuses (its status), a line seat did not author, and lines no
+ * seat signs (RPL_E_ARG).  An entropy line must come in seat order before
+ * the game starts.  Writes *msg_len bytes into msg[0..cap);
+ * RPL_SIG_MESSAGE_MAX always fits. */
+RPL_API RPL_NODISCARD enum rpl_status rpl_seat_sig_message(
+    const struct rpl_log *log, size_t seat, const char *line_text, uint8_t *msg,
+    size_t cap, size_t *msg_len, struct rpl_error *err) RPL_NONNULL(1, 3, 4, 6);
+
+/* The "sig pK <base64>" line (NUL-terminated) that follows line_text
+ * appended at the end of log, signed with sk, which must be seat's key in
+ * the header (RPL_E_KEY otherwise).  sk is only read. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_sign(const struct rpl_log *log, size_t seat,
+              const struct rpl_seckey *sk, const char *line_text,
+              char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+    RPL_NONNULL(1, 3, 4, 5);
+
+/* Seat's contribution to the seed: 32 fresh bytes (randombytes_buf()) as
+ * the line "entropy pK <hex>" appended at the end of log (which must end
+ * after `commit` or after the entropy of an earlier seat), and its sig
+ * line, as rpl_seat_sign() makes it.  Both NUL-terminated. */
+RPL_API RPL_NODISCARD enum rpl_status rpl_seat_entropy(
+    const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
+    char entropy_line[RPL_ENTROPY_LINE_MAX], char sig_line[RPL_SIG_LINE_MAX],
+    struct rpl_error *err) RPL_NONNULL(1, 3, 4, 5);
+
+/* For the sig on line sig_line: *base_line is the line whose chain value
+ * it signs against (the signed line is sig_line - 1; its base covers
+ * lines 1..*base_line).  RPL_E_ARG when sig_line is not a sig line. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_sig_base(const struct rpl_log *log, size_t sig_line, size_t *base_line,
+                  struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* ---------------------------------------------------------------------
  * Archive (SQLite): many games, indexed for review and statistics
  * ------------------------------------------------------------------ */
 

@@ -20,6 +20,7 @@ SUITE_FN(soc_suite);
 SUITE_FN(import_suite);
 SUITE_FN(live_suite);
 SUITE_FN(rec_suite);
+SUITE_FN(seat_suite);
 #undef SUITE_FN
 
 #endif

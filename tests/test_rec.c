@@ -238,6 +238,7 @@ verify_file(struct table *t, const char *path, enum rpl_progress want)
     struct rpl_error err;
 
     rpl_seckey_pubkey(t->dealer, &pk);
+    memset(&o, 0, sizeof(o));
     o.pubkey = &pk;
     ck_assert_msg(rpl_log_read(t->ctx, &log, path, &err) == RPL_OK, "%s",
                   err.msg);

@@ -3,6 +3,11 @@
  * Compares the canonical texts line by line; when both logs verify, each
  * diverging line is also told for people.  Exit 0 when the texts are
  * identical, 1 when they differ, 2 on error (as diff(1)).
+ *
+ * Two verified logs of one game id and one dealer key that part at a
+ * line, each sealed by the dealer past that line or signed by a seat over
+ * it, prove that the dealer showed two histories: diff names the line
+ * and the seals and signatures that make the proof.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -22,21 +27,133 @@ struct side {
     const char *file;
     struct rpl_log *log;
     bool is_verified;
+    struct rpl_report rep;
 };
+
+/* What makes one side of a proof: the dealer's seals after the parting
+ * line, and the seat signatures that cover it. */
+#define EVIDENCE_MAX 64
+
+struct evidence {
+    size_t seals[EVIDENCE_MAX];
+    size_t nseals;
+    size_t sig_lines[EVIDENCE_MAX];
+    size_t sig_seats[EVIDENCE_MAX];
+    size_t nsigs;
+};
+
+static void
+gather(const struct side *s, size_t part, struct evidence *ev)
+{
+    const size_t n = rpl_log_lines(s->log);
+    size_t no;
+
+    memset(ev, 0, sizeof *ev);
+    for (no = part + 1; no <= n; no++) {
+        size_t len = 0, base = 0, seat = 0;
+        const char *line = rpl_log_line(s->log, no, &len);
+        struct rpl_error err;
+        char tok[8];
+
+        if (len > 5 && memcmp(line, "seal ", 5) == 0) {
+            if (ev->nseals < EVIDENCE_MAX) {
+                ev->seals[ev->nseals++] = no;
+            }
+            continue;
+        }
+        if (len < 7 || memcmp(line, "sig p", 5) != 0) {
+            continue;
+        }
+        /* The sig on line no signs line no - 1 against the chain value
+         * after line base: it covers the parting line when either
+         * reaches it. */
+        if (rpl_seat_sig_base(s->log, no, &base, &err) != RPL_OK ||
+            (no - 1 != part && base < part)) {
+            continue;
+        }
+        snprintf(tok, sizeof tok, "%.*s", (int)strcspn(line + 4, " "),
+                 line + 4);
+        if (!cli_parse_seat(tok, &seat) || ev->nsigs == EVIDENCE_MAX) {
+            continue;
+        }
+        ev->sig_lines[ev->nsigs] = no;
+        ev->sig_seats[ev->nsigs++] = seat;
+    }
+}
+
+/* Whether a and b, parting at line part, prove that the dealer showed
+ * two histories. */
+static bool
+is_proof(const struct side *a, const struct side *b, size_t part,
+         struct evidence *ea, struct evidence *eb)
+{
+    struct rpl_pubkey ka, kb;
+
+    if (!a->is_verified || !b->is_verified ||
+        strcmp(a->rep.id, b->rep.id) != 0 || a->rep.id[0] == '\0' ||
+        part > rpl_log_lines(a->log) || part > rpl_log_lines(b->log) ||
+        !rpl_log_dealer(a->log, &ka) || !rpl_log_dealer(b->log, &kb) ||
+        memcmp(&ka, &kb, sizeof ka) != 0) {
+        return false;
+    }
+    gather(a, part, ea);
+    gather(b, part, eb);
+    return (ea->nseals > 0 || ea->nsigs > 0) &&
+           (eb->nseals > 0 || eb->nsigs > 0);
+}
+
+static void
+print_evidence(const struct side *s, const struct evidence *ev)
+{
+    size_t i;
+
+    printf("  %s:", s->file);
+    for (i = 0; i < ev->nseals; i++) {
+        printf(" seal (line %zu)%s", ev->seals[i],
+               i + 1 < ev->nseals || ev->nsigs > 0 ? "," : "");
+    }
+    for (i = 0; i < ev->nsigs; i++) {
+        printf(" sig p%zu (line %zu)%s", ev->sig_seats[i], ev->sig_lines[i],
+               i + 1 < ev->nsigs ? "," : "");
+    }
+    printf("\n");
+}
+
+static json_t *
+evidence_json(const struct evidence *ev)
+{
+    json_t *o = json_object();
+    json_t *seals = json_array();
+    json_t *sigs = json_array();
+    size_t i;
+
+    for (i = 0; i < ev->nseals; i++) {
+        json_array_append_new(seals, cli_json_size(ev->seals[i]));
+    }
+    for (i = 0; i < ev->nsigs; i++) {
+        json_t *g = json_object();
+
+        cli_json_set(g, "seat", cli_json_size(ev->sig_seats[i]));
+        cli_json_set(g, "line", cli_json_size(ev->sig_lines[i]));
+        json_array_append_new(sigs, g);
+    }
+    cli_json_set(o, "seals", seals);
+    cli_json_set(o, "sigs", sigs);
+    return o;
+}
 
 static int
 load_side(struct rpl_ctx *ctx, struct side *s)
 {
     struct rpl_error err;
-    struct rpl_report rep;
     const enum rpl_status st = rpl_log_read(ctx, &s->log, s->file, &err);
 
     if (st != RPL_OK) {
         cli_file_error(s->file, st, &err);
         return CLI_EXIT_USAGE;
     }
-    memset(&rep, 0, sizeof(rep));
-    s->is_verified = rpl_log_verify(s->log, NULL, &rep) == RPL_OK;
+    memset(&s->rep, 0, sizeof(s->rep));
+    s->is_verified = rpl_log_verify(s->log, NULL, &s->rep) == RPL_OK;
     return CLI_EXIT_OK;
 }
 
@@ -98,11 +215,14 @@ cmd_diff(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct rpl_ctx *ctx = NULL;
-    struct side a = {NULL, NULL, false}, b = {NULL, NULL, false};
-    bool is_json = false;
+    struct side a, b;
+    struct evidence ea, eb;
+    bool is_json = false, proof = false;
     size_t na, nb, no, n;
     int c, rc;
 
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
@@ -145,6 +265,7 @@ cmd_diff(int argc, char **argv)
             break;
         }
     }
+    proof = no <= n && is_proof(&a, &b, no, &ea, &eb);
     if (is_json) {
         json_t *obj = json_object();
         const bool same = no > n;
@@ -158,6 +279,14 @@ cmd_diff(int argc, char **argv)
             cli_json_set(obj, "a_text", same ? json_null() : line_json(&a, no));
         ok &=
             cli_json_set(obj, "b_text", same ? json_null() : line_json(&b, no));
+        if (proof) {
+            json_t *p = json_object();
+
+            ok &= cli_json_set(p, "id", json_string(a.rep.id));
+            ok &= cli_json_set(p, "a", evidence_json(&ea));
+            ok &= cli_json_set(p, "b", evidence_json(&eb));
+            ok &= cli_json_set(obj, "proof", p);
+        }
         rc = ok ? cli_json_print(obj) : CLI_EXIT_USAGE;
         json_decref(obj);
         if (rc == CLI_EXIT_OK && !same) {
@@ -166,6 +295,13 @@ cmd_diff(int argc, char **argv)
     } else if (no <= n) {
         rc = print_side(ctx, &a, no);
         rc = cli_worst(rc, print_side(ctx, &b, no));
+        if (proof) {
+            printf("proof: the dealer showed two histories of game %s, "
+                   "parting at line %zu\n",
+                   a.rep.id, no);
+            print_evidence(&a, &ea);
+            print_evidence(&b, &eb);
+        }
         if (rc == CLI_EXIT_OK) {
             rc = CLI_EXIT_INVALID;
         } else {

@@ -35,8 +35,8 @@ static const char usage_tail[] =
     "                        [--rules line] [--lady] [--targeting]\n"
     "                        [--seed hex] [--count n]\n"
     "                        [--bot random|plausible] [--entropy] [--sigs]\n"
-    "                        [--created time] [--force] [-q]\n"
-    "                        --key dealer.key -o file|dir\n";
+    "                        [--created time] [--deliveries dir]\n"
+    "                        [--force] [-q] --key dealer.key -o file|dir\n";
 
 static const char options_head[] = "options:\n"
                                    "  --game ";
@@ -55,6 +55,9 @@ static const char options_tail[] =
     "  --entropy              every seat contributes entropy\n"
     "  --sigs                 every seat has a key and signs its lines\n"
     "  --created time         the created line, YYYY-MM-DDTHH:MM:SSZ\n"
+    "  --deliveries dir       write each seat's deliveries to "
+    "dir/pK.deliveries\n"
+    "                         (and with --sigs its keys, dir/pK.key and .pub)\n"
     "  -f, --force            overwrite existing files\n"
     "  -q, --quiet            no progress and no seed note\n"
     "  -k, --key file         the dealer's secret key\n"
@@ -86,6 +89,7 @@ struct sim {
     bool force;
     bool quiet;
     const char *created;
+    const char *deliveries; /* directory for pK.deliveries, or NULL */
     const struct rpl_seckey *dealer;
     struct rpl_pubkey dealer_pub;
 };
@@ -146,6 +150,66 @@ print_warnings(const char *file, struct rpl_log *log,
 
 /* Records game number `game` into path.  Returns an exit status after
  * reporting any failure. */
+
+/* Writes dir/pK.deliveries for every seat (the text form of camelog(5),
+ * one delivery a line), and with seat keys dir/pK.key and dir/pK.pub: what
+ * each seat of a live game would hold, for testing the seat's side. */
+static int
+write_deliveries(const struct sim *sim, const struct rpl_recorder *rec,
+                 struct rpl_seckey *const *seat_sk)
+{
+    char path[4096];
+    char line[RPL_DELIVERY_MAX];
+    struct rpl_delivery d;
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t k, i;
+    int rc = cli_make_dir(sim->deliveries);
+
+    for (k = 1; rc == CLI_EXIT_OK && k <= sim->players; k++) {
+        FILE *f;
+
+        snprintf(path, sizeof path, "%s/p%zu.deliveries", sim->deliveries, k);
+        f = fopen(path, sim->force ? "w" : "wx");
+        if (f == NULL) {
+            cli_file_msg(path, 0, "%s", strerror(errno));
+            return CLI_EXIT_USAGE;
+        }
+        for (i = 0; i < rpl_rec_deliveries(rec); i++) {
+            st = rpl_rec_delivery(rec, i, &d, &err);
+            if (st != RPL_OK) {
+                fclose(f);
+                return cli_file_error(path, st, &err);
+            }
+            if (d.seat == k && rpl_delivery_format(&d, line, sizeof line) > 0) {
+                fprintf(f, "%s\n", line);
+            }
+        }
+        sodium_memzero(&d, sizeof d);
+        sodium_memzero(line, sizeof line);
+        if (fclose(f) != 0) {
+            cli_file_msg(path, 0, "%s", strerror(errno));
+            return CLI_EXIT_USAGE;
+        }
+        if (seat_sk[k - 1] == NULL) {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/p%zu.key", sim->deliveries, k);
+        st = rpl_seckey_save(seat_sk[k - 1], path, sim->force, &err);
+        if (st == RPL_OK) {
+            struct rpl_pubkey pk;
+
+            rpl_seckey_pubkey(seat_sk[k - 1], &pk);
+            snprintf(path, sizeof path, "%s/p%zu.pub", sim->deliveries, k);
+            st = rpl_pubkey_save(&pk, path, sim->force, &err);
+        }
+        if (st != RPL_OK) {
+            return cli_worst(CLI_EXIT_USAGE, cli_file_error(path, st, &err));
+        }
+    }
+    return rc;
+}
+
 static int
 play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
           const char *path, bool show_warnings, struct outcome *res)
@@ -225,6 +289,13 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     st = rpl_rec_log(rec, &log, &err);
     if (st != RPL_OK) {
         goto fail;
+    }
+    if (sim->deliveries) {
+        rc = write_deliveries(sim, rec, seat_sk);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
+        rc = CLI_EXIT_USAGE;
     }
     memset(&vopts, 0, sizeof(vopts));
     vopts.pubkey = &sim->dealer_pub;
@@ -519,7 +590,8 @@ enum {
     OPT_BOT,
     OPT_ENTROPY,
     OPT_SIGS,
-    OPT_CREATED
+    OPT_CREATED,
+    OPT_DELIVERIES
 };
 
 int
@@ -538,6 +610,7 @@ cmd_simulate(int argc, char **argv)
         {"entropy", no_argument, NULL, OPT_ENTROPY},
         {"sigs", no_argument, NULL, OPT_SIGS},
         {"created", required_argument, NULL, OPT_CREATED},
+        {"deliveries", required_argument, NULL, OPT_DELIVERIES},
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"key", required_argument, NULL, 'k'},
@@ -607,6 +680,9 @@ cmd_simulate(int argc, char **argv)
         case OPT_CREATED:
             sim.created = optarg;
             break;
+        case OPT_DELIVERIES:
+            sim.deliveries = optarg;
+            break;
         case 'f':
             sim.force = true;
             break;
@@ -657,6 +733,10 @@ cmd_simulate(int argc, char **argv)
     }
     if (count_arg && (!cli_parse_size(count_arg, &count) || count == 0)) {
         return cli_usage_error("simulate", "--count needs a positive number");
+    }
+    if (count_arg && sim.deliveries) {
+        return cli_usage_error("simulate", "--deliveries writes one game's "
+                                           "deliveries, not --count's");
     }
     if (count_arg && strcmp(output, "-") == 0) {
         return cli_usage_error("simulate", "--count writes into a directory, "

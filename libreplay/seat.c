@@ -1,0 +1,843 @@
+/*
+ * seat.c - the player's side of a live game (camelog(5), "The seat's
+ * duties"): the chain head of a prefix, the two forms of a delivery (a
+ * private message of the dealer to one seat), the check of a delivery
+ * against the public commitment line, and the seat's own signatures (of
+ * its lines and of its entropy) for a line appended at the end of the log
+ * as the seat has seen it.  Nothing here needs the dealer's secret.
+ *
+ * The seat reaches the game only through struct rpl__game: it replays the
+ * verified log's game lines with the module (a "walk") to learn who
+ * authored each line and where a vote group began, exactly as
+ * rpl_log_verify() does, and applies a candidate line on a copy of the
+ * state.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+#include "log.h"
+
+/* The domain of a seat signature (camelog(5), "Byte-exact definitions"). */
+static const char SIG_DOMAIN[] = "camelog sig v1";
+
+_Static_assert(RPL_SIG_MESSAGE_MAX >=
+                   sizeof(SIG_DOMAIN) - 1 + RPL__HASH + RPL_MAX_LINE,
+               "a sig message holds the domain, a base and a whole line");
+
+/* The sig message "camelog sig v1" || base || line.  crypto.c is getting
+ * one builder for seal and sig messages; this local function is the only
+ * place to repoint when it lands. */
+static enum rpl_status
+sig_message(const uint8_t base[RPL__HASH], const char *line, size_t len,
+            uint8_t *msg, size_t cap, size_t *msg_len, struct rpl_error *err)
+{
+    const size_t n = sizeof(SIG_DOMAIN) - 1 + RPL__HASH + len;
+
+    if (len > RPL_MAX_LINE)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "line of %zu bytes: at most %u (RPL_MAX_LINE)", len,
+                        RPL_MAX_LINE);
+    if (n > cap)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "the message needs %zu bytes, the buffer has %zu", n,
+                        cap);
+    memcpy(msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
+    memcpy(msg + sizeof(SIG_DOMAIN) - 1, base, RPL__HASH);
+    memcpy(msg + sizeof(SIG_DOMAIN) - 1 + RPL__HASH, line, len);
+    *msg_len = n;
+    return RPL_OK;
+}
+
+/* The commitment of (label, value) under a given nonce: H(key = nonce,
+ * id || label || 0x00 || value), the second half of rpl__commit(). */
+static void
+commit_with_nonce(uint8_t out[RPL__HASH], const uint8_t nonce[32],
+                  const uint8_t id[16], const char *label, const char *value)
+{
+    static const uint8_t zero = 0;
+    crypto_generichash_state st;
+
+    crypto_generichash_init(&st, nonce, 32, RPL__HASH);
+    crypto_generichash_update(&st, id, 16);
+    crypto_generichash_update(&st, (const uint8_t *)label, strlen(label));
+    crypto_generichash_update(&st, &zero, 1);
+    crypto_generichash_update(&st, (const uint8_t *)value, strlen(value));
+    crypto_generichash_final(&st, out, RPL__HASH);
+    sodium_memzero(&st, sizeof(st));
+}
+
+/* --------------------------------------------------------------- head */
+
+enum rpl_status
+rpl_log_head(const struct rpl_log *log, size_t upto_line, uint8_t head[32],
+             struct rpl_error *err)
+{
+    uint8_t h[RPL__HASH] = {0};
+
+    rpl__err_clear(err);
+    if (upto_line > log->nlines)
+        return rpl__err(err, RPL_E_INCOMPLETE, upto_line,
+                        "line %zu does not exist yet (the log has %zu lines)",
+                        upto_line, log->nlines);
+    for (size_t no = 1; no <= upto_line; no++) {
+        size_t len = 0;
+        const char *text = rpl__log_line(log, no, &len);
+
+        rpl__chain(h, text, len);
+    }
+    memcpy(head, h, RPL__HASH);
+    return RPL_OK;
+}
+
+/* --------------------------------------------------------------- walk */
+
+/* The log replayed line by line with the game module: what a seat needs
+ * to know about the lines so far. */
+struct walk {
+    const struct rpl_log *log;
+    struct rpl__env env;
+    void *st;                      /* the module state after the lines */
+    void *tmp;                     /* a copy for a candidate line */
+    uint8_t head[RPL__HASH];       /* chain after the lines walked */
+    uint8_t group_base[RPL__HASH]; /* chain before the last group opened */
+    size_t walked;                 /* lines walked */
+    size_t entropy_seat;           /* last seat that gave entropy */
+    bool started;                  /* a game line was applied */
+    bool revealed;                 /* a reveal line was walked */
+    /* The last line walked. */
+    size_t author;    /* the seat that may sign it, 0: none */
+    bool is_game;     /* a line of the game module */
+    bool in_group;    /* signed against group_base */
+    bool opens_group; /* the first line of its group */
+};
+
+static void
+no_warning(void *w, size_t line, const char *msg)
+{
+    (void)w;
+    (void)line;
+    (void)msg;
+}
+
+static bool
+has_prefix(const char *text, size_t len, const char *prefix)
+{
+    const size_t n = strlen(prefix);
+
+    return len >= n && memcmp(text, prefix, n) == 0;
+}
+
+static enum rpl_status
+walk_begin(struct walk *w, const struct rpl_log *log, struct rpl_error *err)
+{
+    memset(w, 0, sizeof(*w));
+    w->log = log;
+    if (!log->is_verified || !log->game)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before a seat uses it");
+    w->env.ctx = log->ctx;
+    w->env.id = log->id;
+    w->env.seats = log->seats;
+    w->env.names = log->name_ptrs;
+    w->env.imported = log->rep.is_imported;
+    w->env.warn = no_warning;
+    w->st = rpl__calloc(log->ctx, 1, log->game->state_size);
+    w->tmp = rpl__calloc(log->ctx, 1, log->game->state_size);
+    if (!w->st || !w->tmp)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    return RPL_OK;
+}
+
+static void
+walk_end(struct walk *w)
+{
+    if (w->st)
+        rpl__free(w->log->ctx, w->st);
+    if (w->tmp)
+        rpl__free(w->log->ctx, w->tmp);
+    w->st = w->tmp = NULL;
+}
+
+/* Walks the next line. */
+static enum rpl_status
+walk_line(struct walk *w, struct rpl_error *err)
+{
+    const struct rpl_log *log = w->log;
+    const size_t no = w->walked + 1;
+    const struct rpl__game *g = log->game;
+    struct rpl__line ln;
+    size_t len = 0;
+    const char *text = rpl__log_line(log, no, &len);
+    enum rpl_status rc = RPL_OK;
+
+    w->author = 0;
+    w->is_game = false;
+    w->in_group = false;
+    w->opens_group = false;
+    if (no <= log->header_end) {
+        if (has_prefix(text, len, "rules ")) {
+            size_t seats = 0;
+
+            rc = rpl__line_split(&ln, text, len, no, err);
+            if (rc == RPL_OK)
+                rc = g->rules(w->st, &ln, &w->env, &seats, err);
+        }
+    } else if (has_prefix(text, len, "entropy ")) {
+        size_t seat = 0;
+
+        rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc == RPL_OK && ln.ntok == 3 &&
+            rpl__tok_seat(&ln.tok[1], log->seats, &seat)) {
+            w->entropy_seat = seat;
+            w->author = seat;
+        }
+    } else if (has_prefix(text, len, "reveal ")) {
+        w->revealed = true;
+    } else if (!has_prefix(text, len, "sig ") &&
+               !has_prefix(text, len, "seal ") &&
+               !has_prefix(text, len, "open ")) {
+        struct rpl__applied applied;
+
+        memset(&applied, 0, sizeof(applied));
+        rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc == RPL_OK)
+            rc = g->apply(w->st, &ln, &w->env, &applied, err);
+        if (rc == RPL_OK) {
+            w->started = true;
+            w->is_game = true;
+            w->author = applied.author;
+            w->opens_group = applied.opens_group;
+            if (applied.opens_group)
+                memcpy(w->group_base, w->head, RPL__HASH);
+            w->in_group = applied.in_group || applied.opens_group;
+        }
+    }
+    if (rc != RPL_OK)
+        return rc;
+    rpl__chain(w->head, text, len);
+    w->walked = no;
+    return RPL_OK;
+}
+
+static enum rpl_status
+walk_to(struct walk *w, size_t upto, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    while (rc == RPL_OK && w->walked < upto)
+        rc = walk_line(w, err);
+    return rc;
+}
+
+/* ---------------------------------------------------------- deliveries */
+
+/* Whether s is 1..max bytes of UTF-8 without control characters. */
+static bool
+text_ok(const char *s, size_t max, bool may_be_empty)
+{
+    const size_t n = strnlen(s, max + 1);
+
+    if (n > max || (n == 0 && !may_be_empty))
+        return false;
+    return rpl__utf8_ok(s, n);
+}
+
+static bool
+delivery_ok(const struct rpl_delivery *d)
+{
+    return d->line > 0 && d->seat <= RPL_MAX_SEATS &&
+           text_ok(d->label, sizeof(d->label) - 1, false) &&
+           text_ok(d->value, sizeof(d->value) - 1, true);
+}
+
+/* Appends the quoted form of s ("\"" and "\\" escaped) at buf[*n];
+ * false when it does not fit in cap (with the NUL). */
+static bool
+put_quoted(char *buf, size_t cap, size_t *n, const char *s)
+{
+    if (*n + 1 >= cap)
+        return false;
+    buf[(*n)++] = '"';
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') {
+            if (*n + 1 >= cap)
+                return false;
+            buf[(*n)++] = '\\';
+        }
+        if (*n + 1 >= cap)
+            return false;
+        buf[(*n)++] = *s;
+    }
+    if (*n + 1 >= cap)
+        return false;
+    buf[(*n)++] = '"';
+    buf[*n] = '\0';
+    return true;
+}
+
+static bool
+put_str(char *buf, size_t cap, size_t *n, const char *s)
+{
+    const size_t len = strlen(s);
+
+    if (*n + len >= cap)
+        return false;
+    memcpy(buf + *n, s, len + 1);
+    *n += len;
+    return true;
+}
+
+size_t
+rpl_delivery_format(const struct rpl_delivery *d, char *buf, size_t cap)
+{
+    char num[32];
+    char hex[2 * 32 + 1];
+    size_t n = 0;
+
+    if (cap == 0)
+        return 0;
+    buf[0] = '\0';
+    if (!delivery_ok(d))
+        return 0;
+    snprintf(num, sizeof(num), "delivery %zu ", d->line);
+    rpl__hex(hex, d->nonce, sizeof(d->nonce));
+    if (!put_str(buf, cap, &n, num) || !put_quoted(buf, cap, &n, d->label) ||
+        !put_str(buf, cap, &n, " ") || !put_quoted(buf, cap, &n, d->value) ||
+        !put_str(buf, cap, &n, " ") || !put_str(buf, cap, &n, hex)) {
+        buf[0] = '\0';
+        return 0;
+    }
+    return n;
+}
+
+size_t
+rpl_delivery_format_json(const struct rpl_delivery *d, char *buf, size_t cap)
+{
+    char num[64];
+    char hex[2 * 32 + 1];
+    size_t n = 0;
+
+    if (cap == 0)
+        return 0;
+    buf[0] = '\0';
+    if (!delivery_ok(d))
+        return 0;
+    snprintf(num, sizeof(num), "{\"seat\":%zu,\"line\":%zu,\"label\":", d->seat,
+             d->line);
+    rpl__hex(hex, d->nonce, sizeof(d->nonce));
+    /* Without control characters, JSON's escapes are the text form's. */
+    if (!put_str(buf, cap, &n, num) || !put_quoted(buf, cap, &n, d->label) ||
+        !put_str(buf, cap, &n, ",\"value\":") ||
+        !put_quoted(buf, cap, &n, d->value) ||
+        !put_str(buf, cap, &n, ",\"nonce\":\"") ||
+        !put_str(buf, cap, &n, hex) || !put_str(buf, cap, &n, "\"}")) {
+        buf[0] = '\0';
+        return 0;
+    }
+    return n;
+}
+
+/* A cursor over the delivery being parsed. */
+struct cur {
+    const char *p;
+    size_t left;
+};
+
+static bool
+eat(struct cur *c, const char *s)
+{
+    const size_t n = strlen(s);
+
+    if (n > c->left || memcmp(c->p, s, n) != 0)
+        return false;
+    c->p += n;
+    c->left -= n;
+    return true;
+}
+
+/* Decimal without leading zeros, at most max. */
+static bool
+eat_uint(struct cur *c, size_t max, size_t *v)
+{
+    size_t x = 0, i = 0;
+
+    while (i < c->left && c->p[i] >= '0' && c->p[i] <= '9') {
+        const size_t digit = (size_t)(c->p[i] - '0');
+
+        if (i == 1 && c->p[0] == '0')
+            return false;
+        if (x > (max - digit) / 10)
+            return false;
+        x = x * 10 + digit;
+        i++;
+    }
+    if (i == 0)
+        return false;
+    c->p += i;
+    c->left -= i;
+    *v = x;
+    return true;
+}
+
+/* A quoted string with only \" and \\ escaped, into out (cap with NUL). */
+static bool
+eat_quoted(struct cur *c, char *out, size_t cap, bool may_be_empty)
+{
+    size_t n = 0;
+
+    if (!eat(c, "\""))
+        return false;
+    for (;;) {
+        char ch;
+
+        if (c->left == 0)
+            return false;
+        ch = *c->p++;
+        c->left--;
+        if (ch == '"')
+            break;
+        if (ch == '\\') {
+            if (c->left == 0 || (*c->p != '"' && *c->p != '\\'))
+                return false;
+            ch = *c->p++;
+            c->left--;
+        }
+        if (n + 1 >= cap)
+            return false;
+        out[n++] = ch;
+    }
+    out[n] = '\0';
+    if (n == 0 && !may_be_empty)
+        return false;
+    return rpl__utf8_ok(out, n);
+}
+
+static bool
+eat_nonce(struct cur *c, uint8_t nonce[32])
+{
+    struct rpl__tok t;
+
+    if (c->left < 64)
+        return false;
+    t.p = c->p;
+    t.n = 64;
+    if (!rpl__tok_hex(&t, nonce, 32))
+        return false;
+    c->p += 64;
+    c->left -= 64;
+    return true;
+}
+
+enum rpl_status
+rpl_delivery_parse(const char *text, size_t len, struct rpl_delivery *out,
+                   struct rpl_error *err)
+{
+    struct rpl_delivery d;
+    struct cur c = {text, len};
+    bool ok;
+
+    rpl__err_clear(err);
+    if (len > RPL_MAX_LINE)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "delivery of %zu bytes: at most %u (RPL_MAX_LINE)", len,
+                        RPL_MAX_LINE);
+    if (c.left > 0 && c.p[c.left - 1] == '\n')
+        c.left--;
+    memset(&d, 0, sizeof(d));
+    if (c.left > 0 && c.p[0] == '{') {
+        ok = eat(&c, "{\"seat\":") && eat_uint(&c, RPL_MAX_SEATS, &d.seat) &&
+             d.seat > 0 && eat(&c, ",\"line\":") &&
+             eat_uint(&c, SIZE_MAX, &d.line) && eat(&c, ",\"label\":") &&
+             eat_quoted(&c, d.label, sizeof(d.label), false) &&
+             eat(&c, ",\"value\":") &&
+             eat_quoted(&c, d.value, sizeof(d.value), true) &&
+             eat(&c, ",\"nonce\":\"") && eat_nonce(&c, d.nonce) &&
+             eat(&c, "\"}") && c.left == 0 && d.line > 0;
+        if (!ok) {
+            sodium_memzero(&d, sizeof(d));
+            return rpl__err(err, RPL_E_SYNTAX, 0,
+                            "expected {\"seat\":K,\"line\":N,\"label\":"
+                            "\"...\",\"value\":\"...\",\"nonce\":\"<64 hex "
+                            "digits>\"}");
+        }
+    } else {
+        ok = eat(&c, "delivery ") && eat_uint(&c, SIZE_MAX, &d.line) &&
+             d.line > 0 && eat(&c, " ") &&
+             eat_quoted(&c, d.label, sizeof(d.label), false) && eat(&c, " ") &&
+             eat_quoted(&c, d.value, sizeof(d.value), true) && eat(&c, " ") &&
+             eat_nonce(&c, d.nonce) && c.left == 0;
+        if (!ok) {
+            sodium_memzero(&d, sizeof(d));
+            return rpl__err(err, RPL_E_SYNTAX, 0,
+                            "expected \"delivery <line> \\\"<label>\\\" "
+                            "\\\"<value>\\\" <64 hex digits>\"");
+        }
+    }
+    *out = d;
+    sodium_memzero(&d, sizeof(d));
+    return RPL_OK;
+}
+
+/* The seat named by the last pK token of a label ("deal p3"): whom the
+ * dealer tells a secret about a line no seat authored (as rec.c). */
+static size_t
+label_seat(const char *label, size_t seats)
+{
+    const char *s = strrchr(label, ' ');
+    struct rpl__tok t;
+    size_t seat = 0;
+
+    s = s ? s + 1 : label;
+    t.p = s;
+    t.n = strlen(s);
+    return rpl__tok_seat(&t, seats, &seat) ? seat : 0;
+}
+
+/* Whether label can be the one line ln commits: its first word is the
+ * line's keyword and each of its seats stands on the line.  (Numbers in a
+ * label, such as a round, are not on the line.) */
+static bool
+label_fits(const char *label, const struct rpl__line *ln, size_t seats)
+{
+    const char *p = label;
+    bool first = true;
+
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        const size_t n = sp ? (size_t)(sp - p) : strlen(p);
+        const struct rpl__tok t = {p, n};
+        size_t seat = 0;
+        bool found = false;
+
+        if (first) {
+            if (ln->tok[0].n != n || memcmp(ln->tok[0].p, p, n) != 0)
+                return false;
+        } else if (rpl__tok_seat(&t, seats, &seat)) {
+            for (size_t i = 1; i < ln->ntok && !found; i++)
+                found = ln->tok[i].n == n && memcmp(ln->tok[i].p, p, n) == 0;
+            if (!found)
+                return false;
+        }
+        first = false;
+        p += n;
+        if (*p == ' ')
+            p++;
+    }
+    return true;
+}
+
+enum rpl_status
+rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
+                        struct rpl_error *err)
+{
+    struct walk w;
+    struct rpl__line ln;
+    uint8_t want[RPL__HASH];
+    uint8_t got[RPL__HASH];
+    char show[80];
+    size_t len = 0, to;
+    const char *text;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (!delivery_ok(d))
+        return rpl__err(err, RPL_E_ARG, 0, "not a delivery");
+    rc = walk_begin(&w, log, err);
+    if (rc != RPL_OK)
+        goto out;
+    if (d->line > log->nlines) {
+        rc = rpl__err(err, RPL_E_INCOMPLETE, d->line,
+                      "line %zu does not exist yet (the log has %zu lines)",
+                      d->line, log->nlines);
+        goto out;
+    }
+    rc = walk_to(&w, d->line, err);
+    if (rc != RPL_OK)
+        goto out;
+    text = rpl__log_line(log, d->line, &len);
+    rc = rpl__line_split(&ln, text, len, d->line, err);
+    if (rc != RPL_OK)
+        goto out;
+    {
+        const struct rpl__tok t = {text, len};
+
+        rpl__tok_show(show, sizeof(show), &t);
+    }
+    if (!w.is_game || ln.ntok < 2 ||
+        !rpl__tok_hex(&ln.tok[ln.ntok - 1], want, sizeof(want))) {
+        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                      "line %zu carries no commitment (\"%s\")", d->line, show);
+        goto out;
+    }
+    if (!label_fits(d->label, &ln, log->seats)) {
+        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                      "the delivery's label \"%s\" is not the one line %zu "
+                      "commits (\"%s\")",
+                      d->label, d->line, show);
+        goto out;
+    }
+    to = w.author ? w.author : label_seat(d->label, log->seats);
+    if (d->seat != 0 && to != 0 && d->seat != to) {
+        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                      "the delivery of line %zu (\"%s\") is addressed to "
+                      "p%zu, not to p%zu",
+                      d->line, d->label, to, d->seat);
+        goto out;
+    }
+    commit_with_nonce(got, d->nonce, log->id, d->label, d->value);
+    if (sodium_memcmp(got, want, sizeof(got)) != 0) {
+        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                      "the delivery \"%s\" does not match the commitment of "
+                      "line %zu",
+                      d->label, d->line);
+        goto out;
+    }
+out:
+    walk_end(&w);
+    return rc;
+}
+
+/* -------------------------------------------------------- signatures */
+
+/* The base of line_text appended at the end of the log, and a check that
+ * seat authored it. */
+static enum rpl_status
+candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
+               uint8_t base[RPL__HASH], struct rpl_error *err)
+{
+    struct walk w;
+    struct rpl__line ln;
+    const size_t len = strlen(line_text);
+    const size_t no = log->nlines + 1;
+    enum rpl_status rc;
+
+    rc = walk_begin(&w, log, err);
+    if (rc != RPL_OK)
+        goto out;
+    if (seat == 0 || seat > log->seats) {
+        rc = rpl__err(err, RPL_E_ARG, 0, "no seat p%zu in this game", seat);
+        goto out;
+    }
+    if (len > RPL_MAX_LINE) {
+        rc = rpl__err(err, RPL_E_LIMIT, no,
+                      "line of %zu bytes: at most %u (RPL_MAX_LINE)", len,
+                      RPL_MAX_LINE);
+        goto out;
+    }
+    rc = walk_to(&w, log->nlines, err);
+    if (rc == RPL_OK)
+        rc = rpl__line_split(&ln, line_text, len, no, err);
+    if (rc != RPL_OK)
+        goto out;
+    if (w.revealed || log->nlines < log->header_end || log->header_end == 0) {
+        rc = rpl__err(err, RPL_E_STATE, no,
+                      "a seat signs only between the header and the reveal");
+        goto out;
+    }
+    if (rpl__tok_is(&ln.tok[0], "entropy")) {
+        size_t who = 0;
+        uint8_t e[32];
+
+        if (ln.ntok != 3 || !rpl__tok_seat(&ln.tok[1], log->seats, &who) ||
+            !rpl__tok_hex(&ln.tok[2], e, sizeof(e))) {
+            rc = rpl__err(err, RPL_E_SYNTAX, no,
+                          "expected \"entropy pK <64 lowercase hex digits>\"");
+            goto out;
+        }
+        if (who != seat) {
+            rc = rpl__err(err, RPL_E_ARG, no,
+                          "the line is p%zu's entropy, not p%zu's", who, seat);
+            goto out;
+        }
+        if (w.started) {
+            rc = rpl__err(err, RPL_E_RULES, no,
+                          "entropy after the game started");
+            goto out;
+        }
+        if (seat <= w.entropy_seat) {
+            rc = rpl__err(err, RPL_E_RULES, no,
+                          "entropy of p%zu after p%zu: one line per seat, in "
+                          "seat order",
+                          seat, w.entropy_seat);
+            goto out;
+        }
+        memcpy(base, w.head, RPL__HASH);
+    } else if (rpl__tok_is(&ln.tok[0], "sig") ||
+               rpl__tok_is(&ln.tok[0], "seal") ||
+               rpl__tok_is(&ln.tok[0], "reveal") ||
+               rpl__tok_is(&ln.tok[0], "open")) {
+        rc = rpl__err(err, RPL_E_ARG, no, "a seat does not sign a %.*s line",
+                      (int)ln.tok[0].n, ln.tok[0].p);
+        goto out;
+    } else {
+        struct rpl__applied applied;
+
+        memset(&applied, 0, sizeof(applied));
+        memcpy(w.tmp, w.st, log->game->state_size);
+        rc = log->game->apply(w.tmp, &ln, &w.env, &applied, err);
+        if (rc != RPL_OK)
+            goto out;
+        if (applied.author != seat) {
+            if (applied.author == 0)
+                rc = rpl__err(err, RPL_E_ARG, no,
+                              "the line is the dealer's, not p%zu's", seat);
+            else
+                rc = rpl__err(err, RPL_E_ARG, no,
+                              "the line is p%zu's, not p%zu's", applied.author,
+                              seat);
+            goto out;
+        }
+        /* A line that opens a group signs against the head before it,
+         * which becomes the group's base. */
+        memcpy(base,
+               applied.in_group && !applied.opens_group ? w.group_base : w.head,
+               RPL__HASH);
+    }
+out:
+    walk_end(&w);
+    return rc;
+}
+
+enum rpl_status
+rpl_seat_sig_message(const struct rpl_log *log, size_t seat,
+                     const char *line_text, uint8_t *msg, size_t cap,
+                     size_t *msg_len, struct rpl_error *err)
+{
+    uint8_t base[RPL__HASH];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = candidate_base(log, seat, line_text, base, err);
+    if (rc == RPL_OK)
+        rc = sig_message(base, line_text, strlen(line_text), msg, cap, msg_len,
+                         err);
+    return rc;
+}
+
+/* Whether sk is seat's key in the header. */
+static enum rpl_status
+check_key(const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
+          struct rpl_error *err)
+{
+    struct rpl_pubkey pk;
+
+    if (!log->is_verified)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before a seat uses it");
+    if (seat == 0 || seat > log->seats)
+        return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu in this game", seat);
+    if (!log->has_seat_key[seat])
+        return rpl__err(err, RPL_E_KEY, 0, "p%zu has no key in the header",
+                        seat);
+    rpl_seckey_pubkey(sk, &pk);
+    if (memcmp(pk.id, log->seat_key[seat].id, sizeof(pk.id)) != 0 ||
+        memcmp(pk.key, log->seat_key[seat].key, sizeof(pk.key)) != 0)
+        return rpl__err(err, RPL_E_KEY, 0,
+                        "the secret key is not p%zu's key in the header", seat);
+    return RPL_OK;
+}
+
+/* Signs msg with sk and writes "sig pK <base64>". */
+static void
+sign_as(size_t seat, const struct rpl_seckey *sk, const uint8_t *msg,
+        size_t msg_len, char sig_line[RPL_SIG_LINE_MAX])
+{
+    uint8_t sig[64];
+    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+
+    rpl__sign(sk, msg, msg_len, sig);
+    sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
+                      sodium_base64_VARIANT_ORIGINAL);
+    snprintf(sig_line, RPL_SIG_LINE_MAX, "sig p%zu %s", seat, b64);
+}
+
+_Static_assert(RPL_SIG_LINE_MAX >= sizeof("sig p10 ") + 88,
+               "a sig line holds the longest seat and 88 base64 digits");
+
+enum rpl_status
+rpl_seat_sign(const struct rpl_log *log, size_t seat,
+              const struct rpl_seckey *sk, const char *line_text,
+              char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+{
+    uint8_t *msg;
+    size_t msg_len = 0;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = check_key(log, seat, sk, err);
+    if (rc != RPL_OK)
+        return rc;
+    msg = rpl__alloc(log->ctx, RPL_SIG_MESSAGE_MAX);
+    if (!msg)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    rc = rpl_seat_sig_message(log, seat, line_text, msg, RPL_SIG_MESSAGE_MAX,
+                              &msg_len, err);
+    if (rc == RPL_OK)
+        sign_as(seat, sk, msg, msg_len, sig_line);
+    rpl__free(log->ctx, msg);
+    return rc;
+}
+
+enum rpl_status
+rpl_seat_entropy(const struct rpl_log *log, size_t seat,
+                 const struct rpl_seckey *sk,
+                 char entropy_line[RPL_ENTROPY_LINE_MAX],
+                 char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+{
+    uint8_t e[32];
+    char hex[2 * 32 + 1];
+    char line[RPL_ENTROPY_LINE_MAX];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    randombytes_buf(e, sizeof(e));
+    rpl__hex(hex, e, sizeof(e));
+    snprintf(line, sizeof(line), "entropy p%zu %s", seat, hex);
+    rc = rpl_seat_sign(log, seat, sk, line, sig_line, err);
+    if (rc == RPL_OK)
+        memcpy(entropy_line, line, sizeof(line));
+    sodium_memzero(e, sizeof(e));
+    return rc;
+}
+
+_Static_assert(RPL_ENTROPY_LINE_MAX >= sizeof("entropy p10 ") + 64,
+               "an entropy line holds the longest seat and 64 hex digits");
+
+enum rpl_status
+rpl_seat_sig_base(const struct rpl_log *log, size_t sig_line, size_t *base_line,
+                  struct rpl_error *err)
+{
+    struct walk w;
+    size_t len = 0;
+    const char *text;
+    size_t group_line = 0, line = 0;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = walk_begin(&w, log, err);
+    if (rc != RPL_OK)
+        goto out;
+    text = rpl__log_line(log, sig_line, &len);
+    if (!text || sig_line < 2 || !has_prefix(text, len, "sig ")) {
+        rc = rpl__err(err, RPL_E_ARG, sig_line, "line %zu is not a sig line",
+                      sig_line);
+        goto out;
+    }
+    /* Walk to the signed line, remembering where the last group opened:
+     * the base is the chain after the line before it. */
+    while (rc == RPL_OK && w.walked < sig_line - 1) {
+        rc = walk_line(&w, err);
+        if (rc == RPL_OK && w.opens_group)
+            group_line = w.walked - 1;
+    }
+    if (rc != RPL_OK)
+        goto out;
+    line = w.in_group ? group_line : sig_line - 2;
+    *base_line = line;
+out:
+    walk_end(&w);
+    return rc;
+}

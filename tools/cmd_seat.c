@@ -1,0 +1,612 @@
+/*
+ * cmd_seat.c - camelog seat: the player's side of a live game
+ * (camelog-seat(1)).  entropy makes a seat's signed contribution to the
+ * seed; check holds each delivery against the commitment on its public
+ * line; sign makes the sig line of the seat's own line; history proves
+ * that the final file extends the history the seat saw.  Logs are read as
+ * .camelog files or as the canonical text of a host journal, and verified
+ * before anything else, with the dealer key pinned where it matters.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "replay.h"
+
+static const char usage[] =
+    "usage: camelog seat entropy [--json] --key file --log log\n"
+    "       camelog seat check [--json] --pubkey key|file --as seat log\n"
+    "                          delivery ...\n"
+    "       camelog seat sign [--json] --key file log line\n"
+    "       camelog seat history [--json] --pubkey key|file seen final\n";
+
+static const char options[] =
+    "options:\n"
+    "  --key file         entropy, sign: the seat's secret key (its public\n"
+    "                     key is on the seat's line of the header)\n"
+    "  --log log          entropy: the log so far (up to commit, or the\n"
+    "                     entropy of an earlier seat)\n"
+    "  --pubkey key|file  check, history: the dealer's public key, pinned\n"
+    "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
+    "  --json             JSON Lines (keys in camelog-seat(1))\n"
+    "  -h, --help         this help\n";
+
+/* camelog(5) "Limits": the whole text, a line, the number of lines. */
+#define TEXT_MAX  (16u * 1024u * 1024u)
+#define LINE_MAX_ 4096u
+#define LINES_MAX 100000u
+
+struct args {
+    const char *sub;
+    const char *key;
+    const char *log;
+    const char *pubkey;
+    const char *as;
+    bool is_json;
+    char **rest;
+    int nrest;
+};
+
+/* Reads file as a .camelog (gzip) or as canonical text (a host journal),
+ * and verifies it with pin (may be NULL).  Reports failures itself. */
+static int
+open_log(struct rpl_ctx *ctx, const char *file, const struct rpl_pubkey *pin,
+         struct rpl_log **out)
+{
+    struct rpl_verify_opts opts;
+    struct rpl_report rep;
+    struct rpl_error err;
+    struct rpl_log *log = NULL;
+    enum rpl_status st;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = cli_read_file(file, TEXT_MAX, &buf, &len);
+
+    if (rc == CLI_EXIT_INVALID) {
+        cli_file_msg(file, 0, "larger than %u bytes (RPL_MAX_TEXT)", TEXT_MAX);
+        return rc;
+    }
+    if (rc != CLI_EXIT_OK) {
+        cli_file_msg(file, 0, "%s", strerror(errno));
+        return rc;
+    }
+    if (len >= 2 && (unsigned char)buf[0] == 0x1f &&
+        (unsigned char)buf[1] == 0x8b) {
+        st = rpl_log_read_mem(ctx, &log, buf, len, &err);
+    } else {
+        st = rpl_log_parse(ctx, &log, buf, len, false, &err);
+    }
+    free(buf);
+    if (st != RPL_OK) {
+        return cli_file_error(file, st, &err);
+    }
+    /* The pin names the dealer, nothing more: a seat checks the log as
+     * it stands when a delivery arrives, before the dealer's next seal,
+     * so the rule of verify --pubkey that every line be sealed does not
+     * apply; the key on the dealer line must be the pinned one. */
+    memset(&opts, 0, sizeof(opts));
+    memset(&rep, 0, sizeof(rep));
+    st = rpl_log_verify(log, &opts, &rep);
+    if (st != RPL_OK) {
+        rpl_log_free(log);
+        return cli_file_error(file, st, &rep.error);
+    }
+    if (pin) {
+        struct rpl_pubkey pk;
+        size_t no, dealer_line = 0;
+
+        for (no = 1; no <= rpl_log_lines(log) && dealer_line == 0; no++) {
+            size_t n = 0;
+            const char *p = rpl_log_line(log, no, &n);
+
+            if (p && n > 7 && memcmp(p, "dealer ", 7) == 0) {
+                dealer_line = no;
+            }
+        }
+        if (!rpl_log_dealer(log, &pk) ||
+            memcmp(pk.id, pin->id, sizeof(pk.id)) != 0 ||
+            memcmp(pk.key, pin->key, sizeof(pk.key)) != 0) {
+            rpl_log_free(log);
+            cli_file_msg(file, dealer_line,
+                         "the dealer key is not the expected key");
+            return CLI_EXIT_INVALID;
+        }
+    }
+    *out = log;
+    return CLI_EXIT_OK;
+}
+
+static int
+load_key(struct rpl_ctx *ctx, const char *file, struct rpl_seckey **sk)
+{
+    struct rpl_error err;
+    const enum rpl_status st = rpl_seckey_load(ctx, sk, file, &err);
+
+    if (st != RPL_OK) {
+        return cli_worst(CLI_EXIT_USAGE, cli_file_error(file, st, &err));
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Reports the failure of the seat that holds the key, or that no seat
+ * does. */
+static int
+no_seat(const char *file, enum rpl_status st, const struct rpl_error *err,
+        bool any_seat)
+{
+    if (!any_seat) {
+        cli_file_msg(file, 0,
+                     "the key is not the key of any seat in the "
+                     "header");
+        return CLI_EXIT_INVALID;
+    }
+    return cli_file_error(file, st, err);
+}
+
+/* ------------------------------------------------------------ entropy */
+
+static int
+run_entropy(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_seckey *sk = NULL;
+    struct rpl_error err, first;
+    char eline[RPL_ENTROPY_LINE_MAX], sline[RPL_SIG_LINE_MAX];
+    enum rpl_status st = RPL_E_KEY;
+    bool any_seat = false;
+    size_t seat, seats;
+    int rc = open_log(ctx, a->log, NULL, &log);
+
+    if (rc == CLI_EXIT_OK) {
+        rc = load_key(ctx, a->key, &sk);
+    }
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    /* Keys may be shared between seats: the first seat with this key
+     * that may give entropy now. */
+    memset(&first, 0, sizeof first);
+    seats = rpl_log_seats(log);
+    for (seat = 1; seat <= seats; seat++) {
+        st = rpl_seat_entropy(log, seat, sk, eline, sline, &err);
+        if (st == RPL_OK) {
+            break;
+        }
+        if (st != RPL_E_KEY && !any_seat) {
+            any_seat = true;
+            first = err;
+        }
+    }
+    if (st != RPL_OK) {
+        rc = no_seat(a->log, any_seat ? first.code : st, &first, any_seat);
+        goto out;
+    }
+    if (a->is_json) {
+        json_t *o = json_object();
+        bool ok = true;
+
+        ok &= cli_json_set(o, "seat", cli_json_size(seat));
+        ok &= cli_json_set(o, "entropy", json_string(eline));
+        ok &= cli_json_set(o, "sig", json_string(sline));
+        rc = ok ? cli_json_print(o) : CLI_EXIT_USAGE;
+        json_decref(o);
+    } else {
+        printf("%s\n%s\n", eline, sline);
+    }
+out:
+    rpl_seckey_free(sk);
+    rpl_log_free(log);
+    return rc;
+}
+
+/* --------------------------------------------------------------- sign */
+
+static int
+run_sign(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_seckey *sk = NULL;
+    struct rpl_error err, first;
+    char sline[RPL_SIG_LINE_MAX];
+    enum rpl_status st = RPL_E_KEY;
+    const char *file = a->rest[0];
+    const char *line = a->rest[1];
+    bool any_seat = false;
+    size_t seat, seats;
+    int rc = open_log(ctx, file, NULL, &log);
+
+    if (rc == CLI_EXIT_OK) {
+        rc = load_key(ctx, a->key, &sk);
+    }
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    memset(&first, 0, sizeof first);
+    seats = rpl_log_seats(log);
+    for (seat = 1; seat <= seats; seat++) {
+        st = rpl_seat_sign(log, seat, sk, line, sline, &err);
+        if (st == RPL_OK) {
+            break;
+        }
+        /* A seat whose key this is, but not the line's author: another
+         * seat with the same key may be. */
+        if (st != RPL_E_KEY && (!any_seat || first.code == RPL_E_ARG)) {
+            any_seat = true;
+            first = err;
+        }
+    }
+    if (st != RPL_OK) {
+        rc = no_seat(file, any_seat ? first.code : st, &first, any_seat);
+        goto out;
+    }
+    if (a->is_json) {
+        json_t *o = json_object();
+        bool ok = true;
+
+        ok &= cli_json_set(o, "seat", cli_json_size(seat));
+        ok &= cli_json_set(o, "line", cli_json_str(line));
+        ok &= cli_json_set(o, "sig", json_string(sline));
+        rc = ok ? cli_json_print(o) : CLI_EXIT_USAGE;
+        json_decref(o);
+    } else {
+        printf("%s\n", sline);
+    }
+out:
+    rpl_seckey_free(sk);
+    rpl_log_free(log);
+    return rc;
+}
+
+/* -------------------------------------------------------------- check */
+
+static int
+print_check(const struct args *a, const char *file, size_t no,
+            const struct rpl_delivery *d, enum rpl_status st,
+            const struct rpl_error *err)
+{
+    if (st != RPL_OK) {
+        cli_file_msg(file, no, "%s", cli_error_text(st, err));
+    }
+    if (a->is_json) {
+        json_t *o = json_object();
+        bool ok = true;
+
+        ok &= cli_json_set(o, "file", cli_json_str(file));
+        ok &= cli_json_set(o, "delivery", cli_json_size(no));
+        ok &= cli_json_set(o, "line",
+                           d != NULL ? cli_json_size(d->line) : json_null());
+        ok &= cli_json_set(o, "label",
+                           d != NULL ? cli_json_str(d->label) : json_null());
+        ok &= cli_json_set(o, "valid", json_boolean(st == RPL_OK));
+        ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+        ok &= cli_json_set(
+            o, "error",
+            st == RPL_OK ? json_null() : cli_json_str(cli_error_text(st, err)));
+        const int prc = ok ? cli_json_print(o) : CLI_EXIT_USAGE;
+
+        json_decref(o);
+        if (prc != CLI_EXIT_OK) {
+            return prc;
+        }
+    } else if (d != NULL) {
+        printf("%s:%zu: line %zu \"%s\": %s\n", file, no, d->line, d->label,
+               st == RPL_OK ? "ok, matches its commitment" : "FAILED");
+    } else {
+        printf("%s:%zu: FAILED\n", file, no);
+    }
+    return st == RPL_OK ? CLI_EXIT_OK : cli_exit_status(st);
+}
+
+/* Checks every delivery of file against log, as seat `as`. */
+static int
+check_file(const struct args *a, const struct rpl_log *log, size_t as,
+           const char *file)
+{
+    char *buf = NULL;
+    size_t len = 0, no = 0;
+    int form = 0; /* 1 text, 2 JSON */
+    int rc = cli_read_file(file, TEXT_MAX, &buf, &len);
+    char *p;
+
+    if (rc == CLI_EXIT_INVALID) {
+        cli_file_msg(file, 0, "larger than %u bytes", TEXT_MAX);
+        return rc;
+    }
+    if (rc != CLI_EXIT_OK) {
+        cli_file_msg(file, 0, "%s", strerror(errno));
+        return rc;
+    }
+    for (p = buf; p < buf + len;) {
+        char *lf = memchr(p, '\n', (size_t)(buf + len - p));
+        const size_t n =
+            lf != NULL ? (size_t)(lf - p) : (size_t)(buf + len - p);
+        struct rpl_delivery d;
+        struct rpl_error err;
+        enum rpl_status st;
+        const int this_form = n > 0 && p[0] == '{' ? 2 : 1;
+
+        no++;
+        memset(&err, 0, sizeof err);
+        if (no > LINES_MAX) {
+            err.code = RPL_E_LIMIT;
+            snprintf(err.msg, sizeof err.msg,
+                     "more than %u deliveries (RPL_MAX_LINES)", LINES_MAX);
+            rc = cli_worst(rc,
+                           print_check(a, file, no, NULL, RPL_E_LIMIT, &err));
+            break;
+        }
+        if (lf == NULL) {
+            err.code = RPL_E_SYNTAX;
+            snprintf(err.msg, sizeof err.msg,
+                     "the last line does not end with LF");
+            rc = cli_worst(rc,
+                           print_check(a, file, no, NULL, RPL_E_SYNTAX, &err));
+            break;
+        }
+        if (n > LINE_MAX_) {
+            st = RPL_E_LIMIT;
+            snprintf(err.msg, sizeof err.msg,
+                     "a line of %zu bytes: at most %u (RPL_MAX_LINE)", n,
+                     LINE_MAX_);
+        } else if (form != 0 && this_form != form) {
+            st = RPL_E_SYNTAX;
+            snprintf(err.msg, sizeof err.msg,
+                     "text and JSON deliveries mixed in one file");
+        } else {
+            form = this_form;
+            st = rpl_delivery_parse(p, n, &d, &err);
+        }
+        if (st != RPL_OK) {
+            err.code = st;
+            rc = cli_worst(rc, print_check(a, file, no, NULL, st, &err));
+        } else {
+            if (d.seat != 0 && d.seat != as) {
+                st = RPL_E_FAIRNESS;
+                err.code = st;
+                err.line = d.line;
+                snprintf(err.msg, sizeof err.msg,
+                         "the delivery of line %zu is marked for p%zu, not "
+                         "for p%zu",
+                         d.line, d.seat, as);
+            } else {
+                d.seat = as;
+                st = rpl_seat_check_delivery(log, &d, &err);
+            }
+            rc = cli_worst(rc, print_check(a, file, no, &d, st, &err));
+        }
+        memset(&d, 0, sizeof d);
+        p = lf + 1;
+    }
+    free(buf);
+    return rc;
+}
+
+static int
+run_check(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_pubkey pin;
+    struct rpl_log *log = NULL;
+    size_t as = 0;
+    int i, rc = cli_load_pubkey(a->pubkey, &pin);
+
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    rc = open_log(ctx, a->rest[0], &pin, &log);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    if (!cli_parse_seat(a->as, &as) || as > rpl_log_seats(log)) {
+        rpl_log_free(log);
+        return cli_usage_error("seat",
+                               "--as names a seat of the game, p1 to "
+                               "p%zu, not '%s'",
+                               rpl_log_seats(log), a->as);
+    }
+    for (i = 1; i < a->nrest; i++) {
+        rc = cli_worst(rc, check_file(a, log, as, a->rest[i]));
+    }
+    rpl_log_free(log);
+    return rc;
+}
+
+/* ------------------------------------------------------------ history */
+
+static json_t *
+line_json(const struct rpl_log *log, size_t no)
+{
+    size_t len = 0;
+    const char *s = rpl_log_line(log, no, &len);
+
+    return s != NULL ? json_stringn(s, len) : json_null();
+}
+
+static void
+print_line(const char *file, const struct rpl_log *log, size_t no)
+{
+    size_t len = 0;
+    const char *s = rpl_log_line(log, no, &len);
+
+    if (s == NULL) {
+        printf("%s:%zu: (end of log)\n", file, no);
+    } else {
+        printf("%s:%zu: %.*s\n", file, no, (int)len, s);
+    }
+}
+
+static int
+run_history(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_pubkey pin;
+    struct rpl_log *seen = NULL, *final = NULL;
+    const char *fseen = a->rest[0], *ffinal = a->rest[1];
+    size_t no, n = 0;
+    bool extends = true;
+    int rc = cli_load_pubkey(a->pubkey, &pin);
+
+    if (rc == CLI_EXIT_OK) {
+        rc = open_log(ctx, fseen, &pin, &seen);
+    }
+    if (rc == CLI_EXIT_OK) {
+        rc = open_log(ctx, ffinal, &pin, &final);
+    }
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    n = rpl_log_lines(seen);
+    for (no = 1; no <= n; no++) {
+        size_t la = 0, lb = 0;
+        const char *sa = rpl_log_line(seen, no, &la);
+        const char *sb = rpl_log_line(final, no, &lb);
+
+        if (sb == NULL || la != lb || memcmp(sa, sb, la) != 0) {
+            extends = false;
+            break;
+        }
+    }
+    if (!extends) {
+        cli_file_msg(ffinal, no,
+                     "the final file parts from the history seen in %s at "
+                     "line %zu",
+                     fseen, no);
+    }
+    if (a->is_json) {
+        json_t *o = json_object();
+        bool ok = true;
+
+        ok &= cli_json_set(o, "seen", cli_json_str(fseen));
+        ok &= cli_json_set(o, "final", cli_json_str(ffinal));
+        ok &= cli_json_set(o, "extends", json_boolean(extends));
+        ok &= cli_json_set(o, "lines", cli_json_size(n));
+        ok &=
+            cli_json_set(o, "line", extends ? json_null() : cli_json_size(no));
+        ok &= cli_json_set(o, "seen_text",
+                           extends ? json_null() : line_json(seen, no));
+        ok &= cli_json_set(o, "final_text",
+                           extends ? json_null() : line_json(final, no));
+        rc = ok ? cli_json_print(o) : CLI_EXIT_USAGE;
+        json_decref(o);
+    } else if (extends) {
+        printf("%s: extends %s: its first %zu lines are the history seen\n",
+               ffinal, fseen, n);
+    } else {
+        print_line(fseen, seen, no);
+        print_line(ffinal, final, no);
+    }
+    if (rc == CLI_EXIT_OK && !extends) {
+        rc = CLI_EXIT_INVALID;
+    }
+out:
+    rpl_log_free(seen);
+    rpl_log_free(final);
+    return rc;
+}
+
+/* --------------------------------------------------------------- main */
+
+int
+cmd_seat(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"key", required_argument, NULL, 'k'},
+        {"log", required_argument, NULL, 'l'},
+        {"pubkey", required_argument, NULL, 'p'},
+        {"as", required_argument, NULL, 'a'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct args a;
+    struct rpl_ctx *ctx = NULL;
+    int c, rc, want;
+
+    memset(&a, 0, sizeof a);
+    if (argc >= 2 && argv[1][0] != '-') {
+        a.sub = argv[1];
+        argc--;
+        argv++;
+    }
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k':
+            a.key = optarg;
+            break;
+        case 'l':
+            a.log = optarg;
+            break;
+        case 'p':
+            a.pubkey = optarg;
+            break;
+        case 'a':
+            a.as = optarg;
+            break;
+        case 'j':
+            a.is_json = true;
+            break;
+        case 'h':
+            return cli_help(usage, options);
+        default:
+            return cli_option_error("seat", c, argv);
+        }
+    }
+    a.rest = argv + optind;
+    a.nrest = argc - optind;
+    if (a.sub == NULL) {
+        return cli_usage_error("seat", "no subcommand (entropy, check, sign "
+                                       "or history)");
+    }
+    if (strcmp(a.sub, "entropy") == 0) {
+        want = 0;
+        if (a.key == NULL || a.log == NULL) {
+            return cli_usage_error("seat", "entropy needs --key and --log");
+        }
+    } else if (strcmp(a.sub, "check") == 0) {
+        want = -2;
+        if (a.pubkey == NULL || a.as == NULL) {
+            return cli_usage_error("seat", "check needs --pubkey and --as");
+        }
+    } else if (strcmp(a.sub, "sign") == 0) {
+        want = 2;
+        if (a.key == NULL) {
+            return cli_usage_error("seat", "sign needs --key");
+        }
+    } else if (strcmp(a.sub, "history") == 0) {
+        want = 2;
+        if (a.pubkey == NULL) {
+            return cli_usage_error("seat", "history needs --pubkey");
+        }
+    } else {
+        return cli_usage_error("seat", "unknown subcommand '%s'", a.sub);
+    }
+    if ((want >= 0 && a.nrest != want) || (want < 0 && a.nrest < -want)) {
+        return cli_usage_error("seat", "wrong number of files for %s", a.sub);
+    }
+    if ((a.key != NULL && strcmp(a.sub, "entropy") != 0 &&
+         strcmp(a.sub, "sign") != 0) ||
+        (a.log != NULL && strcmp(a.sub, "entropy") != 0) ||
+        (a.as != NULL && strcmp(a.sub, "check") != 0) ||
+        (a.pubkey != NULL && strcmp(a.sub, "check") != 0 &&
+         strcmp(a.sub, "history") != 0)) {
+        return cli_usage_error("seat", "an option %s does not take", a.sub);
+    }
+    rc = cli_ctx_new(&ctx);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    if (strcmp(a.sub, "entropy") == 0) {
+        rc = run_entropy(&a, ctx);
+    } else if (strcmp(a.sub, "check") == 0) {
+        rc = run_check(&a, ctx);
+    } else if (strcmp(a.sub, "sign") == 0) {
+        rc = run_sign(&a, ctx);
+    } else {
+        rc = run_history(&a, ctx);
+    }
+    rpl_ctx_free(ctx);
+    return cli_finish(rc);
+}
