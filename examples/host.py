@@ -213,13 +213,9 @@ def server_main(camelog, workdir):
 
     def deliver(r):
         """Forward public lines to every seat and each delivery to its seat
-        only, then every pending signature request to its seat."""
-        if r["deliveries"]:
-            # Seal first: a seat checks a delivery against a log that ends
-            # with the dealer's seal (camelog seat check pins the key).
-            s = checked(host.ask(op="seal"))
-            r["lines"] += s["lines"]
-            r["total"] = s["total"]
+        only, then every pending signature request to its seat.  Returns
+        whether any line was written."""
+        wrote = bool(r["lines"])
         for s in seats:
             s.send(cmd="lines", lines=r["lines"])
         for name, ds in r["deliveries"].items():
@@ -234,8 +230,10 @@ def server_main(camelog, workdir):
             seat = seats[int(req["seat"][1:]) - 1]
             sig = seat.send(cmd="sign", text=req["text"],
                             base=req["base"])["sig"]
-            deliver(checked(host.ask(op="sign", seat=req["seat"], sig=sig)))
+            wrote = deliver(checked(host.ask(op="sign", seat=req["seat"],
+                                             sig=sig))) or wrote
             break  # the next request comes with the reply to this one
+        return wrote
 
     def checked(r):
         if not r["ok"]:
@@ -263,11 +261,15 @@ def server_main(camelog, workdir):
     deliver(checked(host.ask(op="start")))
 
     tried = False
-    queued = set()
+    queued, last_step = set(), None
     for _ in range(500):
         st = checked(host.ask(op="state", viewer="public"))["state"]
         if st["winner"]:
             break
+        step = (st["phase"], st["round"], st["rejections"], st["successes"],
+                st["failures"])
+        if step != last_step:
+            last_step, queued = step, set()
         # Who acts, as every player may know it; in the assassination
         # nobody is named, and each seat's own state says whether it acts.
         acting = ["p%d" % k for k in st["seats"]] \
@@ -291,10 +293,10 @@ def server_main(camelog, workdir):
                 continue
             seat = seats[int(name[1:]) - 1]
             action = seat.send(cmd="act", actions=mine["actions"])["action"]
-            r = checked(host.ask(op="act", seat=name, action=action))
-            # A vote or a card waits, unwritten, for the rest of its step.
-            queued = queued | {name} if not r["lines"] else set()
-            deliver(r)
+            deliver(checked(host.ask(op="act", seat=name, action=action)))
+            # A vote or a card waits, unwritten, for the rest of its step:
+            # remember who submitted in this step.
+            queued.add(name)
             break
     else:
         sys.exit("server: the game did not end")
