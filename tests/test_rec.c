@@ -197,8 +197,7 @@ play(struct table *t, const char *journal, size_t *len)
                 continue;
             if (step) {
                 snprintf(action, sizeof(action), "vote p%zu yes", k);
-                if (rpl_rec_submit(rec, k, action, NULL, &why, &err) ==
-                    RPL_OK)
+                if (rpl_rec_submit(rec, k, action, NULL, &why, &err) == RPL_OK)
                     goto submitted;
                 snprintf(action, sizeof(action), "card p%zu success", k);
             } else {

@@ -17,8 +17,8 @@
  * killed at any point is continued by another with `resume`.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +64,8 @@ struct host {
 
 /* ------------------------------------------------------------ replies */
 
-static void
-refuse(struct rpl_refusal *why, const char *code, const char *fmt, ...)
-    CLI_PRINTF(3, 4);
+static void refuse(struct rpl_refusal *why, const char *code, const char *fmt,
+                   ...) CLI_PRINTF(3, 4);
 
 static void
 refuse(struct rpl_refusal *why, const char *code, const char *fmt, ...)
@@ -134,14 +133,15 @@ status_code(enum rpl_status st)
  * configuration or a path); otherwise only the status's text goes there
  * and the message goes to stderr. */
 static void
-refuse_status(const struct host *h, struct rpl_refusal *why,
-              enum rpl_status st, const struct rpl_error *err, bool public)
+refuse_status(const struct host *h, struct rpl_refusal *why, enum rpl_status st,
+              const struct rpl_error *err, bool public)
 {
     if (public) {
         refuse(why, status_code(st), "%s", cli_error_text(st, err));
     } else if (st == RPL_E_IO) {
-        refuse(why, "io", "the journal could not be written: nothing was "
-                          "accepted");
+        refuse(why, "io",
+               "the journal could not be written: nothing was "
+               "accepted");
         dealer_detail(h, st, err);
     } else {
         refuse(why, status_code(st), "%s", rpl_strerror(st));
@@ -276,8 +276,8 @@ get_seat(const struct host *h, json_t *req, const char *key, size_t *seat,
         return false;
     }
     if (!cli_parse_seat(s, seat) || *seat == 0 || *seat > h->seats) {
-        refuse(why, "bad-request", "field \"%s\": no seat \"%.16s\" in this game",
-               key, s);
+        refuse(why, "bad-request",
+               "field \"%s\": no seat \"%.16s\" in this game", key, s);
         return false;
     }
     return true;
@@ -311,8 +311,8 @@ get_hex(json_t *req, const char *key, bool required, uint8_t *out, size_t n,
 /* A seat's signature: 128 hex digits, or the line "sig pK <base64>" that
  * `camelog seat sign` prints (pK must be the submitting seat). */
 static bool
-get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64],
-        bool *present, struct rpl_refusal *why)
+get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
+        struct rpl_refusal *why)
 {
     const char *s;
     char prefix[32];
@@ -499,8 +499,8 @@ static bool
 op_new(struct op_ctx *c)
 {
     static const char *const allowed[] = {
-        "game",    "rules",  "players", "roles", "options", "seats",
-        "dealer",  "journal", "created", "game_id", "secret", NULL,
+        "game",   "rules",   "players", "roles",   "options", "seats",
+        "dealer", "journal", "created", "game_id", "secret",  NULL,
     };
     struct host *h = c->h;
     struct rpl_refusal *why = c->why;
@@ -566,7 +566,8 @@ op_new(struct op_ctx *c)
                 rpl_pubkey_parse(&keys[k], json_string_value(key),
                                  json_string_length(key), &kerr) != RPL_OK) {
                 refuse(why, "bad-request",
-                       "seat %zu: \"key\" is not a public key in base64", k + 1);
+                       "seat %zu: \"key\" is not a public key in base64",
+                       k + 1);
                 goto out;
             }
             key_ptrs[k] = &keys[k];
@@ -724,8 +725,8 @@ op_act(struct op_ctx *c)
         return false;
     }
     memset(&rec_why, 0, sizeof(rec_why));
-    st = rpl_rec_submit(c->h->rec, seat, action, has_sig ? sig : NULL,
-                        &rec_why, &err);
+    st = rpl_rec_submit(c->h->rec, seat, action, has_sig ? sig : NULL, &rec_why,
+                        &err);
     if (st != RPL_OK) {
         refuse_submission(c->h, c->why, &rec_why, st, &err);
         return false;
@@ -836,6 +837,12 @@ op_start(struct op_ctx *c)
 static bool
 op_seal(struct op_ctx *c)
 {
+    /* A seal moves the base that an open request's signature covers. */
+    if (rpl_rec_sign_requests(c->h->rec) > 0) {
+        refuse(c->why, "pending",
+               "a seat's signature is awaited: seal after it arrives");
+        return false;
+    }
     return op_simple(c, rpl_rec_seal);
 }
 
@@ -902,11 +909,11 @@ struct op {
 };
 
 static const struct op ops[] = {
-    {"new", op_new, true},         {"resume", op_resume, true},
+    {"new", op_new, true},          {"resume", op_resume, true},
     {"entropy", op_entropy, false}, {"start", op_start, false},
-    {"act", op_act, false},        {"sign", op_sign, false},
-    {"state", op_state, false},    {"seal", op_seal, false},
-    {"reveal", op_reveal, false},  {"abort", op_abort, false},
+    {"act", op_act, false},         {"sign", op_sign, false},
+    {"state", op_state, false},     {"seal", op_seal, false},
+    {"reveal", op_reveal, false},   {"abort", op_abort, false},
     {"write", op_write, false},
 };
 

@@ -19,6 +19,7 @@ message: the test is of the host, not of the seat.
 import base64
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -34,7 +35,8 @@ def cut(s):
     """Long hex and base64 shortened for the transcript."""
     out = []
     for w in s.split(" "):
-        out.append(w[:16] + "..." if len(w) > 40 else w)
+        long = len(w) > 40 and re.fullmatch("[A-Za-z0-9+/=]+", w)
+        out.append(w[:16] + "..." if long else w)
     return " ".join(out)
 
 
@@ -56,6 +58,7 @@ class Host:
         self.transcript = transcript
         self.n = 0
         self.kills = 0
+        self.shown_state = False
         self.start()
 
     def start(self):
@@ -73,7 +76,11 @@ class Host:
         r = self.p.stdout.readline()
         if not r:
             sys.exit("host_game: the host died")
-        if self.transcript:
+        if self.transcript and (req["op"] != "state" or not self.shown_state):
+            # The driver asks for the state before every move; the
+            # transcript shows the first public and the first seat's.
+            if req["op"] == "state" and req["viewer"] != "public":
+                self.shown_state = True
             self.transcript.write("> " + json.dumps(cut_json(req), separators=(",", ":")) + "\n")
             self.transcript.write("< " + json.dumps(cut_json(json.loads(r)), separators=(",", ":")) + "\n")
         return json.loads(r)

@@ -338,7 +338,8 @@ rpl__av_step_seats(const void *st)
      * by one (each may wait for its signature) and asks again after each,
      * so a seat whose line is written is no longer part of the step. */
     if (s->phase == AV_PH_VOTE && s->nprops)
-        return (uint16_t)(all_seats(s) & ~votes_written(&s->prop[s->nprops - 1]));
+        return (uint16_t)(all_seats(s) &
+                          ~votes_written(&s->prop[s->nprops - 1]));
     if (s->phase == AV_PH_CARDS)
         return (uint16_t)(s->quest[s->round].team & ~cards_played(s));
     return 0;
