@@ -5,8 +5,8 @@
  * recorder holds: the number of lines and the viewer's deliveries, in
  * the JSON form of camelog(5):
  *
- *   {"seat":3,"line":23,"label":"deal p3","value":"role=merlin ...",
- *    "nonce":"9af0...(64 hex)"}
+ *   {"seat":3,"line":23,"label":"<label>","value":"<value>",
+ *    "nonce":"<64 hex digits>"}
  *
  * label and value are quoted like seat names (\" and \\ the only
  * escapes), which is also valid JSON for them.

@@ -48,7 +48,7 @@ gather(const struct side *s, size_t part, struct evidence *ev)
     const size_t n = rpl_log_lines(s->log);
     size_t no;
 
-    memset(ev, 0, sizeof *ev);
+    memset(ev, 0, sizeof(*ev));
     for (no = part + 1; no <= n; no++) {
         size_t len = 0, base = 0, seat = 0;
         const char *line = rpl_log_line(s->log, no, &len);
@@ -71,7 +71,7 @@ gather(const struct side *s, size_t part, struct evidence *ev)
             (no - 1 != part && base < part)) {
             continue;
         }
-        snprintf(tok, sizeof tok, "%.*s", (int)strcspn(line + 4, " "),
+        snprintf(tok, sizeof(tok), "%.*s", (int)strcspn(line + 4, " "),
                  line + 4);
         if (!cli_parse_seat(tok, &seat) || ev->nsigs == EVIDENCE_MAX) {
             continue;
@@ -93,7 +93,7 @@ is_proof(const struct side *a, const struct side *b, size_t part,
         strcmp(a->rep.id, b->rep.id) != 0 || a->rep.id[0] == '\0' ||
         part > rpl_log_lines(a->log) || part > rpl_log_lines(b->log) ||
         !rpl_log_dealer(a->log, &ka) || !rpl_log_dealer(b->log, &kb) ||
-        memcmp(&ka, &kb, sizeof ka) != 0) {
+        memcmp(&ka, &kb, sizeof(ka)) != 0) {
         return false;
     }
     gather(a, part, ea);
@@ -221,8 +221,8 @@ cmd_diff(int argc, char **argv)
     size_t na, nb, no, n;
     int c, rc;
 
-    memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {

@@ -168,7 +168,7 @@ run_entropy(const struct args *a, struct rpl_ctx *ctx)
     }
     /* Keys may be shared between seats: the first seat with this key
      * that may give entropy now. */
-    memset(&first, 0, sizeof first);
+    memset(&first, 0, sizeof(first));
     seats = rpl_log_seats(log);
     for (seat = 1; seat <= seats; seat++) {
         st = rpl_seat_entropy(log, seat, sk, eline, sline, &err);
@@ -224,7 +224,7 @@ run_sign(const struct args *a, struct rpl_ctx *ctx)
     if (rc != CLI_EXIT_OK) {
         goto out;
     }
-    memset(&first, 0, sizeof first);
+    memset(&first, 0, sizeof(first));
     seats = rpl_log_seats(log);
     for (seat = 1; seat <= seats; seat++) {
         st = rpl_seat_sign(log, seat, sk, line, sline, &err);
@@ -276,10 +276,9 @@ print_check(const struct args *a, const char *file, size_t no,
 
         ok &= cli_json_set(o, "file", cli_json_str(file));
         ok &= cli_json_set(o, "delivery", cli_json_size(no));
-        ok &= cli_json_set(o, "line",
-                           d != NULL ? cli_json_size(d->line) : json_null());
-        ok &= cli_json_set(o, "label",
-                           d != NULL ? cli_json_str(d->label) : json_null());
+        ok &= cli_json_set(o, "line", d ? cli_json_size(d->line) : json_null());
+        ok &=
+            cli_json_set(o, "label", d ? cli_json_str(d->label) : json_null());
         ok &= cli_json_set(o, "valid", json_boolean(st == RPL_OK));
         ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
         ok &= cli_json_set(
@@ -291,7 +290,7 @@ print_check(const struct args *a, const char *file, size_t no,
         if (prc != CLI_EXIT_OK) {
             return prc;
         }
-    } else if (d != NULL) {
+    } else if (d) {
         printf("%s:%zu: line %zu \"%s\": %s\n", file, no, d->line, d->label,
                st == RPL_OK ? "ok, matches its commitment" : "FAILED");
     } else {
@@ -321,26 +320,25 @@ check_file(const struct args *a, const struct rpl_log *log, size_t as,
     }
     for (p = buf; p < buf + len;) {
         char *lf = memchr(p, '\n', (size_t)(buf + len - p));
-        const size_t n =
-            lf != NULL ? (size_t)(lf - p) : (size_t)(buf + len - p);
+        const size_t n = lf ? (size_t)(lf - p) : (size_t)(buf + len - p);
         struct rpl_delivery d;
         struct rpl_error err;
         enum rpl_status st;
         const int this_form = n > 0 && p[0] == '{' ? 2 : 1;
 
         no++;
-        memset(&err, 0, sizeof err);
+        memset(&err, 0, sizeof(err));
         if (no > LINES_MAX) {
             err.code = RPL_E_LIMIT;
-            snprintf(err.msg, sizeof err.msg,
+            snprintf(err.msg, sizeof(err.msg),
                      "more than %u deliveries (RPL_MAX_LINES)", LINES_MAX);
             rc = cli_worst(rc,
                            print_check(a, file, no, NULL, RPL_E_LIMIT, &err));
             break;
         }
-        if (lf == NULL) {
+        if (!lf) {
             err.code = RPL_E_SYNTAX;
-            snprintf(err.msg, sizeof err.msg,
+            snprintf(err.msg, sizeof(err.msg),
                      "the last line does not end with LF");
             rc = cli_worst(rc,
                            print_check(a, file, no, NULL, RPL_E_SYNTAX, &err));
@@ -348,12 +346,12 @@ check_file(const struct args *a, const struct rpl_log *log, size_t as,
         }
         if (n > LINE_MAX_) {
             st = RPL_E_LIMIT;
-            snprintf(err.msg, sizeof err.msg,
+            snprintf(err.msg, sizeof(err.msg),
                      "a line of %zu bytes: at most %u (RPL_MAX_LINE)", n,
                      LINE_MAX_);
         } else if (form != 0 && this_form != form) {
             st = RPL_E_SYNTAX;
-            snprintf(err.msg, sizeof err.msg,
+            snprintf(err.msg, sizeof(err.msg),
                      "text and JSON deliveries mixed in one file");
         } else {
             form = this_form;
@@ -367,7 +365,7 @@ check_file(const struct args *a, const struct rpl_log *log, size_t as,
                 st = RPL_E_FAIRNESS;
                 err.code = st;
                 err.line = d.line;
-                snprintf(err.msg, sizeof err.msg,
+                snprintf(err.msg, sizeof(err.msg),
                          "the delivery of line %zu is marked for p%zu, not "
                          "for p%zu",
                          d.line, d.seat, as);
@@ -377,7 +375,7 @@ check_file(const struct args *a, const struct rpl_log *log, size_t as,
             }
             rc = cli_worst(rc, print_check(a, file, no, &d, st, &err));
         }
-        memset(&d, 0, sizeof d);
+        memset(&d, 0, sizeof(d));
         p = lf + 1;
     }
     free(buf);
@@ -421,7 +419,7 @@ line_json(const struct rpl_log *log, size_t no)
     size_t len = 0;
     const char *s = rpl_log_line(log, no, &len);
 
-    return s != NULL ? json_stringn(s, len) : json_null();
+    return s ? json_stringn(s, len) : json_null();
 }
 
 static void
@@ -430,7 +428,7 @@ print_line(const char *file, const struct rpl_log *log, size_t no)
     size_t len = 0;
     const char *s = rpl_log_line(log, no, &len);
 
-    if (s == NULL) {
+    if (!s) {
         printf("%s:%zu: (end of log)\n", file, no);
     } else {
         printf("%s:%zu: %.*s\n", file, no, (int)len, s);
@@ -462,7 +460,7 @@ run_history(const struct args *a, struct rpl_ctx *ctx)
         const char *sa = rpl_log_line(seen, no, &la);
         const char *sb = rpl_log_line(final, no, &lb);
 
-        if (sb == NULL || la != lb || memcmp(sa, sb, la) != 0) {
+        if (!sb || la != lb || memcmp(sa, sb, la) != 0) {
             extends = false;
             break;
         }
@@ -523,7 +521,7 @@ cmd_seat(int argc, char **argv)
     struct rpl_ctx *ctx = NULL;
     int c, rc, want;
 
-    memset(&a, 0, sizeof a);
+    memset(&a, 0, sizeof(a));
     if (argc >= 2 && argv[1][0] != '-') {
         a.sub = argv[1];
         argc--;
@@ -556,28 +554,28 @@ cmd_seat(int argc, char **argv)
     }
     a.rest = argv + optind;
     a.nrest = argc - optind;
-    if (a.sub == NULL) {
+    if (!a.sub) {
         return cli_usage_error("seat", "no subcommand (entropy, check, sign "
                                        "or history)");
     }
     if (strcmp(a.sub, "entropy") == 0) {
         want = 0;
-        if (a.key == NULL || a.log == NULL) {
+        if (!a.key || !a.log) {
             return cli_usage_error("seat", "entropy needs --key and --log");
         }
     } else if (strcmp(a.sub, "check") == 0) {
         want = -2;
-        if (a.pubkey == NULL || a.as == NULL) {
+        if (!a.pubkey || !a.as) {
             return cli_usage_error("seat", "check needs --pubkey and --as");
         }
     } else if (strcmp(a.sub, "sign") == 0) {
         want = 2;
-        if (a.key == NULL) {
+        if (!a.key) {
             return cli_usage_error("seat", "sign needs --key");
         }
     } else if (strcmp(a.sub, "history") == 0) {
         want = 2;
-        if (a.pubkey == NULL) {
+        if (!a.pubkey) {
             return cli_usage_error("seat", "history needs --pubkey");
         }
     } else {
@@ -586,11 +584,11 @@ cmd_seat(int argc, char **argv)
     if ((want >= 0 && a.nrest != want) || (want < 0 && a.nrest < -want)) {
         return cli_usage_error("seat", "wrong number of files for %s", a.sub);
     }
-    if ((a.key != NULL && strcmp(a.sub, "entropy") != 0 &&
+    if ((a.key && strcmp(a.sub, "entropy") != 0 &&
          strcmp(a.sub, "sign") != 0) ||
-        (a.log != NULL && strcmp(a.sub, "entropy") != 0) ||
-        (a.as != NULL && strcmp(a.sub, "check") != 0) ||
-        (a.pubkey != NULL && strcmp(a.sub, "check") != 0 &&
+        (a.log && strcmp(a.sub, "entropy") != 0) ||
+        (a.as && strcmp(a.sub, "check") != 0) ||
+        (a.pubkey && strcmp(a.sub, "check") != 0 &&
          strcmp(a.sub, "history") != 0)) {
         return cli_usage_error("seat", "an option %s does not take", a.sub);
     }

@@ -169,9 +169,9 @@ write_deliveries(const struct sim *sim, const struct rpl_recorder *rec,
     for (k = 1; rc == CLI_EXIT_OK && k <= sim->players; k++) {
         FILE *f;
 
-        snprintf(path, sizeof path, "%s/p%zu.deliveries", sim->deliveries, k);
+        snprintf(path, sizeof(path), "%s/p%zu.deliveries", sim->deliveries, k);
         f = fopen(path, sim->force ? "w" : "wx");
-        if (f == NULL) {
+        if (!f) {
             cli_file_msg(path, 0, "%s", strerror(errno));
             return CLI_EXIT_USAGE;
         }
@@ -181,26 +181,27 @@ write_deliveries(const struct sim *sim, const struct rpl_recorder *rec,
                 fclose(f);
                 return cli_file_error(path, st, &err);
             }
-            if (d.seat == k && rpl_delivery_format(&d, line, sizeof line) > 0) {
+            if (d.seat == k &&
+                rpl_delivery_format(&d, line, sizeof(line)) > 0) {
                 fprintf(f, "%s\n", line);
             }
         }
-        sodium_memzero(&d, sizeof d);
-        sodium_memzero(line, sizeof line);
+        sodium_memzero(&d, sizeof(d));
+        sodium_memzero(line, sizeof(line));
         if (fclose(f) != 0) {
             cli_file_msg(path, 0, "%s", strerror(errno));
             return CLI_EXIT_USAGE;
         }
-        if (seat_sk[k - 1] == NULL) {
+        if (!seat_sk[k - 1]) {
             continue;
         }
-        snprintf(path, sizeof path, "%s/p%zu.key", sim->deliveries, k);
+        snprintf(path, sizeof(path), "%s/p%zu.key", sim->deliveries, k);
         st = rpl_seckey_save(seat_sk[k - 1], path, sim->force, &err);
         if (st == RPL_OK) {
             struct rpl_pubkey pk;
 
             rpl_seckey_pubkey(seat_sk[k - 1], &pk);
-            snprintf(path, sizeof path, "%s/p%zu.pub", sim->deliveries, k);
+            snprintf(path, sizeof(path), "%s/p%zu.pub", sim->deliveries, k);
             st = rpl_pubkey_save(&pk, path, sim->force, &err);
         }
         if (st != RPL_OK) {
