@@ -360,6 +360,122 @@ archive_rss(const char *camelog, const char *dir, const char *db, size_t n,
     return rss;
 }
 
+/* camelog host: one 5-seat game per host process, driven through its
+ * JSON Lines protocol with a journal; five proposals, each rejected by
+ * all five seats (the fifth rejection ends the game), so the actions do
+ * not depend on the deal.  Only the act requests are timed (not the
+ * process start, `new` or `start`).  Returns the seconds; *acts counts
+ * the actions. */
+static double
+host_games(const char *camelog, const char *dir, size_t games, bool no_fsync,
+           size_t *acts)
+{
+    extern char **environ;
+    char journal[600], secrets[620], key[600], line[65536];
+    double total = 0;
+
+    snprintf(key, sizeof(key), "%s/dealer.key", dir);
+    *acts = 0;
+    for (size_t g = 0; g < games; g++) {
+        int to[2], from[2];
+        pid_t pid;
+        posix_spawn_file_actions_t fa;
+        char *args[4];
+        FILE *in, *out;
+        size_t leader = 0, n = 0;
+        double t0;
+        const char *p;
+
+        snprintf(journal, sizeof(journal), "%s/host-%zu.journal", dir, g);
+        snprintf(secrets, sizeof(secrets), "%s.secrets", journal);
+        args[n++] = (char *)(uintptr_t)camelog;
+        args[n++] = (char *)(uintptr_t) "host";
+        if (no_fsync)
+            args[n++] = (char *)(uintptr_t) "--no-fsync";
+        args[n] = NULL;
+        if (pipe(to) != 0 || pipe(from) != 0)
+            die("pipe", NULL);
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, to[0], 0);
+        posix_spawn_file_actions_adddup2(&fa, from[1], 1);
+        posix_spawn_file_actions_addclose(&fa, to[1]);
+        posix_spawn_file_actions_addclose(&fa, from[0]);
+        if (posix_spawn(&pid, camelog, &fa, NULL, args, environ) != 0)
+            die("spawn camelog host", NULL);
+        posix_spawn_file_actions_destroy(&fa);
+        close(to[0]);
+        close(from[1]);
+        in = fdopen(to[1], "w");
+        out = fdopen(from[0], "r");
+        if (!in || !out || !fgets(line, sizeof(line), out))
+            die("camelog host: no hello", NULL);
+        fprintf(in,
+                "{\"op\":\"new\",\"game\":\"avalon\",\"seats\":[\"Alice\","
+                "\"Bob\",\"Carol\",\"Dave\",\"Erin\"],\"dealer\":\"%s\","
+                "\"journal\":\"%s\"}\n{\"op\":\"start\"}\n",
+                key, journal);
+        fflush(in);
+        if (!fgets(line, sizeof(line), out) || !strstr(line, "\"ok\":true") ||
+            !fgets(line, sizeof(line), out) ||
+            !(p = strstr(line, "start leader=p")))
+            die("camelog host: new or start refused", NULL);
+        leader = (size_t)atoi(p + strlen("start leader=p"));
+        t0 = now();
+        for (size_t r = 0; r < 5; r++) {
+            const size_t next = leader % 5 + 1;
+
+            fprintf(in,
+                    "{\"op\":\"act\",\"seat\":\"p%zu\",\"action\":"
+                    "\"propose p%zu p%zu,p%zu\"}\n",
+                    leader, leader, leader < next ? leader : next,
+                    leader < next ? next : leader);
+            for (size_t k = 1; k <= 5; k++)
+                fprintf(in,
+                        "{\"op\":\"act\",\"seat\":\"p%zu\",\"action\":"
+                        "\"vote p%zu no\"}\n",
+                        k, k);
+            fflush(in);
+            for (size_t k = 0; k < 6; k++)
+                if (!fgets(line, sizeof(line), out) ||
+                    !strstr(line, "\"ok\":true"))
+                    die("camelog host: an action was refused", NULL);
+            *acts += 6;
+            leader = next;
+        }
+        total += now() - t0;
+        fclose(in);
+        fclose(out);
+        waitpid(pid, NULL, 0);
+        unlink(journal);
+        unlink(secrets);
+    }
+    return total;
+}
+
+static void
+bench_host(const char *camelog, const char *dir,
+           const struct rpl_seckey *dealer, double scale)
+{
+    const size_t games = (size_t)(40 * scale) + 2;
+    char key[600];
+    struct rpl_error err;
+    size_t a1 = 0, a2 = 0;
+    double t1, t2;
+
+    snprintf(key, sizeof(key), "%s/dealer.key", dir);
+    if (rpl_seckey_save(dealer, key, true, &err) != RPL_OK)
+        die(key, &err);
+    t1 = host_games(camelog, dir, games, false, &a1);
+    t2 = host_games(camelog, dir, games, true, &a2);
+    printf("host (Avalon, 5 seats): %.0f actions per second through the "
+           "JSON protocol with the journal's fsync (%.2f ms per action), "
+           "%.0f with --no-fsync (%.3f ms); %zu games, %zu actions each way, "
+           "journal in %s\n",
+           (double)a1 / t1, 1000.0 * t1 / (double)a1, (double)a2 / t2,
+           1000.0 * t2 / (double)a2, games, a1, dir);
+    unlink(key);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -540,6 +656,8 @@ main(int argc, char **argv)
                    r1, small, r2, nbig);
         }
     }
+
+    bench_host(camelog, dir, dealer, scale);
 
     for (size_t g = 0; g < nbig; g++) {
         file_name(path, sizeof(path), dir, g);

@@ -85,6 +85,7 @@ struct rpl_recorder {
     bool is_broken;       /* a rollback of the files failed */
     uint8_t dealer_x[32]; /* the dealer's X25519 public key */
     struct rpl__buf cmd;  /* this call's record, built as it goes */
+    bool is_nosync;       /* rpl_rec_set_fsync(rec, false): tests, benchmarks */
     /* The write(2) the journal uses: tests inject failures. */
     ssize_t (*write_fn)(int fd, const void *buf, size_t len);
 };

@@ -168,7 +168,7 @@ write_all(struct rpl_recorder *rec, int fd, const void *p, size_t len,
         b += n;
         len -= (size_t)n;
     }
-    if (fsync(fd) != 0)
+    if (!rec->is_nosync && fsync(fd) != 0)
         return rpl__err(err, RPL_E_IO, 0, "cannot fsync the %s: %s", what,
                         errno_text(errno, ebuf, sizeof(ebuf)));
     return RPL_OK;
@@ -1043,4 +1043,10 @@ rpl_rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
     if (rc == RPL_OK)
         rpl__rec_cmd(rec, RPL__CMD_SIGN, seat, sig, NULL, 0, NULL, 0);
     return rpl__rec_end(rec, snap, rc, why, err);
+}
+
+void
+rpl_rec_set_fsync(struct rpl_recorder *rec, bool is_on)
+{
+    rec->is_nosync = !is_on;
 }

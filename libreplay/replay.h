@@ -623,6 +623,14 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
                const char *journal, const struct rpl_seckey *dealer,
                struct rpl_error *err) RPL_NONNULL(1, 2, 3, 4);
 
+/* Whether the recorder fsyncs its journal after each call (the default).
+ * With is_on false the journal and its secrets are still written before
+ * each call returns, so a killed process loses nothing, but the machine's
+ * crash may: for tests and benchmarks only (camelog host --no-fsync).
+ * Does nothing for a recorder without a journal. */
+RPL_API void rpl_rec_set_fsync(struct rpl_recorder *rec, bool is_on)
+    RPL_NONNULL(1);
+
 /* Records one action in its private form, as camelog-avalon(7) lists
  * them ("vote p3 yes", "card p2 fail", "lady p2 p5"); the recorder
  * writes the public line with its commitment and every derived line

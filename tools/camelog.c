@@ -24,6 +24,7 @@ static const struct cli_command commands[] = {
     {"archive", cmd_archive, "keep many games in SQLite: add, query, stats"},
     {"import", cmd_import, "turn games recorded elsewhere into logs"},
     {"html", cmd_html, "write a game as a self-contained HTML replay"},
+    {"host", cmd_host, "record a live game driven by JSON Lines"},
     {"seat", cmd_seat, "a player's checks and signatures in a live game"},
 };
 

@@ -48,6 +48,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_html(int argc, char **argv);
+int cmd_host(int argc, char **argv);
 int cmd_seat(int argc, char **argv);
 
 /* ------------------------------------------------------------ status */

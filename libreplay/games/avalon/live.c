@@ -334,21 +334,14 @@ rpl__av_step_seats(const void *st)
 {
     const struct av_state *s = st;
 
-    /* The seats of the step still to act: votes and cards are written in
-     * seat order, so those that have acted are the lowest. */
-    if (s->phase == AV_PH_VOTE) {
-        const unsigned voted = s->prop[s->nprops - 1].nvotes;
-
-        return all_seats(s) & ~(((1u << voted) - 1u) << 1);
-    }
-    if (s->phase == AV_PH_CARDS) {
-        const struct av_quest *q = &s->quest[s->round];
-        uint16_t left = q->team;
-
-        for (unsigned i = q->first_card; i < s->ncards; i++)
-            left &= (uint16_t)(left - 1u); /* drops the lowest seat */
-        return left;
-    }
+    /* The seats still to act: the recorder writes the step's lines one
+     * by one (each may wait for its signature) and asks again after each,
+     * so a seat whose line is written is no longer part of the step. */
+    if (s->phase == AV_PH_VOTE && s->nprops)
+        return (uint16_t)(all_seats(s) &
+                          ~votes_written(&s->prop[s->nprops - 1]));
+    if (s->phase == AV_PH_CARDS)
+        return (uint16_t)(s->quest[s->round].team & ~cards_played(s));
     return 0;
 }
 

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""tests/cli/host_game.py - plays one deterministic Avalon game through
+`camelog host` for the host_*.sh tests and the transcript of
+camelog-host(1).  Not a test itself (tests/cli/run.sh runs *.sh only).
+
+    host_game.py play OUT [--journal J] [--keys p1,p2,...] [--transcript T]
+                          [--kill-after N] [--no-fsync]
+    host_game.py crash-all OUT        kill after every request, in turn
+
+The seats' keys are KEYS/pK.key (made by the calling test with
+`camelog keygen --seed`); the dealer's key is dealer.key; the game id,
+the dealer secret and the seats' entropy are fixed, so the same call
+writes the same file.  The policy: the leader proposes itself and the
+seats after it, everybody approves, every card is a success, the
+Assassin names the first seat it may.  Signatures are made over the
+host's message with minisign's legacy mode (plain Ed25519), cached per
+message: the test is of the host, not of the seat.
+"""
+import base64
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+CAMELOG = os.environ.get("CAMELOG_BIN", "camelog")
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"]
+GAME_ID = "0123456789abcdef0123456789abcdef"
+SECRET = "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2"
+SIGS = {}
+
+
+def cut(s):
+    """Long hex and base64 shortened for the transcript."""
+    out = []
+    for w in s.split(" "):
+        long = len(w) > 40 and re.fullmatch("[A-Za-z0-9+/=]+", w)
+        out.append(w[:16] + "..." if long else w)
+    return " ".join(out)
+
+
+def cut_json(o):
+    if isinstance(o, str):
+        return cut(o)
+    if isinstance(o, list):
+        return [cut_json(x) for x in o]
+    if isinstance(o, dict):
+        return {k: cut_json(v) for k, v in o.items()}
+    return o
+
+
+class Host:
+    def __init__(self, args, journal, kill_after, transcript):
+        self.args = args
+        self.journal = journal
+        self.kill_after = kill_after
+        self.transcript = transcript
+        self.n = 0
+        self.kills = 0
+        self.shown_state = False
+        self.start()
+
+    def start(self):
+        self.p = subprocess.Popen([CAMELOG, "host", *self.args],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True)
+        self.hello = self.p.stdout.readline()
+        if self.transcript and self.n == 0:
+            self.transcript.write("< " + self.hello)
+
+    def send(self, req):
+        line = json.dumps(req, separators=(",", ":"))
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        r = self.p.stdout.readline()
+        if not r:
+            sys.exit("host_game: the host died")
+        if self.transcript and (req["op"] != "state" or not self.shown_state):
+            # The driver asks for the state before every move; the
+            # transcript shows the first public and the first seat's.
+            if req["op"] == "state" and req["viewer"] != "public":
+                self.shown_state = True
+            self.transcript.write("> " + json.dumps(cut_json(req), separators=(",", ":")) + "\n")
+            self.transcript.write("< " + json.dumps(cut_json(json.loads(r)), separators=(",", ":")) + "\n")
+        return json.loads(r)
+
+    def ask(self, **req):
+        self.n += 1
+        r = self.send(req)
+        if self.n == self.kill_after:
+            self.p.kill()  # SIGKILL
+            self.p.wait()
+            self.kills += 1
+            self.start()
+            rr = self.send({"op": "resume", "journal": self.journal,
+                            "dealer": "dealer.key"})
+            if not rr["ok"]:
+                sys.exit("host_game: resume refused: %s" % rr)
+        return r
+
+    def close(self):
+        self.p.stdin.close()
+        return self.p.wait()
+
+
+def sign(keys, seat, message_hex):
+    if message_hex in SIGS:
+        return SIGS[message_hex]
+    path = "msg.%s.bin" % seat
+    with open(path, "wb") as f:
+        f.write(bytes.fromhex(message_hex))
+    subprocess.run(["minisign", "-S", "-l", "-s", os.path.join(keys, seat + ".key"),
+                    "-m", path, "-x", path + ".sig"], check=True,
+                   capture_output=True, input=b"\n")
+    with open(path + ".sig") as f:
+        raw = base64.b64decode(f.read().splitlines()[1])
+    os.remove(path)
+    os.remove(path + ".sig")
+    SIGS[message_hex] = raw[10:74].hex()
+    return SIGS[message_hex]
+
+
+def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
+         transcript=None, keys="keys"):
+    args = ["--no-fsync"] if no_fsync else []
+    host = Host(args, journal, kill_after, transcript)
+    seats = []
+    for i, name in enumerate(NAMES):
+        seat = "p%d" % (i + 1)
+        if seat in keyed:
+            with open(os.path.join(keys, seat + ".pub")) as f:
+                seats.append({"name": name, "key": f.read().splitlines()[1]})
+        else:
+            seats.append(name)
+
+    wrote = [False]
+
+    def ok(r):
+        """Checks r, then answers every sign request in turn; wrote[0] says
+        whether any of the responses appended lines."""
+        if not r["ok"]:
+            sys.exit("host_game: refused: %s" % json.dumps(r))
+        wrote[0] = bool(r["lines"])
+        while r["sign"]:
+            req = r["sign"][0]
+            r = host.ask(op="sign", seat=req["seat"],
+                         sig=sign(keys, req["seat"], req["message"]))
+            if not r["ok"]:
+                sys.exit("host_game: sign refused: %s" % json.dumps(r))
+            wrote[0] = wrote[0] or bool(r["lines"])
+        return r
+
+    new = {"op": "new", "game": "avalon", "seats": seats,
+           "dealer": "dealer.key", "game_id": GAME_ID, "secret": SECRET}
+    if journal:
+        new["journal"] = journal
+    ok(host.ask(**new))
+    for k in range(1, 6):
+        ok(host.ask(op="entropy", seat="p%d" % k, hex=("%02x" % k) * 32))
+    ok(host.ask(op="start"))
+    queued = set()
+    for _ in range(1000):
+        st = ok(host.ask(op="state", viewer="public"))["state"]
+        if st["winner"]:
+            break
+        acting = ["p%d" % k for k in st["seats"]] \
+            if st["act"] in ("seat", "step") else \
+            ["p%d" % k for k in range(1, 6)]
+        for seat in acting:
+            if seat in queued:
+                continue
+            acts = ok(host.ask(op="state", viewer=seat))["state"]["actions"]
+            if not acts:
+                continue
+            a = acts[0]
+            if a.startswith("propose "):
+                size = a.split()[2].count(",") + 1
+                n = int(seat[1:])
+                team = sorted(((n - 1 + i) % 5 + 1) for i in range(size))
+                a = "propose %s %s" % (seat, ",".join("p%d" % t for t in team))
+            else:
+                for want in ("yes", "success"):
+                    a = next((x for x in acts if x.endswith(" " + want)), a)
+            ok(host.ask(op="act", seat=seat, action=a))
+            # A vote or a card waits, unwritten, for the rest of its step.
+            queued = set() if wrote[0] else queued | {seat}
+            break
+    ok(host.ask(op="reveal"))
+    w = ok(host.ask(op="write", path=out))
+    host.close()
+    return host, w
+
+
+def main(argv):
+    cmd, out = argv[0], argv[1]
+    opts = {"journal": None, "keys": "", "transcript": None,
+            "kill-after": "0", "no-fsync": False}
+    i = 2
+    while i < len(argv):
+        k = argv[i][2:]
+        if k == "no-fsync":
+            opts[k] = True
+            i += 1
+        else:
+            opts[k] = argv[i + 1]
+            i += 2
+    keyed = [s for s in opts["keys"].split(",") if s]
+    if cmd == "play":
+        t = open(opts["transcript"], "w") if opts["transcript"] else None
+        host, w = play(out, opts["journal"], keyed, int(opts["kill-after"]),
+                       opts["no-fsync"], t)
+        print("%s: %s, %d lines, %d requests" % (out, w["progress"], w["total"],
+                                                 host.n))
+        return 0
+    if cmd == "crash-all":
+        ref, _ = None, None
+        host, w = play(out, "ref.journal", keyed, 0, opts["no-fsync"])
+        with open(out, "rb") as f:
+            ref = f.read()
+        n = host.n
+        same = 0
+        for k in range(1, n + 1):
+            j = "crash-%d.journal" % k
+            o = "crash-%d.camelog" % k
+            h, _ = play(o, j, keyed, k, opts["no-fsync"])
+            with open(o, "rb") as f:
+                if f.read() == ref:
+                    same += 1
+                else:
+                    print("after request %d: the file differs" % k)
+            os.remove(o)
+            os.remove(j)
+            os.remove(j + ".secrets")
+        print("%d requests, %d journal lines: killed after each, resumed, "
+              "%d of %d files byte-identical" % (n, w["total"], same, n))
+        return 0 if same == n else 1
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

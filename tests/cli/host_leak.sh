@@ -1,0 +1,53 @@
+# host: refusals leak nothing.  Two games that differ only in the dealer
+# secret (seeds found so that the first leader and the first team's
+# loyalty are the same, while Merlin and the Assassin are other seats)
+# get the same requests; every refusal and every public state is the same
+# bytes in both, and the refusals that depend on a secret (a loyal seat's
+# Fail) are the generic not-allowed.  The dealer's detail goes to stderr.
+camelog keygen --seed 3333333333333333333333333333333333333333333333333333333333333333 -o dealer >/dev/null
+game() {
+    {
+        echo "{\"id\":1,\"op\":\"new\",\"game\":\"avalon\",\"seats\":[\"A\",\"B\",\"C\",\"D\",\"E\"],\"dealer\":\"dealer.key\",\"game_id\":\"00000000000000000000000000000001\",\"secret\":\"$1\"}"
+        echo '{"id":2,"op":"start"}'
+        echo '{"id":3,"op":"state","viewer":"public"}'
+        echo '{"id":4,"op":"act","seat":"p2","action":"propose p2 p1,p2"}'
+        echo '{"id":5,"op":"act","seat":"p1","action":"propose p1 p1,p2,p3"}'
+        echo '{"id":6,"op":"act","seat":"p1","action":"assassinate p1 p2"}'
+        echo '{"id":7,"op":"act","seat":"p1","action":"propose p1 p1,p2"}'
+        echo '{"id":8,"op":"act","seat":"p3","action":"vote p4 yes"}'
+        echo '{"id":9,"op":"act","seat":"p1","action":"vote p1 yes"}'
+        echo '{"id":10,"op":"act","seat":"p1","action":"vote p1 no"}'
+        echo '{"id":11,"op":"state","viewer":"public"}'
+        for k in 2 3 4 5; do
+            echo "{\"id\":1$k,\"op\":\"act\",\"seat\":\"p$k\",\"action\":\"vote p$k yes\"}"
+        done
+        echo '{"id":16,"op":"act","seat":"p3","action":"card p3 success"}'
+        echo '{"id":17,"op":"act","seat":"p1","action":"card p1 fail"}'
+        echo '{"id":18,"op":"act","seat":"p2","action":"card p2 fail"}'
+        echo '{"id":19,"op":"act","seat":"p1","action":"card p1 maybe"}'
+        echo '{"id":20,"op":"act","seat":"p1","action":"card p1 success"}'
+        echo '{"id":21,"op":"act","seat":"p1","action":"card p1 success"}'
+        echo '{"id":22,"op":"state","viewer":"public"}'
+        echo '{"id":23,"op":"act","seat":"p2","action":"card p2 success"}'
+        echo '{"id":24,"op":"state","viewer":"public"}'
+        echo '{"id":25,"op":"act","seat":"p2","action":"lady p2 p3"}'
+        echo '{"id":26,"op":"abort"}'
+    } | camelog host 2>"$2.err" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if "hello" in r or (r["ok"] and "state" not in r):
+        continue
+    if r["ok"]:
+        st = r["state"]
+        st.pop("lines", None)
+        print(r["id"], "public state", json.dumps(st, separators=(",", ":")))
+    else:
+        print(r["id"], "refused", r["code"] + ":", r["reason"])
+' >"$2.out"
+}
+game 000000000000000000000000000000000000000000000000000000000000000d a
+game 0000000000000000000000000000000000000000000000000000000000000022 b
+cmp a.out b.out && echo "refusals and public states: byte-identical in both games"
+cut -c1-160 a.out
+cmp -s a.err b.err || echo "the dealer's detail (stderr) differs, as it may"

@@ -1,0 +1,1149 @@
+/*
+ * cmd_host.c - camelog host: the recorder as a subprocess.  A game
+ * server in any language drives it with one JSON object per line on
+ * stdin and reads one JSON object per line on stdout (camelog-host(1)
+ * is the protocol, byte for byte).
+ *
+ *   stdout: the hello line, then exactly one response per request, in
+ *           order.  Everything on it may be shown to the server, which
+ *           routes "deliveries" to their seats privately.
+ *   stderr: what only the dealer may read (the library's detail of a
+ *           refusal, the dealer's view of the state).
+ *
+ * A request line longer than HOST_MAX_REQUEST bytes is refused and
+ * skipped to its end; a malformed or unknown request is refused; none of
+ * them changes the game.  With a journal (`new` with "journal"), every
+ * accepted line is on disk before its response is written, so a host
+ * killed at any point is continued by another with `resume`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "cli.h"
+#include "replay.h"
+
+/* The protocol version this host speaks (the "v" of every object). */
+#define HOST_VERSION 1
+
+/* The longest request line, LF excluded: a `new` with ten seats, their
+ * keys and long names fits many times over, and a server that sends more
+ * is broken or hostile.  The line is skipped to its LF, not parsed. */
+#define HOST_MAX_REQUEST 65536
+
+/* The most seats a `new` may list (more than any game takes: the
+ * library's rules check says how many the game takes). */
+#define HOST_MAX_SEATS 16
+
+/* The longest "id" a request may carry (a string), for echoing back. */
+#define HOST_MAX_ID 128
+
+static const char usage[] = "usage: camelog host [--no-fsync]\n";
+
+static const char options[] =
+    "options:\n"
+    "  --no-fsync  do not fsync the journal (for tests and benchmarks\n"
+    "              only: a crash of the machine may lose accepted lines)\n"
+    "  -h, --help  this help\n";
+
+struct host {
+    struct rpl_ctx *ctx;
+    struct rpl_recorder *rec;
+    struct rpl_seckey *dealer; /* must outlive rec */
+    bool is_finished;          /* written: every op is refused */
+    bool no_fsync;
+    size_t seats;
+    size_t request; /* 1-based number of the request line */
+};
+
+/* ------------------------------------------------------------ replies */
+
+static void refuse(struct rpl_refusal *why, const char *code, const char *fmt,
+                   ...) CLI_PRINTF(3, 4);
+
+static void
+refuse(struct rpl_refusal *why, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+
+    snprintf(why->code, sizeof(why->code), "%s", code);
+    va_start(ap, fmt);
+    vsnprintf(why->text, sizeof(why->text), fmt, ap);
+    va_end(ap);
+}
+
+/* The dealer's detail of a failure: stderr only. */
+static void
+dealer_detail(const struct host *h, enum rpl_status st,
+              const struct rpl_error *err)
+{
+    if (st == RPL_OK) {
+        return;
+    }
+    if (err->line != 0) {
+        cli_msg("request %zu: line %zu: %s", h->request, err->line,
+                cli_error_text(st, err));
+    } else {
+        cli_msg("request %zu: %s", h->request, cli_error_text(st, err));
+    }
+}
+
+/* The protocol code of a library status, for the calls that are not a
+ * seat's submission (their refusals come with the recorder's code). */
+static const char *
+status_code(enum rpl_status st)
+{
+    switch (st) {
+    case RPL_E_IO:
+        return "io";
+    case RPL_E_EXISTS:
+        return "exists";
+    case RPL_E_STATE:
+    case RPL_E_INCOMPLETE:
+        return "phase";
+    case RPL_E_LIMIT:
+        return "limit";
+    case RPL_E_NOMEM:
+    case RPL_E_CRYPTO:
+        return "internal";
+    case RPL_OK:
+    case RPL_E_ARG:
+    case RPL_E_GZIP:
+    case RPL_E_SYNTAX:
+    case RPL_E_SEAL:
+    case RPL_E_SIG:
+    case RPL_E_KEY:
+    case RPL_E_RULES:
+    case RPL_E_FAIRNESS:
+    case RPL_E_PERM:
+    case RPL_E_UNSUPPORTED:
+        break;
+    }
+    return "bad-request";
+}
+
+/* A refusal of a call of the dealer's own (new, start, seal, ...): with
+ * public set the library's message is safe for stdout (it names the
+ * configuration or a path); otherwise only the status's text goes there
+ * and the message goes to stderr. */
+static void
+refuse_status(const struct host *h, struct rpl_refusal *why, enum rpl_status st,
+              const struct rpl_error *err, bool public)
+{
+    if (public) {
+        refuse(why, status_code(st), "%s", cli_error_text(st, err));
+    } else if (st == RPL_E_IO) {
+        refuse(why, "io",
+               "the journal could not be written: nothing was "
+               "accepted");
+        dealer_detail(h, st, err);
+    } else {
+        refuse(why, status_code(st), "%s", rpl_strerror(st));
+        dealer_detail(h, st, err);
+    }
+}
+
+/* A refusal the recorder made (a seat's submission): its code and public
+ * text; the detail to stderr. */
+static void
+refuse_submission(const struct host *h, struct rpl_refusal *why,
+                  const struct rpl_refusal *rec_why, enum rpl_status st,
+                  const struct rpl_error *err)
+{
+    if (rec_why->code[0] != '\0') {
+        *why = *rec_why;
+    } else {
+        refuse(why, status_code(st), "%s", rpl_strerror(st));
+    }
+    dealer_detail(h, st, err);
+}
+
+static json_t *
+reply_new(const json_t *id, bool ok)
+{
+    json_t *r = json_object();
+
+    if (!r || !cli_json_set(r, "v", json_integer(HOST_VERSION)) ||
+        !cli_json_set(r, "id", id ? json_deep_copy(id) : json_null()) ||
+        !cli_json_set(r, "ok", json_boolean(ok))) {
+        json_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Writes a reply and flushes it: the server waits for it.  Returns
+ * false when stdout is gone. */
+static bool
+reply_send(json_t *r)
+{
+    char *s = r ? json_dumps(r, JSON_COMPACT) : NULL;
+    bool ok;
+
+    json_decref(r);
+    if (!s) {
+        cli_msg("out of memory");
+        return false;
+    }
+    ok = fputs(s, stdout) >= 0 && fputc('\n', stdout) != EOF &&
+         fflush(stdout) == 0;
+    free(s);
+    return ok;
+}
+
+static bool
+send_refusal(const json_t *id, const struct rpl_refusal *why)
+{
+    json_t *r = reply_new(id, false);
+
+    if (!cli_json_set(r, "code", json_string(why->code)) ||
+        !cli_json_set(r, "reason", cli_json_str(why->text))) {
+        json_decref(r);
+        cli_msg("out of memory");
+        return false;
+    }
+    return reply_send(r);
+}
+
+/* ------------------------------------------------------------ fields */
+
+/* Refuses any key of req that is not "v", "id", "op" or in allowed. */
+static bool
+check_fields(json_t *req, const char *const *allowed, struct rpl_refusal *why)
+{
+    const char *key;
+    json_t *val;
+
+    json_object_foreach(req, key, val)
+    {
+        size_t i;
+        bool known = strcmp(key, "v") == 0 || strcmp(key, "id") == 0 ||
+                     strcmp(key, "op") == 0;
+
+        (void)val;
+        for (i = 0; !known && allowed[i]; i++) {
+            known = strcmp(key, allowed[i]) == 0;
+        }
+        if (!known) {
+            refuse(why, "bad-request", "unknown field \"%.64s\"", key);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A string field; NULL *out when absent and optional. */
+static bool
+get_str(json_t *req, const char *key, bool required, const char **out,
+        struct rpl_refusal *why)
+{
+    json_t *v = json_object_get(req, key);
+
+    *out = NULL;
+    if (!v) {
+        if (required) {
+            refuse(why, "bad-request", "missing field \"%s\"", key);
+            return false;
+        }
+        return true;
+    }
+    if (!json_is_string(v)) {
+        refuse(why, "bad-request", "field \"%s\" must be a string", key);
+        return false;
+    }
+    *out = json_string_value(v);
+    if (strlen(*out) != json_string_length(v)) {
+        refuse(why, "bad-request", "field \"%s\" holds a NUL", key);
+        return false;
+    }
+    return true;
+}
+
+/* A seat field such as "p3", within the game. */
+static bool
+get_seat(const struct host *h, json_t *req, const char *key, size_t *seat,
+         struct rpl_refusal *why)
+{
+    const char *s;
+
+    if (!get_str(req, key, true, &s, why)) {
+        return false;
+    }
+    if (!cli_parse_seat(s, seat) || *seat == 0 || *seat > h->seats) {
+        refuse(why, "bad-request",
+               "field \"%s\": no seat \"%.16s\" in this game", key, s);
+        return false;
+    }
+    return true;
+}
+
+/* Exactly n bytes of hex in a string field (optional when !required:
+ * *present says whether it was there). */
+static bool
+get_hex(json_t *req, const char *key, bool required, uint8_t *out, size_t n,
+        bool *present, struct rpl_refusal *why)
+{
+    const char *s;
+    size_t len = 0;
+
+    *present = false;
+    if (!get_str(req, key, required, &s, why)) {
+        return false;
+    }
+    if (!s) {
+        return true;
+    }
+    if (strlen(s) != 2 * n || !cli_parse_hex(s, out, n, &len) || len != n) {
+        refuse(why, "bad-request", "field \"%s\" must be %zu hex digits", key,
+               2 * n);
+        return false;
+    }
+    *present = true;
+    return true;
+}
+
+/* A seat's signature: 128 hex digits, or the line "sig pK <base64>" that
+ * `camelog seat sign` prints (pK must be the submitting seat). */
+static bool
+get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
+        struct rpl_refusal *why)
+{
+    const char *s;
+    char prefix[32];
+    size_t len = 0, got = 0;
+    const char *end = NULL;
+
+    *present = false;
+    if (!get_str(req, "sig", required, &s, why)) {
+        return false;
+    }
+    if (!s) {
+        return true;
+    }
+    if (strlen(s) == 128 && cli_parse_hex(s, sig, 64, &len) && len == 64) {
+        *present = true;
+        return true;
+    }
+    snprintf(prefix, sizeof(prefix), "sig p%zu ", seat);
+    if (strncmp(s, prefix, strlen(prefix)) == 0) {
+        const char *b64 = s + strlen(prefix);
+
+        if (strlen(b64) == 88 &&
+            sodium_base642bin(sig, 64, b64, 88, NULL, &got, &end,
+                              sodium_base64_VARIANT_ORIGINAL) == 0 &&
+            got == 64 && *end == '\0') {
+            *present = true;
+            return true;
+        }
+    }
+    refuse(why, "bad-request",
+           "field \"sig\" must be 128 hex digits or the line \"sig p%zu "
+           "<base64>\"",
+           seat);
+    return false;
+}
+
+/* ------------------------------------------------------- the reply body */
+
+static json_t *
+json_hex(const uint8_t *p, size_t n)
+{
+    char *s = malloc(2 * n + 1);
+    json_t *j;
+
+    if (!s) {
+        return NULL;
+    }
+    cli_hex(p, n, s);
+    j = json_string(s);
+    free(s);
+    return j;
+}
+
+static json_t *
+json_seat(size_t seat)
+{
+    char s[24];
+
+    snprintf(s, sizeof(s), "p%zu", seat);
+    return json_string(s);
+}
+
+/* The lines first..last (1-based) of the recorder, as strings. */
+static json_t *
+lines_json(const struct rpl_recorder *rec, size_t first, size_t last)
+{
+    json_t *a = json_array();
+    size_t no;
+
+    for (no = first; a && no <= last; no++) {
+        size_t len = 0;
+        const char *p = rpl_rec_line(rec, no, &len);
+
+        if (!p || json_array_append_new(a, json_stringn(p, len)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/* Deliveries first.. of the recorder, per seat: {"p3":[{...}], ...}, each
+ * in the JSON form of camelog(5) (keys seat, line, label, value, nonce). */
+static json_t *
+deliveries_json(const struct rpl_recorder *rec, size_t first)
+{
+    json_t *o = json_object();
+    const size_t n = rpl_rec_deliveries(rec);
+    size_t i;
+
+    for (i = first; o && i < n; i++) {
+        struct rpl_delivery d;
+        struct rpl_error err;
+        char seat[24];
+        json_t *a, *dj;
+        bool ok;
+
+        if (rpl_rec_delivery(rec, i, &d, &err) != RPL_OK) {
+            json_decref(o);
+            return NULL;
+        }
+        snprintf(seat, sizeof(seat), "p%zu", d.seat);
+        a = json_object_get(o, seat);
+        if (!a) {
+            a = json_array();
+            if (!cli_json_set(o, seat, a)) {
+                sodium_memzero(&d, sizeof(d));
+                json_decref(o);
+                return NULL;
+            }
+        }
+        dj = json_object();
+        ok = cli_json_set(dj, "seat", cli_json_size(d.seat)) &&
+             cli_json_set(dj, "line", cli_json_size(d.line)) &&
+             cli_json_set(dj, "label", cli_json_str(d.label)) &&
+             cli_json_set(dj, "value", cli_json_str(d.value)) &&
+             cli_json_set(dj, "nonce", json_hex(d.nonce, sizeof(d.nonce))) &&
+             json_array_append_new(a, dj) == 0;
+        sodium_memzero(&d, sizeof(d));
+        if (!ok) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* Every pending sign request: seat, line, text, base, message (hex). */
+static json_t *
+sign_json(const struct rpl_recorder *rec)
+{
+    static const char domain[] = "camelog sig v1";
+    json_t *a = json_array();
+    const size_t n = rpl_rec_sign_requests(rec);
+    uint8_t *msg = NULL;
+    size_t i;
+
+    msg = malloc(sizeof(domain) - 1 + 32 + RPL_MAX_LINE);
+    if (!msg) {
+        json_decref(a);
+        return NULL;
+    }
+    for (i = 0; a && i < n; i++) {
+        struct rpl_sign_request sr;
+        struct rpl_error err;
+        json_t *o;
+        size_t tlen, mlen;
+
+        if (rpl_rec_sign_request(rec, i, &sr, &err) != RPL_OK) {
+            json_decref(a);
+            a = NULL;
+            break;
+        }
+        tlen = strlen(sr.text);
+        memcpy(msg, domain, sizeof(domain) - 1);
+        memcpy(msg + sizeof(domain) - 1, sr.base, 32);
+        memcpy(msg + sizeof(domain) - 1 + 32, sr.text, tlen);
+        mlen = sizeof(domain) - 1 + 32 + tlen;
+        o = json_object();
+        if (!cli_json_set(o, "seat", json_seat(sr.seat)) ||
+            !cli_json_set(o, "line", cli_json_size(sr.line)) ||
+            !cli_json_set(o, "text", cli_json_str(sr.text)) ||
+            !cli_json_set(o, "base", json_hex(sr.base, 32)) ||
+            !cli_json_set(o, "message", json_hex(msg, mlen)) ||
+            json_array_append_new(a, o) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    free(msg);
+    return a;
+}
+
+/* ---------------------------------------------------------------- ops */
+
+struct op_ctx {
+    struct host *h;
+    json_t *req;
+    json_t *reply;           /* ok reply under construction */
+    struct rpl_refusal *why; /* filled on refusal */
+};
+
+static bool
+op_new(struct op_ctx *c)
+{
+    static const char *const allowed[] = {
+        "game",   "rules",   "players", "roles",   "options", "seats",
+        "dealer", "journal", "created", "game_id", "secret",  NULL,
+    };
+    struct host *h = c->h;
+    struct rpl_refusal *why = c->why;
+    const char *game, *rules, *roles, *opts, *dealer, *journal, *created;
+    const char *names[HOST_MAX_SEATS];
+    struct rpl_pubkey keys[HOST_MAX_SEATS];
+    const struct rpl_pubkey *key_ptrs[HOST_MAX_SEATS];
+    struct rpl_rec_config cfg;
+    struct rpl_error err;
+    json_t *seats, *players;
+    uint8_t id[16], secret[32];
+    bool has_id = false, has_secret = false, ok = false;
+    char *built = NULL;
+    size_t n, k;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, why) ||
+        !get_str(c->req, "game", true, &game, why) ||
+        !get_str(c->req, "rules", false, &rules, why) ||
+        !get_str(c->req, "roles", false, &roles, why) ||
+        !get_str(c->req, "options", false, &opts, why) ||
+        !get_str(c->req, "dealer", true, &dealer, why) ||
+        !get_str(c->req, "journal", false, &journal, why) ||
+        !get_str(c->req, "created", false, &created, why) ||
+        !get_hex(c->req, "game_id", false, id, sizeof(id), &has_id, why) ||
+        !get_hex(c->req, "secret", false, secret, sizeof(secret), &has_secret,
+                 why)) {
+        goto out;
+    }
+    seats = json_object_get(c->req, "seats");
+    if (!json_is_array(seats) || json_array_size(seats) == 0 ||
+        json_array_size(seats) > HOST_MAX_SEATS) {
+        refuse(why, "bad-request",
+               "field \"seats\" must be an array of 1 to %d seats",
+               HOST_MAX_SEATS);
+        goto out;
+    }
+    n = json_array_size(seats);
+    for (k = 0; k < n; k++) {
+        json_t *s = json_array_get(seats, k);
+        json_t *name = json_is_object(s) ? json_object_get(s, "name") : s;
+        json_t *key = json_is_object(s) ? json_object_get(s, "key") : NULL;
+        struct rpl_error kerr;
+
+        key_ptrs[k] = NULL;
+        if (json_is_object(s) &&
+            json_object_size(s) != (size_t)(1 + (key ? 1 : 0))) {
+            refuse(why, "bad-request",
+                   "seat %zu: only the fields \"name\" and \"key\"", k + 1);
+            goto out;
+        }
+        if (!json_is_string(name) ||
+            strlen(json_string_value(name)) != json_string_length(name)) {
+            refuse(why, "bad-request",
+                   "seat %zu: a name string, or an object with \"name\" and "
+                   "optional \"key\"",
+                   k + 1);
+            goto out;
+        }
+        names[k] = json_string_value(name);
+        if (key) {
+            if (!json_is_string(key) ||
+                rpl_pubkey_parse(&keys[k], json_string_value(key),
+                                 json_string_length(key), &kerr) != RPL_OK) {
+                refuse(why, "bad-request",
+                       "seat %zu: \"key\" is not a public key in base64",
+                       k + 1);
+                goto out;
+            }
+            key_ptrs[k] = &keys[k];
+        }
+    }
+    players = json_object_get(c->req, "players");
+    if (rules && (players || roles || opts)) {
+        refuse(why, "bad-request",
+               "field \"rules\" excludes \"players\", \"roles\" and "
+               "\"options\"");
+        goto out;
+    }
+    if (players && (!json_is_integer(players) ||
+                    json_integer_value(players) != (json_int_t)n)) {
+        refuse(why, "bad-request",
+               "field \"players\" must be the number of seats, %zu", n);
+        goto out;
+    }
+    if (!rules) {
+        st = rpl_game_rules(h->ctx, game, n, roles, opts, &built, &err);
+        if (st != RPL_OK) {
+            refuse_status(h, why, st, &err, true);
+            goto out;
+        }
+        rules = built;
+    }
+    st = rpl_seckey_load(h->ctx, &h->dealer, dealer, &err);
+    if (st != RPL_OK) {
+        refuse(why, status_code(st), "dealer key %.128s: %s", dealer,
+               cli_error_text(st, &err));
+        goto out;
+    }
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = game;
+    cfg.rules = rules;
+    cfg.seats = n;
+    cfg.names = names;
+    cfg.seat_keys = key_ptrs;
+    cfg.dealer = h->dealer;
+    cfg.id = has_id ? id : NULL;
+    cfg.secret = has_secret ? secret : NULL;
+    cfg.created = created;
+    cfg.journal = journal;
+    st = rpl_rec_new(h->ctx, &h->rec, &cfg, &err);
+    if (st != RPL_OK) {
+        refuse_status(h, why, st, &err, true);
+        rpl_seckey_free(h->dealer);
+        h->dealer = NULL;
+        goto out;
+    }
+    rpl_rec_set_fsync(h->rec, !h->no_fsync);
+    h->seats = n;
+    ok = true;
+out:
+    rpl_free(h->ctx, built);
+    sodium_memzero(secret, sizeof(secret));
+    return ok;
+}
+
+static bool
+op_resume(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"journal", "dealer", NULL};
+    struct host *h = c->h;
+    const char *journal, *dealer;
+    struct rpl_error err;
+    struct rpl_log *log = NULL;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_str(c->req, "journal", true, &journal, c->why) ||
+        !get_str(c->req, "dealer", true, &dealer, c->why)) {
+        return false;
+    }
+    st = rpl_seckey_load(h->ctx, &h->dealer, dealer, &err);
+    if (st != RPL_OK) {
+        refuse(c->why, status_code(st), "dealer key %.128s: %s", dealer,
+               cli_error_text(st, &err));
+        return false;
+    }
+    st = rpl_rec_resume(h->ctx, &h->rec, journal, h->dealer, &err);
+    if (st == RPL_OK) {
+        rpl_rec_set_fsync(h->rec, !h->no_fsync);
+        /* The number of seats, from the log itself. */
+        st = rpl_rec_log(h->rec, &log, &err);
+        if (st == RPL_OK) {
+            struct rpl_report rep;
+
+            memset(&rep, 0, sizeof(rep));
+            st = rpl_log_verify(log, NULL, &rep);
+            if (st != RPL_OK) {
+                err = rep.error;
+            } else {
+                h->seats = rpl_log_seats(log);
+            }
+            rpl_log_free(log);
+        }
+    }
+    if (st != RPL_OK) {
+        refuse(c->why, status_code(st), "journal %.128s: %s", journal,
+               cli_error_text(st, &err));
+        rpl_rec_free(h->rec);
+        h->rec = NULL;
+        rpl_seckey_free(h->dealer);
+        h->dealer = NULL;
+        return false;
+    }
+    return true;
+}
+
+static bool
+op_entropy(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"seat", "hex", "sig", NULL};
+    struct rpl_refusal rec_why;
+    struct rpl_error err;
+    uint8_t entropy[32], sig[64];
+    bool has_sig = false, present = false;
+    size_t seat = 0;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_seat(c->h, c->req, "seat", &seat, c->why) ||
+        !get_hex(c->req, "hex", true, entropy, sizeof(entropy), &present,
+                 c->why) ||
+        !get_sig(c->req, seat, false, sig, &has_sig, c->why)) {
+        return false;
+    }
+    memset(&rec_why, 0, sizeof(rec_why));
+    st = rpl_rec_submit_entropy(c->h->rec, seat, entropy, has_sig ? sig : NULL,
+                                &rec_why, &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+        return false;
+    }
+    return true;
+}
+
+static bool
+op_act(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"seat", "action", "sig", NULL};
+    struct rpl_refusal rec_why;
+    struct rpl_error err;
+    const char *action;
+    uint8_t sig[64];
+    bool has_sig = false;
+    size_t seat = 0;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_seat(c->h, c->req, "seat", &seat, c->why) ||
+        !get_str(c->req, "action", true, &action, c->why) ||
+        !get_sig(c->req, seat, false, sig, &has_sig, c->why)) {
+        return false;
+    }
+    memset(&rec_why, 0, sizeof(rec_why));
+    st = rpl_rec_submit(c->h->rec, seat, action, has_sig ? sig : NULL, &rec_why,
+                        &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+        return false;
+    }
+    return true;
+}
+
+static bool
+op_sign(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"seat", "sig", NULL};
+    struct rpl_refusal rec_why;
+    struct rpl_error err;
+    uint8_t sig[64];
+    bool has_sig = false;
+    size_t seat = 0;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_seat(c->h, c->req, "seat", &seat, c->why) ||
+        !get_sig(c->req, seat, true, sig, &has_sig, c->why)) {
+        return false;
+    }
+    memset(&rec_why, 0, sizeof(rec_why));
+    st = rpl_rec_sign(c->h->rec, seat, sig, &rec_why, &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+        return false;
+    }
+    return true;
+}
+
+static bool
+op_state(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"viewer", NULL};
+    struct rpl_error err;
+    const char *viewer;
+    char *text = NULL;
+    json_t *state;
+    size_t seat = 0;
+    int v;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_str(c->req, "viewer", true, &viewer, c->why)) {
+        return false;
+    }
+    if (strcmp(viewer, "public") == 0) {
+        v = RPL_VIEW_PUBLIC;
+    } else if (strcmp(viewer, "dealer") == 0) {
+        v = RPL_VIEW_ALL;
+    } else if (cli_parse_seat(viewer, &seat) && seat >= 1 &&
+               seat <= c->h->seats) {
+        v = (int)seat;
+    } else {
+        refuse(c->why, "bad-request",
+               "field \"viewer\" must be \"public\", \"dealer\" or a seat of "
+               "this game");
+        return false;
+    }
+    st = rpl_rec_state_json(c->h->rec, v, &text, &err);
+    if (st != RPL_OK) {
+        refuse_status(c->h, c->why, st, &err, false);
+        return false;
+    }
+    if (v == RPL_VIEW_ALL) {
+        /* The dealer's view holds every secret: never on stdout. */
+        cli_msg("request %zu: dealer state: %s", c->h->request, text);
+        rpl_free(c->h->ctx, text);
+        return cli_json_set(c->reply, "state", json_null());
+    }
+    state = cli_json_parse(text);
+    rpl_free(c->h->ctx, text);
+    if (!state) {
+        refuse(c->why, "internal", "the library's state is not JSON");
+        return false;
+    }
+    return cli_json_set(c->reply, "state", state);
+}
+
+/* start, seal, reveal, abort: no fields, one call. */
+static bool
+op_simple(struct op_ctx *c,
+          enum rpl_status (*call)(struct rpl_recorder *, struct rpl_error *))
+{
+    static const char *const allowed[] = {NULL};
+    struct rpl_error err;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why)) {
+        return false;
+    }
+    st = call(c->h->rec, &err);
+    if (st != RPL_OK) {
+        refuse_status(c->h, c->why, st, &err, false);
+        return false;
+    }
+    return true;
+}
+
+static bool
+op_start(struct op_ctx *c)
+{
+    return op_simple(c, rpl_rec_start);
+}
+
+static bool
+op_seal(struct op_ctx *c)
+{
+    /* A seal moves the base that an open request's signature covers. */
+    if (rpl_rec_sign_requests(c->h->rec) > 0) {
+        refuse(c->why, "pending",
+               "a seat's signature is awaited: seal after it arrives");
+        return false;
+    }
+    return op_simple(c, rpl_rec_seal);
+}
+
+static bool
+op_reveal(struct op_ctx *c)
+{
+    return op_simple(c, rpl_rec_reveal);
+}
+
+static bool
+op_abort(struct op_ctx *c)
+{
+    return op_simple(c, rpl_rec_abort);
+}
+
+static bool
+op_write(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"path", "force", NULL};
+    struct host *h = c->h;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    const char *path;
+    json_t *force = json_object_get(c->req, "force");
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_str(c->req, "path", true, &path, c->why)) {
+        return false;
+    }
+    if (force && !json_is_boolean(force)) {
+        refuse(c->why, "bad-request", "field \"force\" must be true or false");
+        return false;
+    }
+    st = rpl_rec_log(h->rec, &log, &err);
+    if (st != RPL_OK) {
+        refuse_status(h, c->why, st, &err, false);
+        return false;
+    }
+    memset(&rep, 0, sizeof(rep));
+    st = rpl_log_verify(log, NULL, &rep);
+    if (st != RPL_OK) {
+        refuse_status(h, c->why, st, &rep.error, false);
+        rpl_log_free(log);
+        return false;
+    }
+    st = rpl_log_write(log, path, json_is_true(force), &err);
+    rpl_log_free(log);
+    if (st != RPL_OK) {
+        refuse(c->why, status_code(st), "%.128s: %s", path,
+               cli_error_text(st, &err));
+        return false;
+    }
+    h->is_finished = true;
+    return cli_json_set(c->reply, "progress",
+                        json_string(rpl_progress_name(rep.progress)));
+}
+
+struct op {
+    const char *name;
+    bool (*run)(struct op_ctx *c);
+    bool makes_game; /* new, resume: refused when a game exists */
+};
+
+static const struct op ops[] = {
+    {"new", op_new, true},          {"resume", op_resume, true},
+    {"entropy", op_entropy, false}, {"start", op_start, false},
+    {"act", op_act, false},         {"sign", op_sign, false},
+    {"state", op_state, false},     {"seal", op_seal, false},
+    {"reveal", op_reveal, false},   {"abort", op_abort, false},
+    {"write", op_write, false},
+};
+
+#define NOPS (sizeof(ops) / sizeof(ops[0]))
+
+/* ------------------------------------------------------------ requests */
+
+/* Answers one request line.  Returns false only when stdout is gone. */
+static bool
+answer(struct host *h, const char *line, size_t len)
+{
+    struct rpl_refusal why;
+    json_error_t jerr;
+    json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *id = NULL, *v;
+    const char *opname;
+    const struct op *op = NULL;
+    struct op_ctx c;
+    size_t i, lines0 = 0, deliv0 = 0;
+    bool sent;
+
+    memset(&why, 0, sizeof(why));
+    if (!req || !json_is_object(req)) {
+        if (req) {
+            refuse(&why, "bad-json", "a request is one JSON object");
+        } else {
+            refuse(&why, "bad-json", "column %d: %s", jerr.column, jerr.text);
+        }
+        json_decref(req);
+        return send_refusal(NULL, &why);
+    }
+    id = json_object_get(req, "id");
+    if (id && !(json_is_integer(id) ||
+                (json_is_string(id) && json_string_length(id) <= HOST_MAX_ID &&
+                 strlen(json_string_value(id)) == json_string_length(id)))) {
+        refuse(&why, "bad-request",
+               "field \"id\" must be an integer or a string of at most %d "
+               "bytes",
+               HOST_MAX_ID);
+        id = NULL;
+        goto refused;
+    }
+    v = json_object_get(req, "v");
+    if (v && !(json_is_integer(v) && json_integer_value(v) == HOST_VERSION)) {
+        refuse(&why, "bad-version", "this host speaks version %d",
+               HOST_VERSION);
+        goto refused;
+    }
+    if (!json_is_string(json_object_get(req, "op"))) {
+        refuse(&why, "bad-request", "missing field \"op\" (a string)");
+        goto refused;
+    }
+    opname = json_string_value(json_object_get(req, "op"));
+    for (i = 0; i < NOPS; i++) {
+        if (strcmp(ops[i].name, opname) == 0) {
+            op = &ops[i];
+        }
+    }
+    if (!op) {
+        refuse(&why, "unknown-op", "no op \"%.32s\"", opname);
+        goto refused;
+    }
+    if (h->is_finished) {
+        refuse(&why, "finished", "the game is written; start another host");
+        goto refused;
+    }
+    if (op->makes_game && h->rec) {
+        refuse(&why, "game-exists", "this host records a game already");
+        goto refused;
+    }
+    if (!op->makes_game && !h->rec) {
+        refuse(&why, "no-game", "no game yet: send new or resume first");
+        goto refused;
+    }
+    if (h->rec) {
+        lines0 = rpl_rec_lines(h->rec);
+        deliv0 = rpl_rec_deliveries(h->rec);
+    }
+    memset(&c, 0, sizeof(c));
+    c.h = h;
+    c.req = req;
+    c.why = &why;
+    c.reply = reply_new(id, true);
+    if (!c.reply) {
+        refuse(&why, "internal", "out of memory");
+        goto refused;
+    }
+    if (!op->run(&c)) {
+        json_decref(c.reply);
+        goto refused;
+    }
+    if (!cli_json_set(c.reply, "lines",
+                      lines_json(h->rec, lines0 + 1, rpl_rec_lines(h->rec))) ||
+        !cli_json_set(c.reply, "deliveries", deliveries_json(h->rec, deliv0)) ||
+        !cli_json_set(c.reply, "sign", sign_json(h->rec)) ||
+        !cli_json_set(c.reply, "total", cli_json_size(rpl_rec_lines(h->rec)))) {
+        json_decref(c.reply);
+        cli_msg("out of memory");
+        json_decref(req);
+        return false;
+    }
+    sent = reply_send(c.reply);
+    json_decref(req);
+    return sent;
+refused:
+    sent = send_refusal(id, &why);
+    json_decref(req);
+    return sent;
+}
+
+/* Reads one request line (LF excluded) into buf[0..HOST_MAX_REQUEST].
+ * Returns 1 for a line, 0 at the end of input, -1 for a line over the
+ * limit (read to its end and dropped), -2 for a read error. */
+static int
+read_request(FILE *in, char *buf, size_t *len)
+{
+    size_t n = 0;
+    bool is_long = false;
+    int ch;
+
+    while ((ch = getc(in)) != EOF) {
+        if (ch == '\n') {
+            break;
+        }
+        if (n < HOST_MAX_REQUEST) {
+            buf[n++] = (char)ch;
+        } else {
+            is_long = true;
+        }
+    }
+    if (ch == EOF) {
+        if (ferror(in)) {
+            return -2;
+        }
+        if (n == 0 && !is_long) {
+            return 0;
+        }
+    }
+    buf[n] = '\0';
+    *len = n;
+    return is_long ? -1 : 1;
+}
+
+static bool
+send_hello(void)
+{
+    json_t *r = json_object();
+
+    if (!cli_json_set(r, "v", json_integer(HOST_VERSION)) ||
+        !cli_json_set(r, "hello", json_string("camelog host")) ||
+        !cli_json_set(r, "versions", json_pack("[i]", HOST_VERSION)) ||
+        !cli_json_set(r, "library", json_string(rpl_version())) ||
+        !cli_json_set(r, "max_request", json_integer(HOST_MAX_REQUEST))) {
+        json_decref(r);
+        cli_msg("out of memory");
+        return false;
+    }
+    return reply_send(r);
+}
+
+int
+cmd_host(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"no-fsync", no_argument, NULL, 'F'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct host h;
+    char *buf = NULL;
+    size_t len = 0;
+    int c, rc = CLI_EXIT_OK, got;
+
+    memset(&h, 0, sizeof(h));
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'F':
+            h.no_fsync = true;
+            break;
+        case 'h':
+            return cli_help(usage, options);
+        default:
+            return cli_option_error("host", c, argv);
+        }
+    }
+    if (optind < argc) {
+        return cli_usage_error("host", "host takes no file");
+    }
+    rc = cli_ctx_new(&h.ctx);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    buf = malloc(HOST_MAX_REQUEST + 1);
+    if (!buf) {
+        cli_msg("out of memory");
+        rc = CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (!send_hello()) {
+        rc = CLI_EXIT_USAGE;
+        goto out;
+    }
+    while ((got = read_request(stdin, buf, &len)) != 0) {
+        struct rpl_refusal why;
+
+        h.request++;
+        if (got == -2) {
+            cli_msg("standard input: %s", strerror(errno));
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if (got == -1) {
+            refuse(&why, "too-long", "a request line is at most %d bytes",
+                   HOST_MAX_REQUEST);
+            if (!send_refusal(NULL, &why)) {
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            continue;
+        }
+        if (!answer(&h, buf, len)) {
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+    }
+out:
+    free(buf);
+    rpl_rec_free(h.rec);
+    rpl_seckey_free(h.dealer);
+    rpl_ctx_free(h.ctx);
+    return cli_finish(rc);
+}
