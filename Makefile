@@ -305,10 +305,10 @@ valgrind: deps
 
 BENCH := $(B)/bench
 
-$(BENCH): bench/bench.c $(LIB_A)
+$(BENCH): bench/bench.c bench/floor.c bench/floor.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(ALL_CFLAGS) -MMD -MP \
-	    bench/bench.c $(LIB_A) $(DEP_LIBS) -o $@
+	    bench/bench.c bench/floor.c $(LIB_A) $(DEP_LIBS) -o $@
 
 # The figures of BENCHMARKS.md; BENCH_SCALE=0.1 for a quick look.
 bench: deps
