@@ -80,6 +80,8 @@ ALL_CFLAGS := -std=c11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS)
 ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) $(CPPFLAGS) \
                 $(DEP_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+# The tools run jobs on POSIX threads (tools/pool.c); the library has none.
+TOOL_THREADS := -pthread
 # The tools see the public header only, as an installed user does: their
 # include directory holds nothing but a copy of replay.h, so internal.h
 # is out of their reach.
@@ -149,7 +151,7 @@ $(PUB_INC)/replay.h: libreplay/replay.h
 
 $(B)/tools/%.o: tools/%.c $(PUB_INC)/replay.h
 	@mkdir -p $(@D)
-	$(CC) $(TOOL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(TOOL_CPPFLAGS) $(ALL_CFLAGS) $(TOOL_THREADS) -MMD -MP -c $< -o $@
 
 $(B)/tests/%.o: tests/%.c | need-check
 	@mkdir -p $(@D)
@@ -169,7 +171,8 @@ $(B)/libreplay.so: $(LIB_SO)
 	ln -sf libreplay.so.$(SOVERSION) $@
 
 $(CAMELOG): $(TOOL_OBJ) $(LIB_A)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TOOL_OBJ) $(LIB_A) $(DEP_LIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TOOL_THREADS) $(TOOL_OBJ) $(LIB_A) \
+	    $(DEP_LIBS) -o $@
 
 $(TESTRUN): $(TEST_OBJ) $(LIB_A)
 	@mkdir -p $(@D)
@@ -302,10 +305,10 @@ valgrind: deps
 
 BENCH := $(B)/bench
 
-$(BENCH): bench/bench.c $(LIB_A)
+$(BENCH): bench/bench.c bench/floor.c bench/floor.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) -D_DEFAULT_SOURCE $(ALL_CFLAGS) -MMD -MP \
-	    bench/bench.c $(LIB_A) $(DEP_LIBS) -o $@
+	    bench/bench.c bench/floor.c $(LIB_A) $(DEP_LIBS) -o $@
 
 # The figures of BENCHMARKS.md; BENCH_SCALE=0.1 for a quick look.
 bench: deps
@@ -445,8 +448,8 @@ $(B)/tests/games/%.o: tests/games/%.c
 	    -MMD -MP -c $< -o $@
 
 $(B)/tests/camelog-games: $(TOOL_OBJ) $(TEST_LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TOOL_OBJ) $(TEST_LIB_OBJ) \
-	    $(DEP_LIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(TOOL_THREADS) $(TOOL_OBJ) \
+	    $(TEST_LIB_OBJ) $(DEP_LIBS) -o $@
 
 $(B)/tests/games-record: $(B)/tests/games/record.o $(TEST_LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(B)/tests/games/record.o \

@@ -94,39 +94,87 @@ cli_status_name(enum rpl_status st)
     return "unknown";
 }
 
+/* The streams of the calling thread: a worker thread of the pool
+ * (pool.c) writes into buffers that the main thread copies out in input
+ * order.  Thread-local, so each thread sees only its own. */
+static _Thread_local FILE *divert_out;
+static _Thread_local FILE *divert_err;
+
+void
+cli_divert(FILE *out, FILE *err)
+{
+    divert_out = out;
+    divert_err = err;
+}
+
+FILE *
+cli_out(void)
+{
+    return divert_out ? divert_out : stdout;
+}
+
+FILE *
+cli_err(void)
+{
+    return divert_err ? divert_err : stderr;
+}
+
+/* Before a message: what stdout holds goes first, and the progress line
+ * is cleared (the main thread's business only). */
+static void
+msg_begin(void)
+{
+    if (divert_err) {
+        return;
+    }
+    fflush(stdout);
+    clear_progress();
+}
+
+void
+cli_put_text(const char *out, size_t out_len, const char *err, size_t err_len)
+{
+    if (err_len > 0) {
+        fflush(stdout);
+        clear_progress();
+        fwrite(err, 1, err_len, stderr);
+    }
+    if (out_len > 0) {
+        fwrite(out, 1, out_len, stdout);
+    }
+}
+
 void
 cli_msg(const char *fmt, ...)
 {
     va_list ap;
 
-    fflush(stdout);
-    clear_progress();
-    fputs(PROG ": ", stderr);
+    msg_begin();
+    fputs(PROG ": ", cli_err());
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(cli_err(), fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fputc('\n', cli_err());
 }
 
 static void
 file_vmsg(const char *file, size_t line, const char *kind, const char *fmt,
           va_list ap)
 {
-    fflush(stdout);
-    clear_progress();
-    fputs(PROG ": ", stderr);
+    msg_begin();
+    fputs(PROG ": ", cli_err());
     if (file) {
         if (line > 0) {
-            fprintf(stderr, "%s:%zu: ", file, line);
+            fprintf(cli_err(), "%s:%zu: ", file, line);
         } else {
-            fprintf(stderr, "%s: ", file);
+            fprintf(cli_err(), "%s: ", file);
         }
     }
     if (kind) {
-        fprintf(stderr, "%s: ", kind);
+        fprintf(cli_err(), "%s: ", kind);
     }
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vfprintf(cli_err(), fmt, ap);
+    fputc('\n', cli_err());
 }
 
 void
@@ -622,8 +670,8 @@ cli_json_print(const json_t *obj)
         cli_msg("cannot encode JSON output");
         return CLI_EXIT_USAGE;
     }
-    fputs(s, stdout);
-    fputc('\n', stdout);
+    fputs(s, cli_out());
+    fputc('\n', cli_out());
     free(s);
     return CLI_EXIT_OK;
 }

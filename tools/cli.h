@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -99,6 +100,18 @@ int cli_help(const char *usage, const char *options);
 
 /* Flushes stdout; a failed write turns status into 2 with a message. */
 int cli_finish(int status);
+
+/* The stdout and stderr of the calling thread: the real ones, or the
+ * buffers cli_divert() set for it (NULL, NULL: back to the real ones).
+ * Every message and JSON line above goes through them. */
+void cli_divert(FILE *out, FILE *err);
+FILE *cli_out(void);
+FILE *cli_err(void);
+
+/* From the main thread: err (what a diverted thread wrote on stderr)
+ * then out (its stdout), each skipped when empty. */
+void cli_put_text(const char *out, size_t out_len, const char *err,
+                  size_t err_len);
 
 /* ----------------------------------------------------------- parsing */
 
@@ -193,5 +206,48 @@ void cli_progress_start(struct cli_progress *p, const char *what, size_t total,
 void cli_progress_update(struct cli_progress *p, size_t done);
 /* Clears the progress line if one was shown. */
 void cli_progress_end(struct cli_progress *p);
+
+/* -------------------------------------------------------------- jobs */
+
+/* -j N, --jobs N: a positive number; reports a bad one and returns 2. */
+int cli_parse_jobs(const char *cmd, const char *arg, size_t *jobs);
+
+/* The default of -j: the cores online (at least 1). */
+size_t cli_jobs_default(void);
+
+/* A pool of worker threads for n jobs (pool.c).  Job i runs work(ud,
+ * ctx, i, data) in some thread, with the context and the zeroed
+ * data_size bytes of its slot, its stdout and stderr diverted into
+ * buffers (cli_divert()); work returns an exit status.  The main thread
+ * takes the jobs in input order with cli_pool_wait() and lets their
+ * slots go with cli_pool_release(): at most window jobs are taken or in
+ * flight at once, which bounds the memory.  A slot's context and what
+ * was made from it belong to one thread at a time: the worker's until
+ * the job is done, then the main thread's until released.  With jobs 1
+ * there are no threads: cli_pool_wait() runs the job itself, with its
+ * output going straight out, and one context serves every slot. */
+struct cli_pool;
+typedef int (*cli_pool_work)(void *ud, struct rpl_ctx *ctx, size_t i,
+                             void *data);
+
+/* Reports a failure and returns 2. */
+int cli_pool_start(struct cli_pool **out, size_t n, size_t jobs, size_t window,
+                   size_t data_size, cli_pool_work work, void *ud);
+
+/* Waits for job i (0, 1, 2 ... in turn; i < released + window), writes
+ * what it printed (stderr, then stdout) unless keep_text, and returns
+ * its data; *rc gets its exit status. */
+void *cli_pool_wait(struct cli_pool *p, size_t i, bool keep_text, int *rc);
+
+/* With keep_text: writes job i's stderr text, or its stdout text. */
+void cli_pool_put_err(struct cli_pool *p, size_t i);
+void cli_pool_put_out(struct cli_pool *p, size_t i);
+
+/* Jobs below upto are done with: their slots may be reused. */
+void cli_pool_release(struct cli_pool *p, size_t upto);
+
+/* Stops the workers (jobs not yet started are skipped), joins them and
+ * frees the pool; NULL does nothing. */
+void cli_pool_free(struct cli_pool *p);
 
 #endif /* CAMELOG_CLI_H */

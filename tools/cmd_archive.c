@@ -24,7 +24,7 @@
 
 static const char usage[] =
     "usage: camelog archive add DB FILE ... [--pubkey KEY|FILE] [-q] "
-    "[--json]\n"
+    "[--json] [-j N]\n"
     "       camelog archive query DB [filters] [--json]\n"
     "       camelog archive sql DB SQL [--json]\n"
     "       camelog archive stats DB [filters] [--json] [--svg FILE]\n"
@@ -49,6 +49,8 @@ static const char options[] =
     "  --until DATE       created before DATE\n"
     "options:\n"
     "  --pubkey KEY|FILE  add: pin the dealer's public key\n"
+    "  -j, --jobs N       add: read and verify N files at a time (default:\n"
+    "                     the cores online); one thread stores them\n"
     "  --json             JSON Lines (keys in camelog-archive(1))\n"
     "  --svg FILE         stats: also write a chart of the win rates by\n"
     "                     player count (- for the standard output)\n"
@@ -88,6 +90,8 @@ struct args {
     bool is_json;
     bool is_quiet;
     bool is_force;
+    size_t jobs; /* add: -j */
+    bool has_jobs;
     char **rest; /* operands after DB */
     int nrest;
 };
@@ -128,6 +132,7 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         {"svg", required_argument, NULL, O_SVG},
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'f'},
+        {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -158,7 +163,7 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
     argv++;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:fqh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:fj:qh", longopts, NULL)) != -1) {
         switch (c) {
         case O_GAME:
             f->game = optarg;
@@ -210,6 +215,12 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         case 'f':
             a->is_force = true;
             break;
+        case 'j':
+            if (cli_parse_jobs("archive", optarg, &a->jobs) != CLI_EXIT_OK) {
+                return CLI_EXIT_USAGE;
+            }
+            a->has_jobs = true;
+            break;
         case 'q':
             a->is_quiet = true;
             break;
@@ -247,6 +258,8 @@ check_args(const struct args *a)
         bad = "filters";
     } else if (a->pubkey && a->sub != SUB_ADD) {
         bad = "--pubkey";
+    } else if (a->has_jobs && a->sub != SUB_ADD) {
+        bad = "-j";
     } else if (a->svg && a->sub != SUB_STATS) {
         bad = "--svg";
     } else if (a->outdir && !is_out) {
@@ -369,39 +382,51 @@ add_json(const char *file, const char *id, const char *result,
     return rc;
 }
 
-/* Reads and verifies one file into slot: NULL when it fails (reported). */
-static struct rpl_log *
-add_read(struct add_run *run, const char *file, char id[33])
+/* A job of the pool: one file read and verified, its log waiting in
+ * the slot until its chunk is stored. */
+struct add_job {
+    struct rpl_log *log; /* NULL: refused (reported) */
+    char id[33];
+};
+
+/* Reads and verifies one file (a job of the pool, in any thread); a
+ * failure is reported and leaves job->log NULL. */
+static int
+add_read(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
 {
+    const struct add_run *run = ud;
+    struct add_job *job = data;
+    const char *file = run->a->rest[index];
     struct rpl_verify_opts opts = {.pubkey = run->pin};
     struct rpl_log *log = NULL;
     struct rpl_report rep;
     struct rpl_error err;
     enum rpl_status st;
+    int rc;
 
-    st = rpl_log_read(run->ctx, &log, file, &err);
+    st = rpl_log_read(ctx, &log, file, &err);
     if (st == RPL_OK) {
         st = rpl_log_verify(log, &opts, &rep);
         err = rep.error;
     }
     if (st == RPL_OK) {
-        memcpy(id, rep.id, 33);
-        return log;
+        memcpy(job->id, rep.id, 33);
+        job->log = log;
+        return CLI_EXIT_OK;
     }
     rpl_log_free(log);
-    run->refused++;
-    run->rc = cli_worst(run->rc, cli_file_error(file, st, &err));
+    rc = cli_file_error(file, st, &err);
     if (run->a->is_json) {
-        run->rc = cli_worst(run->rc, add_json(file, NULL, "refused", st, &err));
+        rc = cli_worst(rc, add_json(file, NULL, "refused", st, &err));
     }
-    return NULL;
+    return rc;
 }
 
 /* A chunk of files read and verified, waiting to be stored. */
 struct chunk {
     char *file[ADD_CHUNK];
     struct rpl_log *log[ADD_CHUNK]; /* NULL: refused already */
-    char id[ADD_CHUNK][33];
+    const char *id[ADD_CHUNK];
     enum rpl_archive_added what[ADD_CHUNK];
     size_t n;
 };
@@ -477,8 +502,12 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
     struct add_run run;
     struct rpl_pubkey pin;
     struct cli_progress prog;
+    struct cli_pool *pool = NULL;
     struct chunk *c;
-    int i, rc;
+    const size_t jobs = a->has_jobs ? a->jobs : cli_jobs_default();
+    const size_t n = (size_t)a->nrest;
+    size_t i;
+    int rc;
 
     memset(&run, 0, sizeof(run));
     run.a = a;
@@ -500,22 +529,42 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
         free(c);
         return rc;
     }
-    cli_progress_start(&prog, "files", (size_t)a->nrest, a->is_quiet);
-    for (i = 0; i < a->nrest; i++) {
+    /* Workers read and verify the next chunk while this thread, the
+     * only writer, stores the current one: a window of two chunks. */
+    rc = cli_pool_start(&pool, n, jobs, jobs > 1 ? 2 * ADD_CHUNK : ADD_CHUNK,
+                        sizeof(struct add_job), add_read, &run);
+    if (rc != CLI_EXIT_OK) {
+        rpl_archive_close(run.ar);
+        free(c);
+        return rc;
+    }
+    cli_progress_start(&prog, "files", n, a->is_quiet);
+    for (i = 0; i < n; i++) {
+        int job_rc;
+        struct add_job *job = cli_pool_wait(pool, i, false, &job_rc);
+
+        run.rc = cli_worst(run.rc, job_rc);
+        if (!job->log) {
+            run.refused++;
+        }
         c->file[c->n] = a->rest[i];
-        c->log[c->n] = add_read(&run, a->rest[i], c->id[c->n]);
+        c->log[c->n] = job->log;
+        c->id[c->n] = job->id;
+        job->log = NULL;
         c->n++;
-        if (c->n == ADD_CHUNK || i + 1 == a->nrest) {
+        if (c->n == ADD_CHUNK || i + 1 == n) {
             add_chunk(&run, c);
             while (c->n > 0) {
                 c->n--;
                 rpl_log_free(c->log[c->n]);
                 c->log[c->n] = NULL;
             }
+            cli_pool_release(pool, i + 1);
         }
-        cli_progress_update(&prog, (size_t)i + 1);
+        cli_progress_update(&prog, i + 1);
     }
     cli_progress_end(&prog);
+    cli_pool_free(pool);
     rpl_archive_close(run.ar);
     free(c);
     if (!a->is_json) {

@@ -25,7 +25,8 @@ int cmd_import(int argc, char **argv);
 
 static const char usage[] =
     "usage: camelog import --from avalongame [--seed hex] [--force] [-q]\n"
-    "                      [--json] --key importer.key -o dir file ...\n";
+    "                      [--json] [-j n] --key importer.key -o dir file "
+    "...\n";
 
 static const char options[] =
     "options:\n"
@@ -36,6 +37,8 @@ static const char options[] =
     "  -f, --force          overwrite existing files\n"
     "  -q, --quiet          no progress and no summary\n"
     "  --json               one JSON object per record on standard output\n"
+    "  -j, --jobs n         import n records at a time (default: the cores\n"
+    "                       online)\n"
     "  -k, --key file       the importer's secret key, which seals the logs\n"
     "  -o, --output dir     where the logs go (created if needed)\n"
     "  -h, --help           this help\n";
@@ -91,25 +94,57 @@ fail(const struct options *o, struct result *res, enum rpl_status st,
              st == RPL_E_EXISTS ? "; --force overwrites it" : "");
 }
 
-static void
-import_one(struct rpl_ctx *ctx, const struct options *o, const char *file,
-           struct rpl_import_report *rep, struct result *res)
+/* A job of the pool: one record imported (in any thread); the log
+ * waits in the slot for the main thread to write it. */
+struct import_job {
+    struct rpl_import_report rep;
+    struct result res;
+    struct rpl_log *log; /* NULL when the import failed */
+};
+
+struct import_run {
+    const struct options *o;
+    char **files;
+};
+
+static int
+import_record(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
 {
-    struct rpl_log *log = NULL;
+    const struct import_run *run = ud;
+    struct import_job *job = data;
+    struct rpl_import_report *rep = &job->rep;
+    struct result *res = &job->res;
     struct rpl_error err;
     enum rpl_status st;
-    size_t n;
 
-    memset(res, 0, sizeof(*res));
     res->field = rep->field;
-    st = rpl_import_file(ctx, o->format, file, &o->lib, &log, rep, &err);
+    st = rpl_import_file(ctx, run->o->format, run->files[index], &run->o->lib,
+                         &job->log, rep, &err);
     if (st != RPL_OK) {
+        job->log = NULL;
         res->status = st;
         res->category = rep->category;
         snprintf(res->reason, sizeof(res->reason), "%s",
                  rep->reason[0] != '\0' ? rep->reason
                                         : cli_error_text(st, &err));
-        goto out;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* In the main thread, in input order (so that of two records of one
+ * name the first is written): the log of job as <name>.camelog. */
+static void
+write_one(const struct options *o, struct import_job *job)
+{
+    struct rpl_import_report *rep = &job->rep;
+    struct result *res = &job->res;
+    struct rpl_log *log = job->log;
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t n;
+
+    if (!log) {
+        return;
     }
     n = strlen(o->dir) + strlen(rep->name) + 16;
     res->output = malloc(n);
@@ -133,6 +168,7 @@ import_one(struct rpl_ctx *ctx, const struct options *o, const char *file,
     }
 out:
     rpl_log_free(log);
+    job->log = NULL;
 }
 
 /* ------------------------------------------------------------- output */
@@ -258,6 +294,7 @@ cmd_import(int argc, char **argv)
         {"json", no_argument, NULL, OPT_JSON},
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
+        {"jobs", required_argument, NULL, 'j'},
         {"key", required_argument, NULL, 'k'},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
@@ -267,8 +304,11 @@ cmd_import(int argc, char **argv)
     const char *from = NULL, *seed = NULL, *keyfile = NULL;
     uint8_t seed_bytes[64];
     size_t seed_len = 0, *counts = NULL, ncounts = 1, imported = 0, i, nfiles;
+    size_t jobs = cli_jobs_default();
     struct rpl_ctx *ctx = NULL;
     struct rpl_seckey *key = NULL;
+    struct cli_pool *pool = NULL;
+    struct import_run run;
     struct cli_progress prog;
     struct rpl_error err;
     enum rpl_status st;
@@ -276,7 +316,7 @@ cmd_import(int argc, char **argv)
 
     memset(&o, 0, sizeof(o));
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":fqk:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":fqj:k:o:h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_FROM:
             from = optarg;
@@ -292,6 +332,11 @@ cmd_import(int argc, char **argv)
             break;
         case 'q':
             o.quiet = true;
+            break;
+        case 'j':
+            if (cli_parse_jobs("import", optarg, &jobs) != CLI_EXIT_OK) {
+                return CLI_EXIT_USAGE;
+            }
             break;
         case 'k':
             keyfile = optarg;
@@ -362,30 +407,43 @@ cmd_import(int argc, char **argv)
         goto out;
     }
     nfiles = (size_t)(argc - optind);
+    run.o = &o;
+    run.files = argv + optind;
+    rc = cli_pool_start(&pool, nfiles, jobs, 4 * jobs,
+                        sizeof(struct import_job), import_record, &run);
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
     cli_progress_start(&prog, "records", nfiles, o.quiet);
     for (i = 0; i < nfiles; i++) {
-        const char *file = argv[optind + (int)i];
-        struct rpl_import_report rep;
-        struct result res;
+        const char *file = run.files[i];
+        int job_rc;
+        struct import_job *job = cli_pool_wait(pool, i, false, &job_rc);
+        struct rpl_import_report *rep = &job->rep;
+        struct result *res = &job->res;
 
-        import_one(ctx, &o, file, &rep, &res);
-        if (res.status == RPL_OK) {
+        (void)job_rc; /* a record's status is in res */
+        write_one(&o, job);
+        if (res->status == RPL_OK) {
             imported++;
         } else {
-            counts[res.category < ncounts ? res.category : 0]++;
-            cli_file_msg(file, 0, "%s", res.reason);
-            rc = cli_worst(rc, cli_exit_status(res.status));
+            counts[res->category < ncounts ? res->category : 0]++;
+            cli_file_msg(file, 0, "%s", res->reason);
+            rc = cli_worst(rc, cli_exit_status(res->status));
         }
         if (o.json) {
-            rc = cli_worst(rc, print_json(&o, file, &rep, &res));
-        } else if (res.status == RPL_OK) {
-            printf("%s: %s %s\n", res.output, rep.log.winner, rep.log.reason);
+            rc = cli_worst(rc, print_json(&o, file, rep, res));
+        } else if (res->status == RPL_OK) {
+            printf("%s: %s %s\n", res->output, rep->log.winner,
+                   rep->log.reason);
         }
-        free(res.output);
-        json_decref(res.warnings);
+        free(res->output);
+        json_decref(res->warnings);
+        cli_pool_release(pool, i + 1);
         cli_progress_update(&prog, i + 1);
     }
     cli_progress_end(&prog);
+    cli_pool_free(pool);
     if (!o.quiet) {
         print_summary(&o, imported, nfiles, counts, ncounts);
     }

@@ -10,9 +10,9 @@
  * "camelog simulate " || label || " " || g), 16 bytes for the id and 32
  * for the rest ("secret", "bots", "entropy pK", "seat key pK").
  *
- * --count N writes DIR/game-000001.camelog ... with two worker processes
- * (game g goes to worker (g - 1) mod 2) and DIR/MANIFEST.tsv, whose rows
- * the parent reads from the workers' pipes in game order.
+ * --count N writes DIR/game-000001.camelog ... with -j worker threads
+ * (tools/pool.c) and DIR/MANIFEST.tsv, whose rows the main thread
+ * writes in game order.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -33,7 +32,7 @@ static const char usage_head[] = "usage: camelog simulate --game ";
 static const char usage_tail[] =
     " --players n [--roles list]\n"
     "                        [--rules line] [--lady] [--targeting]\n"
-    "                        [--seed hex] [--count n]\n"
+    "                        [--seed hex] [--count n] [-j n]\n"
     "                        [--bot random|plausible] [--entropy] [--sigs]\n"
     "                        [--created time] [--deliveries dir]\n"
     "                        [--force] [-q] --key dealer.key -o file|dir\n";
@@ -51,6 +50,8 @@ static const char options_tail[] =
     "  --targeting            play with the Targeting variant\n"
     "  --seed hex             seed of the run (default: random, printed)\n"
     "  --count n              write n games into the directory given by -o\n"
+    "  -j, --jobs n           with --count, play n games at a time (default:\n"
+    "                         the cores online)\n"
     "  --bot random|plausible how the seats choose (default: plausible)\n"
     "  --entropy              every seat contributes entropy\n"
     "  --sigs                 every seat has a key and signs its lines\n"
@@ -343,63 +344,45 @@ dash_if_empty(const char *s)
     return s[0] != '\0' ? s : "-";
 }
 
-/* --count: the work of one worker process; rows go to fd in game
- * order.  Returns the exit status of the process. */
+/* --count: one game of the pool (in any thread). */
+struct count_run {
+    const struct sim *sim;
+    const char *dir;
+};
+
+struct count_job {
+    struct outcome res;
+};
+
 static int
-worker(const struct sim *sim, const char *dir, size_t count, size_t first,
-       size_t step, int fd)
+count_game(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
 {
-    struct rpl_ctx *ctx = NULL;
-    FILE *out = fdopen(fd, "w");
-    char *path = NULL;
-    size_t g;
+    const struct count_run *run = ud;
+    struct count_job *job = data;
+    const size_t g = index + 1;
+    char *path = malloc(strlen(run->dir) + 32);
     int rc;
 
-    if (!out) {
-        cli_msg("pipe: %s", strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
-    rc = cli_ctx_new(&ctx);
-    path = malloc(strlen(dir) + 32);
     if (!path) {
         cli_msg("out of memory");
-        rc = CLI_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
-    for (g = first; rc == CLI_EXIT_OK && g <= count; g += step) {
-        struct outcome res;
-
-        sprintf(path, "%s/game-%06zu.camelog", dir, g);
-        rc = play_game(sim, ctx, g, path, g == 1, &res);
-        if (rc != CLI_EXIT_OK) {
-            break;
-        }
-        if (fprintf(out, "game-%06zu.camelog\t%s\t%s\t%s\t%s\n", g, sim->rules,
-                    dash_if_empty(res.winner), dash_if_empty(res.reason),
-                    res.digest) < 0 ||
-            fflush(out) != 0) {
-            rc = CLI_EXIT_USAGE; /* the parent is gone or stopped */
-        }
-    }
-    fclose(out);
+    sprintf(path, "%s/game-%06zu.camelog", run->dir, g);
+    rc = play_game(run->sim, ctx, g, path, g == 1, &job->res);
     free(path);
-    rpl_ctx_free(ctx);
     return rc;
 }
 
-#define NWORKERS 2
-
 static int
-run_count(const struct sim *sim, const char *dir, size_t count)
+run_count(const struct sim *sim, const char *dir, size_t count, size_t jobs)
 {
-    pid_t pids[NWORKERS] = {0};
-    FILE *rows[NWORKERS] = {NULL};
-    const size_t nworkers = count < NWORKERS ? count : NWORKERS;
-    char *manifest = NULL, *tmp = NULL, *line = NULL;
-    size_t cap = 0, g, w;
+    struct count_run run = {.sim = sim, .dir = dir};
+    struct cli_pool *pool = NULL;
+    char *manifest = NULL, *tmp = NULL;
+    size_t g;
     FILE *mf = NULL;
     struct cli_progress prog;
-    bool is_short = false;
-    int rc, worst_worker = CLI_EXIT_OK;
+    int rc;
 
     rc = cli_make_dir(dir);
     if (rc != CLI_EXIT_OK) {
@@ -424,83 +407,30 @@ run_count(const struct sim *sim, const char *dir, size_t count)
         goto out;
     }
     fprintf(mf, "file\trules\twinner\treason\tdigest\n");
-    /* Nothing buffered may be copied into the workers. */
-    fflush(mf);
-    fflush(stdout);
-    fflush(stderr);
-    for (w = 0; w < nworkers; w++) {
-        int fds[2];
-
-        if (pipe(fds) != 0) {
-            cli_msg("pipe: %s", strerror(errno));
-            goto out;
-        }
-        pids[w] = fork();
-        if (pids[w] < 0) {
-            cli_msg("fork: %s", strerror(errno));
-            close(fds[0]);
-            close(fds[1]);
-            pids[w] = 0;
-            goto out;
-        }
-        if (pids[w] == 0) {
-            size_t v;
-
-            close(fds[0]);
-            for (v = 0; v < w; v++) {
-                fclose(rows[v]);
-            }
-            fclose(mf);
-            free(manifest);
-            free(tmp);
-            _exit(worker(sim, dir, count, w + 1, nworkers, fds[1]));
-        }
-        close(fds[1]);
-        rows[w] = fdopen(fds[0], "r");
-        if (!rows[w]) {
-            close(fds[0]);
-            cli_msg("pipe: %s", strerror(errno));
-            goto out;
-        }
+    rc = cli_pool_start(&pool, count, jobs, 4 * jobs, sizeof(struct count_job),
+                        count_game, &run);
+    if (rc != CLI_EXIT_OK) {
+        goto out;
     }
+    /* The first failure stops the run: later games are not waited for. */
     cli_progress_start(&prog, "games", count, sim->quiet);
-    for (g = 1; g <= count; g++) {
-        if (getline(&line, &cap, rows[(g - 1) % nworkers]) <= 0) {
-            break; /* the worker reports its own failure */
+    for (g = 1; rc == CLI_EXIT_OK && g <= count; g++) {
+        int job_rc;
+        const struct count_job *job =
+            cli_pool_wait(pool, g - 1, false, &job_rc);
+
+        rc = job_rc;
+        if (rc == CLI_EXIT_OK) {
+            fprintf(mf, "game-%06zu.camelog\t%s\t%s\t%s\t%s\n", g, sim->rules,
+                    dash_if_empty(job->res.winner),
+                    dash_if_empty(job->res.reason), job->res.digest);
         }
-        fputs(line, mf);
+        cli_pool_release(pool, g);
         cli_progress_update(&prog, g);
     }
     cli_progress_end(&prog);
-    is_short = g <= count;
-    rc = CLI_EXIT_OK;
+    cli_pool_free(pool);
 out:
-    for (w = 0; w < NWORKERS; w++) {
-        int status = 0;
-
-        if (rows[w]) {
-            fclose(rows[w]);
-        }
-        if (pids[w] <= 0) {
-            continue;
-        }
-        /* With its pipe closed, a worker still running dies of SIGPIPE
-         * at its next row, between two games. */
-        while (waitpid(pids[w], &status, 0) < 0 && errno == EINTR) {
-        }
-        if (WIFEXITED(status)) {
-            worst_worker = cli_worst(worst_worker, WEXITSTATUS(status));
-        } else if (!is_short && rc == CLI_EXIT_OK) {
-            cli_msg("a worker process was killed by signal %d",
-                    WTERMSIG(status));
-            worst_worker = CLI_EXIT_USAGE;
-        }
-    }
-    if (is_short && worst_worker == CLI_EXIT_OK) {
-        cli_msg("a worker process stopped early");
-        worst_worker = CLI_EXIT_USAGE;
-    }
-    rc = cli_worst(rc, worst_worker);
     if (mf) {
         if (fclose(mf) != 0 && rc == CLI_EXIT_OK) {
             cli_file_msg(tmp, 0, "%s", strerror(errno));
@@ -517,7 +447,6 @@ out:
     if (rc == CLI_EXIT_OK) {
         printf("%s: %zu %s\n", manifest, count, count == 1 ? "game" : "games");
     }
-    free(line);
     free(manifest);
     free(tmp);
     return rc;
@@ -606,6 +535,7 @@ cmd_simulate(int argc, char **argv)
         {"targeting", no_argument, NULL, OPT_TARGETING},
         {"seed", required_argument, NULL, OPT_SEED},
         {"count", required_argument, NULL, OPT_COUNT},
+        {"jobs", required_argument, NULL, 'j'},
         {"bot", required_argument, NULL, OPT_BOT},
         {"entropy", no_argument, NULL, OPT_ENTROPY},
         {"sigs", no_argument, NULL, OPT_SIGS},
@@ -623,7 +553,8 @@ cmd_simulate(int argc, char **argv)
     const char *count_arg = NULL, *keyfile = NULL, *output = NULL;
     bool lady = false, targeting = false;
     uint8_t seed_bytes[64];
-    size_t seed_len = 0, count = 0;
+    size_t seed_len = 0, count = 0, jobs = cli_jobs_default();
+    bool has_jobs = false;
     struct rpl_ctx *ctx = NULL;
     struct rpl_seckey *dealer = NULL;
     struct rpl_error err;
@@ -633,7 +564,7 @@ cmd_simulate(int argc, char **argv)
     memset(&sim, 0, sizeof(sim));
     sim.bot = RPL_BOT_PLAUSIBLE;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":fqk:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":fqk:o:j:h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_GAME:
             sim.game = optarg;
@@ -689,6 +620,13 @@ cmd_simulate(int argc, char **argv)
         case 'q':
             sim.quiet = true;
             break;
+        case 'j':
+            rc = cli_parse_jobs("simulate", optarg, &jobs);
+            if (rc != CLI_EXIT_OK) {
+                return rc;
+            }
+            has_jobs = true;
+            break;
         case 'k':
             keyfile = optarg;
             break;
@@ -733,6 +671,9 @@ cmd_simulate(int argc, char **argv)
     }
     if (count_arg && (!cli_parse_size(count_arg, &count) || count == 0)) {
         return cli_usage_error("simulate", "--count needs a positive number");
+    }
+    if (has_jobs && !count_arg) {
+        return cli_usage_error("simulate", "-j needs --count");
     }
     if (count_arg && sim.deliveries) {
         return cli_usage_error("simulate", "--deliveries writes one game's "
@@ -799,7 +740,7 @@ cmd_simulate(int argc, char **argv)
     sim.dealer = dealer;
     rpl_seckey_pubkey(dealer, &sim.dealer_pub);
     if (count_arg) {
-        rc = run_count(&sim, output, count);
+        rc = run_count(&sim, output, count, jobs);
     } else {
         struct outcome res;
 

@@ -13,7 +13,7 @@
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog verify [-q] [--json] [--pubkey key|file]\n"
+    "usage: camelog verify [-q] [--json] [--pubkey key|file] [-j n]\n"
     "                      [--require finished|complete] file ...\n";
 
 static const char options[] =
@@ -24,6 +24,8 @@ static const char options[] =
     "                     complete ones\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
+    "  -j, --jobs n       verify n files at a time (default: the cores "
+    "online)\n"
     "  -q, --quiet        no progress and no note on trusted keys\n"
     "  -h, --help         this help\n";
 
@@ -32,6 +34,7 @@ static const char options[] =
 #define NOTED_MAX 16
 
 struct verify_run {
+    char **files;
     const struct rpl_pubkey *pin;
     enum rpl_progress require;
     bool is_json;
@@ -41,18 +44,26 @@ struct verify_run {
     bool is_overflow_noted;
 };
 
+/* What a job hands the main thread besides its output: the dealer key
+ * of a log that verified, for the note on trusted keys. */
+struct verify_job {
+    bool has_dealer;
+    struct rpl_pubkey dealer;
+};
+
+/* In the main thread, in input order: the first file naming a key is
+ * the one that notes it. */
 static void
 note_trusted(struct verify_run *run, const char *file,
-             const struct rpl_log *log)
+             const struct rpl_pubkey *pk)
 {
-    struct rpl_pubkey pk;
     char key[RPL_PUBKEY_B64_LEN + 1];
     size_t i;
 
-    if (run->pin || run->is_quiet || !rpl_log_dealer(log, &pk)) {
+    if (run->pin || run->is_quiet) {
         return;
     }
-    rpl_pubkey_format(&pk, key);
+    rpl_pubkey_format(pk, key);
     for (i = 0; i < run->nnoted; i++) {
         if (strcmp(run->noted[i], key) == 0) {
             return;
@@ -153,7 +164,7 @@ print_text(const char *file, const struct rpl_report *rep, const char *variants,
     char vtext[RPL_VARIANTS_MAX + 16] = "";
 
     if (rep->error.code != RPL_OK) {
-        printf("%s: FAILED line %zu\n", file, rep->error.line);
+        fprintf(cli_out(), "%s: FAILED line %zu\n", file, rep->error.line);
         return;
     }
     /* An imported game was dealt elsewhere: its rules are checked, its
@@ -171,16 +182,17 @@ print_text(const char *file, const struct rpl_report *rep, const char *variants,
     }
     switch (rep->progress) {
     case RPL_PROGRESS_IN_PROGRESS:
-        printf("%s: ok (%s%sin progress%s)\n", file, imp, vtext, seed);
+        fprintf(cli_out(), "%s: ok (%s%sin progress%s)\n", file, imp, vtext,
+                seed);
         break;
     case RPL_PROGRESS_FINISHED:
-        printf("%s: ok (%s%sfinished, not revealed%s)\n", file, imp, vtext,
-               seed);
+        fprintf(cli_out(), "%s: ok (%s%sfinished, not revealed%s)\n", file, imp,
+                vtext, seed);
         break;
     case RPL_PROGRESS_COMPLETE:
-        printf("%s: ok (%s%scomplete, %zu %s, %zu %s%s)\n", file, imp, vtext,
-               rep->seals, plural(rep->seals, "seal", "seals"), rep->sigs,
-               plural(rep->sigs, "sig", "sigs"), seed);
+        fprintf(cli_out(), "%s: ok (%s%scomplete, %zu %s, %zu %s%s)\n", file,
+                imp, vtext, rep->seals, plural(rep->seals, "seal", "seals"),
+                rep->sigs, plural(rep->sigs, "sig", "sigs"), seed);
         break;
     }
 }
@@ -278,9 +290,14 @@ report_json(const char *file, const struct rpl_report *rep, enum rpl_status st,
     return o;
 }
 
+/* A job of the pool: reads and verifies one file and prints its line;
+ * the log is freed before it returns. */
 static int
-verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
+verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
 {
+    const struct verify_run *run = ud;
+    struct verify_job *job = data;
+    const char *file = run->files[index];
     struct rpl_log *log = NULL;
     struct rpl_error err;
     struct rpl_report rep;
@@ -307,9 +324,9 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
             }
             json_decref(obj);
         } else if (rc == CLI_EXIT_INVALID) {
-            printf("%s: FAILED line %zu\n", file, err.line);
+            fprintf(cli_out(), "%s: FAILED line %zu\n", file, err.line);
         } else {
-            printf("%s: ERROR\n", file);
+            fprintf(cli_out(), "%s: ERROR\n", file);
         }
         return rc;
     }
@@ -326,7 +343,7 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         rc = cli_file_error(file, st, &rep.error);
     } else {
         rc = CLI_EXIT_OK;
-        note_trusted(run, file, log);
+        job->has_dealer = rpl_log_dealer(log, &job->dealer);
     }
     if (run->is_json) {
         obj = report_json(file, &rep, st, &rep.error, warnings);
@@ -356,7 +373,8 @@ cmd_verify(int argc, char **argv)
     static const struct option longopts[] = {
         {"pubkey", required_argument, NULL, 'k'},
         {"require", required_argument, NULL, 'r'},
-        {"json", no_argument, NULL, 'j'},
+        {"json", no_argument, NULL, 'J'},
+        {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -364,13 +382,15 @@ cmd_verify(int argc, char **argv)
     struct verify_run run;
     struct rpl_pubkey pin;
     struct rpl_ctx *ctx = NULL;
+    struct cli_pool *pool = NULL;
     struct cli_progress prog;
     const char *pubkey = NULL;
-    int c, i, rc = CLI_EXIT_OK;
+    size_t jobs = cli_jobs_default(), nfiles, i;
+    int c, rc = CLI_EXIT_OK;
 
     memset(&run, 0, sizeof(run));
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":qj:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'k':
             pubkey = optarg;
@@ -387,8 +407,14 @@ cmd_verify(int argc, char **argv)
                                        optarg);
             }
             break;
-        case 'j':
+        case 'J':
             run.is_json = true;
+            break;
+        case 'j':
+            rc = cli_parse_jobs("verify", optarg, &jobs);
+            if (rc != CLI_EXIT_OK) {
+                return rc;
+            }
             break;
         case 'q':
             run.is_quiet = true;
@@ -416,12 +442,31 @@ cmd_verify(int argc, char **argv)
         }
         run.pin = &pin;
     }
-    cli_progress_start(&prog, "files", (size_t)(argc - optind), run.is_quiet);
-    for (i = optind; i < argc; i++) {
-        rc = cli_worst(rc, verify_one(&run, ctx, argv[i]));
-        cli_progress_update(&prog, (size_t)(i - optind + 1));
+    run.files = argv + optind;
+    nfiles = (size_t)(argc - optind);
+    /* A window of four files a thread keeps every thread busy. */
+    rc = cli_pool_start(&pool, nfiles, jobs, 4 * jobs,
+                        sizeof(struct verify_job), verify_one, &run);
+    if (rc != CLI_EXIT_OK) {
+        rpl_ctx_free(ctx);
+        return rc;
+    }
+    cli_progress_start(&prog, "files", nfiles, run.is_quiet);
+    for (i = 0; i < nfiles; i++) {
+        int job_rc;
+        const struct verify_job *job = cli_pool_wait(pool, i, true, &job_rc);
+
+        rc = cli_worst(rc, job_rc);
+        cli_pool_put_err(pool, i);
+        if (job->has_dealer) {
+            note_trusted(&run, run.files[i], &job->dealer);
+        }
+        cli_pool_put_out(pool, i);
+        cli_pool_release(pool, i + 1);
+        cli_progress_update(&prog, i + 1);
     }
     cli_progress_end(&prog);
+    cli_pool_free(pool);
     rpl_ctx_free(ctx);
     return cli_finish(rc);
 }

@@ -1,0 +1,15 @@
+/* floor.h - the floor of verify (floor.c), for bench.c. */
+#ifndef CAMELOG_BENCH_FLOOR_H
+#define CAMELOG_BENCH_FLOOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "games/game.h"
+
+/* Reads, inflates, chains every line of path and checks every seal with
+ * dealer; *seals gets their number.  False when anything fails. */
+bool bench_floor_check(struct rpl_ctx *ctx, const char *path,
+                       const struct rpl_pubkey *dealer, size_t *seals);
+
+#endif
