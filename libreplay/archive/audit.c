@@ -466,6 +466,15 @@ verdict(struct rpl__buf *b, const struct audit *au, unsigned g)
         rpl__buf_printf(b, "no games %s", group_title[g]);
         return;
     }
+    for (size_t k = 0; k < au->ntests; k++)
+        n += au->test[k].group == g;
+    if (n == 0) {
+        rpl__buf_printf(b,
+                        "nothing tested in %llu games %s: too few games "
+                        "in every stratum",
+                        (unsigned long long)au->games[g], group_title[g]);
+        return;
+    }
     if (au->flagged[g] == 0) {
         rpl__buf_printf(b,
                         "no evidence of bias in %llu games %s at the "
@@ -474,8 +483,6 @@ verdict(struct rpl__buf *b, const struct audit *au, unsigned g)
                         AUDIT_LEVEL);
         return;
     }
-    for (size_t k = 0; k < au->ntests; k++)
-        n += au->test[k].group == g;
     rpl__buf_printf(b,
                     "bias found in %llu games %s: %zu of %zu tests "
                     "flagged at the %.2f level",

@@ -441,10 +441,11 @@ const struct rpl__audit rpl__av_audit[AV_NAUDIT] = {
      "the first leader's table tests her too"},
     {"role_player", "each player's roles",
      "SELECT s.name, c.role, sum(s.role = c.role), "
-     "sum(c.m * 1.0 / g.players), 1.0, "
-     "(SELECT count(*) FROM main.seat y JOIN sel USING (gid) "
-     "WHERE y.name = s.name AND y.role IS NOT NULL) "
+     "sum(c.m * 1.0 / g.players), 1.0, max(n.games) "
      "FROM main.seat s JOIN sel USING (gid) "
+     "JOIN (SELECT y.name AS name, count(*) AS games FROM main.seat y "
+     "JOIN sel USING (gid) WHERE y.role IS NOT NULL GROUP BY y.name) n "
+     "ON n.name = s.name "
      "JOIN main.game g ON g.gid = s.gid "
      "JOIN " AV_ROLE_COUNT "ON c.gid = s.gid "
      "WHERE s.role IS NOT NULL GROUP BY s.name, c.role "
