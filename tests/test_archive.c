@@ -1063,6 +1063,28 @@ START_TEST(query_bad_filters)
         ck_assert_int_eq(rpl_archive_stats(ar, &bad[i], &json, &err),
                          RPL_E_ARG);
         ck_assert_ptr_null(json);
+        ck_assert_int_eq(
+            rpl_archive_audit(ar, &bad[i], RPL_ARCHIVE_TEXT, &json, NULL, &err),
+            RPL_E_ARG);
+        ck_assert_ptr_null(json);
+    }
+    /* The audit writes text and JSON, not a chart; an empty archive
+     * has nothing to flag. */
+    {
+        struct rpl_error err;
+        char *out = NULL;
+        bool is_flagged = true;
+
+        ck_assert_int_eq(
+            rpl_archive_audit(ar, NULL, RPL_ARCHIVE_SVG, &out, NULL, &err),
+            RPL_E_ARG);
+        ck_assert_ptr_null(out);
+        ck_assert_int_eq(rpl_archive_audit(ar, NULL, RPL_ARCHIVE_JSON, &out,
+                                           &is_flagged, &err),
+                         RPL_OK);
+        ck_assert(!is_flagged);
+        ck_assert_ptr_nonnull(strstr(out, "\"tests\":0,\"flagged\":0"));
+        rpl_free(ctx, out);
     }
     rpl_archive_close(ar);
     tmp_remove(&t);
@@ -2771,6 +2793,13 @@ START_TEST(allocation_failures)
             json = NULL;
             rc = rpl_archive_stats_as(ar, NULL, (enum rpl_archive_format)fmt,
                                       &json, &err);
+        }
+        for (int fmt = RPL_ARCHIVE_JSON;
+             rc == RPL_OK && fmt <= RPL_ARCHIVE_TEXT; fmt++) {
+            rpl_free(ctx, json);
+            json = NULL;
+            rc = rpl_archive_audit(ar, NULL, (enum rpl_archive_format)fmt,
+                                   &json, NULL, &err);
         }
         if (rc == RPL_OK) {
             done = true;
