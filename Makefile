@@ -69,7 +69,7 @@ $(error missing libraries (pkg-config $(DEPS_PKGS)): run 'make deps', \
   which installs them as root and otherwise prints the apt-get line)
 endif
 DEP_CFLAGS   := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS))
-DEP_LIBS     := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS))
+DEP_LIBS     := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS)) -lm
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 endif

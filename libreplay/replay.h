@@ -1076,6 +1076,22 @@ rpl_archive_stats_as(struct rpl_archive *ar, const struct rpl_archive_filter *f,
                      enum rpl_archive_format format, char **out,
                      struct rpl_error *err) RPL_NONNULL(1, 4);
 
+/* The deal audit of the games the filter selects: whether the deals
+ * look uniform, for the games camelog dealt and apart for the imported
+ * ones.  Each game's tables (camelog-archive(1): each role's seat per
+ * player count, the first leader's seat, each player's roles) are tested
+ * stratum by stratum with Pearson's chi-square against a uniform deal,
+ * cells expecting fewer than 5 pooled, and the p-values of all the tests
+ * corrected together by Holm-Bonferroni; a test whose corrected p-value
+ * is under 0.01 is flagged, and *is_flagged (may be NULL) says whether
+ * one is.  format is RPL_ARCHIVE_JSON (keys in camelog-archive(1)) or
+ * RPL_ARCHIVE_TEXT (the tables and a verdict per group); another is
+ * RPL_E_ARG.  One read transaction.  Free *out with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_audit(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+                  enum rpl_archive_format format, char **out, bool *is_flagged,
+                  struct rpl_error *err) RPL_NONNULL(1, 4);
+
 /* The type of a column value of rpl_archive_sql(). */
 enum rpl_sql_type {
     RPL_SQL_NULL = 0,    /* value NULL */

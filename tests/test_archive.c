@@ -13,6 +13,7 @@
  * which quest) is read from the log through the public API, not from the
  * archive, and the archive's answers are compared with it.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "archive/archive.h"
 #include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
@@ -1061,6 +1063,28 @@ START_TEST(query_bad_filters)
         ck_assert_int_eq(rpl_archive_stats(ar, &bad[i], &json, &err),
                          RPL_E_ARG);
         ck_assert_ptr_null(json);
+        ck_assert_int_eq(
+            rpl_archive_audit(ar, &bad[i], RPL_ARCHIVE_TEXT, &json, NULL, &err),
+            RPL_E_ARG);
+        ck_assert_ptr_null(json);
+    }
+    /* The audit writes text and JSON, not a chart; an empty archive
+     * has nothing to flag. */
+    {
+        struct rpl_error err;
+        char *out = NULL;
+        bool is_flagged = true;
+
+        ck_assert_int_eq(
+            rpl_archive_audit(ar, NULL, RPL_ARCHIVE_SVG, &out, NULL, &err),
+            RPL_E_ARG);
+        ck_assert_ptr_null(out);
+        ck_assert_int_eq(rpl_archive_audit(ar, NULL, RPL_ARCHIVE_JSON, &out,
+                                           &is_flagged, &err),
+                         RPL_OK);
+        ck_assert(!is_flagged);
+        ck_assert_ptr_nonnull(strstr(out, "\"tests\":0,\"flagged\":0"));
+        rpl_free(ctx, out);
     }
     rpl_archive_close(ar);
     tmp_remove(&t);
@@ -2770,6 +2794,13 @@ START_TEST(allocation_failures)
             rc = rpl_archive_stats_as(ar, NULL, (enum rpl_archive_format)fmt,
                                       &json, &err);
         }
+        for (int fmt = RPL_ARCHIVE_JSON;
+             rc == RPL_OK && fmt <= RPL_ARCHIVE_TEXT; fmt++) {
+            rpl_free(ctx, json);
+            json = NULL;
+            rc = rpl_archive_audit(ar, NULL, (enum rpl_archive_format)fmt,
+                                   &json, NULL, &err);
+        }
         if (rc == RPL_OK) {
             done = true;
             rpl_free(ctx, json);
@@ -2792,6 +2823,38 @@ START_TEST(allocation_failures)
     free_corpus(&g, 1);
     tmp_remove(&t);
     rpl_ctx_free(plain);
+}
+END_TEST
+
+/* The p-value of the deal audit (archive/audit.c): the upper tail of
+ * chi-square against the tables (to 1e-4) and against closed forms
+ * (erfc and the finite sums of even and odd degrees, to 1e-6
+ * relative), on both branches (series and continued fraction). */
+static const struct {
+    double chi2;
+    unsigned df;
+    double p, tol; /* tol 0: relative 1e-6 */
+} chi2_cases[] = {
+    {3.84, 1, 0.0500, 1e-4},      {11.07, 5, 0.0500, 1e-4},
+    {23.21, 10, 0.0100, 1e-4},    {3.84, 1, 0.050043521, 0},
+    {11.07, 5, 0.050009619, 0},   {23.21, 10, 0.009997419, 0},
+    {10.83, 1, 0.00099868638, 0}, {31.41, 20, 0.050005239, 0},
+    {50.89, 30, 0.010005309, 0},  {4.0, 2, 0.13533528, 0},
+    {1.0, 3, 0.80125196, 0},      {0.5, 7, 0.99944648, 0},
+    {2.0, 9, 0.99146761, 0},      {100.0, 3, 1.5541594e-21, 0},
+    {412.0, 4, 7.1007966e-88, 0}, {0.0, 4, 1.0, 1e-12},
+    {5.0, 0, 1.0, 1e-12},
+};
+
+START_TEST(audit_chi2_p)
+{
+    const double got = rpl__chi2_p(chi2_cases[_i].chi2, chi2_cases[_i].df);
+    const double want = chi2_cases[_i].p;
+    const double tol =
+        chi2_cases[_i].tol > 0 ? chi2_cases[_i].tol : want * 1e-6;
+
+    ck_assert_msg(fabs(got - want) <= tol, "chi2 %g df %u: p %.10g, want %.10g",
+                  chi2_cases[_i].chi2, chi2_cases[_i].df, got, want);
 }
 END_TEST
 
@@ -2829,6 +2892,8 @@ archive_suite(void)
     tcase_add_test(tc, killed_mid_batch);
     tcase_add_test(tc, concurrent_adds);
     tcase_add_test(tc, allocation_failures);
+    tcase_add_loop_test(tc, audit_chi2_p, 0,
+                        sizeof(chi2_cases) / sizeof(chi2_cases[0]));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,8 +3,9 @@
  * (rpl_archive_*), with six subcommands: add (verify each file like
  * `camelog verify`, then store and index it), query (one line or one JSON
  * object per game), sql (one read-only statement), stats (a table, JSON,
- * or an SVG chart of the win rates by player count), export (the stored
- * files, byte for byte) and check (every stored log against the index).
+ * or an SVG chart of the win rates by player count), audit (whether the
+ * deals look uniform), export (the stored files, byte for byte), check
+ * (every stored log against the index) and report (an HTML page).
  *
  * add reads and verifies files outside any transaction, a chunk at a
  * time, then stores the chunk as one batch: another process adding to the
@@ -28,6 +29,7 @@ static const char usage[] =
     "       camelog archive query DB [filters] [--json]\n"
     "       camelog archive sql DB SQL [--json]\n"
     "       camelog archive stats DB [filters] [--json] [--svg FILE]\n"
+    "       camelog archive audit DB [filters] [--json]\n"
     "       camelog archive export DB [filters] [-f] -o DIR\n"
     "       camelog archive check DB [--json]\n"
     "       camelog archive report DB [filters] [-f] -o FILE\n";
@@ -69,13 +71,14 @@ enum sub {
     SUB_QUERY,
     SUB_SQL,
     SUB_STATS,
+    SUB_AUDIT,
     SUB_EXPORT,
     SUB_CHECK,
     SUB_REPORT
 };
 
 static const char *const sub_names[] = {
-    "add", "query", "sql", "stats", "export", "check", "report",
+    "add", "query", "sql", "stats", "audit", "export", "check", "report",
 };
 #define NSUBS (sizeof(sub_names) / sizeof(sub_names[0]))
 
@@ -254,7 +257,7 @@ check_args(const struct args *a)
     const bool is_out = a->sub == SUB_EXPORT || a->sub == SUB_REPORT;
 
     if (a->has_filter && a->sub != SUB_QUERY && a->sub != SUB_STATS &&
-        !is_out) {
+        a->sub != SUB_AUDIT && !is_out) {
         bad = "filters";
     } else if (a->pubkey && a->sub != SUB_ADD) {
         bad = "--pubkey";
@@ -872,6 +875,39 @@ run_stats(const struct args *a, struct rpl_ctx *ctx)
     return rc;
 }
 
+/* -------------------------------------------------------------- audit */
+
+/* The deal audit: the library tests and writes; a flagged test is exit
+ * status 1, as an input found invalid. */
+static int
+run_audit(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_archive *ar = NULL;
+    struct rpl_error err;
+    char *out = NULL;
+    bool is_flagged = false;
+    enum rpl_status st;
+    int rc;
+
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_archive_audit(ar, &a->filter,
+                           a->is_json ? RPL_ARCHIVE_JSON : RPL_ARCHIVE_TEXT,
+                           &out, &is_flagged, &err);
+    rpl_archive_close(ar);
+    if (st != RPL_OK) {
+        return filter_error(a->db, st, &err);
+    }
+    fputs(out, stdout);
+    if (a->is_json) {
+        putchar('\n');
+    }
+    rpl_free(ctx, out);
+    return is_flagged ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+}
+
 /* ------------------------------------------------------------- export */
 
 struct stored {
@@ -1101,6 +1137,9 @@ cmd_archive(int argc, char **argv)
         break;
     case SUB_STATS:
         rc = run_stats(&a, ctx);
+        break;
+    case SUB_AUDIT:
+        rc = run_audit(&a, ctx);
         break;
     case SUB_EXPORT:
         rc = run_export(&a, ctx);

@@ -16,7 +16,8 @@
  *            and details hooks);
  *   stats.c  the statistics (query.c's filter, the games' stats hooks);
  *   sql.c    read-only SQL;
- *   check.c  rebuilds and compares the index (index.c, store.c).
+ *   check.c  rebuilds and compares the index (index.c, store.c);
+ *   audit.c  the deal audit (query.c's filter, the games' audit tables).
  *
  * Every value reaches SQLite as a bound parameter; the only SQL text built
  * at run time is made of constant fragments (the schema's table names,
@@ -219,5 +220,11 @@ enum rpl_status rpl__ar_prepare_filtered(struct rpl_archive *ar,
                                          const struct rpl_archive_filter *f,
                                          const char *tail, sqlite3_stmt **out,
                                          struct rpl_error *err);
+
+/* ------------------------------------------------------------ audit.c */
+
+/* The upper tail of the chi-square distribution with df degrees of
+ * freedom at chi2: the p-value of Pearson's test (1 for df 0). */
+double rpl__chi2_p(double chi2, unsigned df);
 
 #endif /* LIBREPLAY_ARCHIVE_H */

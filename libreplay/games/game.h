@@ -211,6 +211,32 @@ struct rpl__details {
     struct rpl_archive_game *g;
 };
 
+/* One table of the deal audit (rpl_archive_audit(), archive/audit.c):
+ * a test of the deals against uniform, per stratum.  sql is a constant
+ * statement that follows "WITH sel(gid) AS (...) " as stats_sql does,
+ * sel holding the selected games of this game dealt by camelog, or those
+ * imported (the audit runs it once for each).  Each row is one cell of
+ * one stratum's test, ordered so that the rows of a stratum are
+ * consecutive:
+ *   0 stratum  text, unique per stratum ("assassin, 5 players")
+ *   1 cell     text ("p1", "merlin")
+ *   2 observed integer, the count in the cell
+ *   3 expected real, its expectation under a uniform deal
+ *   4 factor   real, multiplies the Pearson statistic so that it is
+ *              chi-square with cells - 1 degrees of freedom (1 for a
+ *              multinomial; (n - 1) / (n - m) for a value that m seats
+ *              of n hold in each game)
+ *   5 games    integer, the games of the stratum
+ * sql NULL: the table does not apply, and note says why (it is
+ * determined by another table, or the deal does not decide it); else
+ * note, when not NULL, says what the table leaves out. */
+struct rpl__audit {
+    const char *key;   /* "role_seat": JSON "table" */
+    const char *title; /* "each role's seat, per player count" */
+    const char *sql;
+    const char *note;
+};
+
 /* One game.  The state is plain data of state_size bytes (no pointers):
  * the log layer zeroes it, copies it with memcpy and never looks inside.
  * Every function that fails leaves the state as it was. */
@@ -367,6 +393,10 @@ struct rpl__game {
     const char *const *details_sql;
     size_t ndetails_sql;
     enum rpl_status (*details)(struct rpl__details *d, struct rpl_error *err);
+    /* The tables of the deal audit (archive/audit.c, struct rpl__audit):
+     * naudit of them, in the order they are printed.  NULL: none. */
+    const struct rpl__audit *audit;
+    size_t naudit;
 };
 
 /* The columns of struct rpl__game.filter_value. */

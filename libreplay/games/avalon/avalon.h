@@ -461,6 +461,9 @@ extern const char *const rpl__av_details_sql[AV_NDETAILS_SQL];
 enum rpl_status rpl__av_stats(const struct rpl__stats *s,
                               struct rpl_error *err);
 enum rpl_status rpl__av_details(struct rpl__details *d, struct rpl_error *err);
+/* The tables of the deal audit (stats.c, struct rpl__audit). */
+#define AV_NAUDIT 4
+extern const struct rpl__audit rpl__av_audit[AV_NAUDIT];
 
 /* ------------------------------------------------------------- module.c */
 

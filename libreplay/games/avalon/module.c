@@ -103,4 +103,6 @@ const struct rpl__game rpl__avalon = {
     .details_sql = rpl__av_details_sql,
     .ndetails_sql = AV_NDETAILS_SQL,
     .details = rpl__av_details,
+    .audit = rpl__av_audit,
+    .naudit = AV_NAUDIT,
 };

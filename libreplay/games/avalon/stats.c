@@ -405,3 +405,52 @@ rpl__av_details(struct rpl__details *d, struct rpl_error *err)
     }
     return rc;
 }
+
+/* ------------------------------------------------------------- audit */
+
+/* The deal audit (struct rpl__audit, games/game.h).  A role held by m
+ * seats of n in each game (the servants, the minions) lands on each seat
+ * with probability m / n, but the m seats of one game are drawn without
+ * replacement: the Pearson statistic is then (n - m) / (n - 1) times a
+ * chi-square, and the factor undoes it.  The strata are the player count,
+ * the role and m.  Roles are known all at once, at the reveal. */
+#define AV_ROLE_COUNT                                                          \
+    "(SELECT x.gid, x.role, count(*) AS m FROM main.seat x "                   \
+    "JOIN sel USING (gid) WHERE x.role IS NOT NULL GROUP BY x.gid, x.role) c "
+
+const struct rpl__audit rpl__av_audit[AV_NAUDIT] = {
+    {"role_seat", "each role's seat, per player count",
+     "SELECT c.role || CASE WHEN c.m > 1 THEN ' (' || c.m || ' a game)' "
+     "ELSE '' END || ', ' || g.players || ' players', 'p' || s.seat, "
+     "sum(s.role = c.role), count(*) * c.m * 1.0 / g.players, "
+     "(g.players - 1.0) / (g.players - c.m), count(*) "
+     "FROM " AV_ROLE_COUNT "JOIN main.game g ON g.gid = c.gid "
+     "JOIN main.seat s ON s.gid = c.gid "
+     "GROUP BY g.players, c.role, c.m, s.seat "
+     "ORDER BY g.players, c.role, c.m, s.seat",
+     NULL},
+    {"leader_seat", "the first leader's seat, per player count",
+     "SELECT g.players || ' players', 'p' || s.seat, "
+     "sum(s.seat = g.leader), count(*) * 1.0 / g.players, 1.0, count(*) "
+     "FROM main.game g JOIN sel USING (gid) "
+     "JOIN main.seat s ON s.gid = g.gid WHERE g.leader > 0 "
+     "GROUP BY g.players, s.seat ORDER BY g.players, s.seat",
+     NULL},
+    {"lady_seat", "the Lady of the Lake's first holder", NULL,
+     "she starts on the right of the first leader (camelog-avalon(7)), so "
+     "the first leader's table tests her too"},
+    {"role_player", "each player's roles",
+     "SELECT s.name, c.role, sum(s.role = c.role), "
+     "sum(c.m * 1.0 / g.players), 1.0, max(n.games) "
+     "FROM main.seat s JOIN sel USING (gid) "
+     "JOIN (SELECT y.name AS name, count(*) AS games FROM main.seat y "
+     "JOIN sel USING (gid) WHERE y.role IS NOT NULL GROUP BY y.name) n "
+     "ON n.name = s.name "
+     "JOIN main.game g ON g.gid = s.gid "
+     "JOIN " AV_ROLE_COUNT "ON c.gid = s.gid "
+     "WHERE s.role IS NOT NULL GROUP BY s.name, c.role "
+     "ORDER BY s.name, c.role",
+     "a player's expected count of a role sums the role's share of the "
+     "seats (m / n) over the player's revealed games; players whose cells "
+     "expect fewer than 5 even pooled are not tested"},
+};

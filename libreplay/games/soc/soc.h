@@ -986,6 +986,9 @@ enum rpl_status rpl__soc_rules_line(size_t players, const char *roles,
 extern const char *const rpl__soc_stats_sql[SOC_NSTATS_SQL];
 enum rpl_status rpl__soc_stats(const struct rpl__stats *s,
                                struct rpl_error *err);
+/* The tables of the deal audit (stats.c, struct rpl__audit). */
+#define SOC_NAUDIT 5
+extern const struct rpl__audit rpl__soc_audit[SOC_NAUDIT];
 const char *rpl__soc_side_of(const char *name);
 
 #endif /* LIBREPLAY_SOC_H */

@@ -364,3 +364,69 @@ rpl__soc_stats(const struct rpl__stats *s, struct rpl_error *err)
         write_chart(s);
     return RPL_OK;
 }
+
+/* ------------------------------------------------------------- audit */
+
+/* The deal audit (struct rpl__audit, games/game.h).  The seven knights
+ * are shuffled and dealt to the seats in order, King Arthur plays first
+ * (a seat drawn at random when nobody is Arthur), and the traitor's card
+ * is one of eight loyalty cards of which each seat takes one.  What a
+ * game shows of the loyalty cards before its reveal depends on play (an
+ * accusation), so the traitor's tables count complete logs only. */
+const struct rpl__audit rpl__soc_audit[SOC_NAUDIT] = {
+    {"knight_seat", "each knight's seat, per player count",
+     "SELECT k.role || ', ' || g.players || ' players', 'p' || s.seat, "
+     "sum(s.seat = k.seat), count(*) * 1.0 / g.players, 1.0, count(*) "
+     "FROM main.seat k JOIN sel USING (gid) "
+     "JOIN main.game g ON g.gid = k.gid "
+     "JOIN main.seat s ON s.gid = k.gid WHERE k.role IS NOT NULL "
+     "GROUP BY g.players, k.role, s.seat "
+     "ORDER BY g.players, k.role, s.seat",
+     NULL},
+    {"traitor_seat", "the traitor's seat, per player count",
+     "SELECT g.players || ' players', 'p' || s.seat, "
+     "sum(s.seat = x.traitor), count(*) * 1.0 / g.players, 1.0, count(*) "
+     "FROM main.game g JOIN sel USING (gid) "
+     "JOIN main.soc_game x ON x.gid = g.gid "
+     "JOIN main.seat s ON s.gid = g.gid "
+     "WHERE x.traitor > 0 AND g.progress = 'complete' "
+     "GROUP BY g.players, s.seat ORDER BY g.players, s.seat",
+     "complete logs where a seat was dealt the traitor's card"},
+    {"leader_seat", "the first player's seat, per player count",
+     "SELECT g.players || ' players', 'p' || s.seat, "
+     "sum(s.seat = g.leader), count(*) * 1.0 / g.players, 1.0, count(*) "
+     "FROM main.game g JOIN sel USING (gid) "
+     "JOIN main.seat s ON s.gid = g.gid WHERE g.leader > 0 "
+     "AND NOT EXISTS (SELECT 1 FROM main.seat a WHERE a.gid = g.gid "
+     "AND a.role = 'arthur') "
+     "GROUP BY g.players, s.seat ORDER BY g.players, s.seat",
+     "games without King Arthur only: he plays first, so the knights' "
+     "table tests the others"},
+    {"knight_player", "each player's knights",
+     "SELECT s.name, c.role, sum(s.role = c.role), "
+     "sum(1.0 / g.players), 1.0, max(n.games) "
+     "FROM main.seat s JOIN sel USING (gid) "
+     "JOIN (SELECT y.name AS name, count(*) AS games FROM main.seat y "
+     "JOIN sel USING (gid) WHERE y.role IS NOT NULL GROUP BY y.name) n "
+     "ON n.name = s.name "
+     "JOIN main.game g ON g.gid = s.gid "
+     "JOIN main.seat c ON c.gid = s.gid AND c.role IS NOT NULL "
+     "WHERE s.role IS NOT NULL GROUP BY s.name, c.role "
+     "ORDER BY s.name, c.role",
+     "a player's expected count of a knight is 1 / n for each game of n "
+     "players where that knight was dealt; players whose cells expect "
+     "fewer than 5 even pooled are not tested"},
+    {"traitor_player", "each player's loyalty cards",
+     "SELECT s.name, s2.v, sum(s.side = s2.v), "
+     "sum(CASE s2.v WHEN 'evil' THEN (x.traitor > 0) * 1.0 / g.players "
+     "ELSE 1.0 - (x.traitor > 0) * 1.0 / g.players END), 1.0, "
+     "count(*) "
+     "FROM main.seat s JOIN sel USING (gid) "
+     "JOIN main.game g ON g.gid = s.gid "
+     "JOIN main.soc_game x ON x.gid = s.gid "
+     "JOIN (SELECT 'good' AS v UNION ALL SELECT 'evil') s2 "
+     "WHERE x.traitor IS NOT NULL AND g.progress = 'complete' "
+     "GROUP BY s.name, s2.v ORDER BY s.name, s2.v",
+     "the traitor's card where one was dealt, given the games each player "
+     "sat in; complete logs only"},
+};
