@@ -1272,8 +1272,15 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
 
         if (cmd->kw == SOC_K_PASS)
             return 0;
-        if (evil)
-            return -100;
+        /* The writer speaks for the table (S-41): the traitor may refuse
+         * his own Excalibur or Merlin, not the other knights' Merlins. */
+        if (evil) {
+            if (cmd->opt == SOC_O_EXCALIBUR)
+                return -100;
+            for (unsigned i = 0; i < cmd->nseats; i++)
+                if (cmd->seats[i] == k)
+                    return -100;
+        }
         if (cmd->opt == SOC_O_EXCALIBUR)
             return harm - 90;
         /* The table's Merlins: the writer's own first. */
@@ -1290,8 +1297,10 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_N_VOLUNTEER: {
         const unsigned t = cmd->seat2;
 
-        if (evil)
-            return t ? -10 : 10;
+        /* The table's volunteer (S-41): the traitor who writes it names
+         * the knight the loyal ones would, never himself. */
+        if (evil && t == k)
+            return -LOSS;
         if (!t)
             return -(long)living(p) * (nd->a == SOC_MORGAN_DISCARD ? 30 : 35);
         if (nd->a == SOC_MORGAN_DISCARD)
