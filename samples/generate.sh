@@ -146,6 +146,37 @@ pick soc-accused "the traitor is unmasked by an accusation" \
 pick soc-flip "the traitor is revealed at the end-of-game flip" \
     "line ^flip p" --game soc --players 7 --seed 42
 
+# A game for each quest won and lost by the knights: the first game of
+# a seeded run of 60 with that quest line (seeds found by search).
+pick soc-black-knight-won "the knights win the Black Knight" \
+    "line ^quest black_knight won" --game soc --players 5 --seed 44
+pick soc-black-knight-lost "the knights lose the Black Knight" \
+    "line ^quest black_knight lost" --game soc --players 5 --seed 48
+pick soc-lancelot-won "the knights win Lancelot" \
+    "line ^quest lancelot won" --game soc --players 4 --seed 52
+pick soc-lancelot-lost "the knights lose Lancelot" \
+    "line ^quest lancelot lost" --game soc --players 5 --seed 56
+pick soc-dragon-won "the knights win the Dragon" \
+    "line ^quest dragon won" --game soc --players 5 --seed 60
+pick soc-dragon-lost "the knights lose the Dragon" \
+    "line ^quest dragon lost" --game soc --players 5 --seed 64
+pick soc-excalibur-won "the knights win Excalibur" \
+    "line ^quest excalibur won" --game soc --players 5 --seed 68
+pick soc-excalibur-lost "the knights lose Excalibur" \
+    "line ^quest excalibur lost" --game soc --players 5 --seed 72
+pick soc-grail-won "the knights win the Holy Grail" \
+    "line ^quest grail won" --game soc --players 5 --seed 76
+pick soc-grail-lost "the knights lose the Holy Grail" \
+    "line ^quest grail lost" --game soc --players 5 --seed 80
+pick soc-picts-won "the knights win the Picts" \
+    "line ^quest picts won" --game soc --players 5 --seed 84
+pick soc-picts-lost "the knights lose the Picts" \
+    "line ^quest picts lost" --game soc --players 5 --seed 88
+pick soc-saxons-won "the knights win the Saxons" \
+    "line ^quest saxons won" --game soc --players 5 --seed 92
+pick soc-saxons-lost "the knights lose the Saxons" \
+    "line ^quest saxons lost" --game soc --players 5 --seed 96
+
 # A game in progress: the first two quests of a game, sealed there.  A
 # game of its own (seed 17), not a cut of avalon-7: two logs of one game
 # that part where one stops are a fork, and an archive refuses the second

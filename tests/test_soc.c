@@ -1446,16 +1446,19 @@ START_TEST(test_convocation)
     mark = g.nlines;
     actf(&g, "special p%u convocation p%u,p%u", k, a, b);
     /* Both come back (leaving the Black Knight loses its card), and the
-     * five knights in Camelot draw one card each. */
+     * five knights gathered in Camelot draw five cards and share them. */
     ck_assert_uint_eq(g.st->p.seat[a].loc, SOC_CAMELOT);
     ck_assert_uint_eq(g.st->p.seat[b].loc, SOC_CAMELOT);
     ck_assert_uint_eq(g.st->p.bk.nwhite, 0);
-    for (unsigned s = 1; s <= 5; s++) {
-        char want[16];
-
-        snprintf(want, sizeof(want), "white p%u 1 ", s);
-        ck_assert(saw(&g, mark, want));
-    }
+    ck_assert(!saw(&g, mark, "white "));
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_SHARE);
+    ck_assert_uint_eq(g.st->p.need.seat, k);
+    ck_assert_uint_eq(g.st->p.need.a, 5);
+    refusedf(&g, RPL_E_RULES, "share p1 p1=1 p2=1 p3=1 p4=1 p5=0");
+    refusedf(&g, RPL_E_RULES, "share p1 p1=1 p2=2 p3=2");
+    g_ok(&g, "share p1 p1=0 p2=3 p3=0 p4=1 p5=1");
+    ck_assert_uint_eq(g.st->p.seat[a].hand_n, 3);
+    ck_assert_uint_eq(g.st->p.seat[k].hand_n, 0);
     check_cards(g.st);
     g_free(&g);
 }

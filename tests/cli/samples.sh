@@ -24,3 +24,13 @@ while IFS='|' read -r file winner reason progress; do
         echo "$file: export differs from ${file%.camelog}.jsonl"
     echo "$file: ok"
 done
+
+# Each soc-QUEST-won|lost sample ends that quest so.
+for file in soc-*-won.camelog soc-*-lost.camelog; do
+    name=${file#soc-}
+    name=${name%.camelog}
+    result=${name##*-}
+    quest=${name%-*}
+    camelog cat "$file" | grep -q "^quest ${quest//-/_} $result " ||
+        echo "$file: no line quest ${quest//-/_} $result"
+done

@@ -24,6 +24,14 @@ rpl__soc_white_avail(const struct soc_pub *p)
 }
 
 unsigned
+rpl__soc_white_upto(const struct soc_pub *p, unsigned n)
+{
+    const unsigned avail = rpl__soc_white_avail(p);
+
+    return n < avail ? n : avail;
+}
+
+unsigned
 rpl__soc_black_avail(const struct soc_pub *p)
 {
     unsigned n = p->bpile_n;

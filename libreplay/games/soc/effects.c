@@ -436,13 +436,9 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
         if (present & soc_bit(k))
             p->seat[k].loc = SOC_CAMELOT;
     if (won && present) {
-        const unsigned cards = d->win_cards < rpl__soc_white_avail(p)
-                                   ? d->win_cards
-                                   : rpl__soc_white_avail(p);
+        const unsigned cards = rpl__soc_white_upto(p, d->win_cards);
 
-        if (soc_popcount(present) == 1)
-            push(r, TK_DELIVER, rpl__soc_first_in(p, 1, present), cards, 0);
-        else if (cards)
+        if (cards) /* TK_SHARE delivers to a knight alone */
             push(r, TK_SHARE, cards, q, present);
     }
     settle(r);
@@ -832,14 +828,10 @@ do_task(struct run *r, struct soc_task t)
                  t.b, present);
         break;
     }
-    case TK_DELIVER: {
-        const unsigned avail = rpl__soc_white_avail(p);
-        const unsigned m = t.b < avail ? t.b : avail;
-
-        if (m && soc_living(p, t.a))
-            need(r, SOC_N_WHITE, t.a, m, 0, 0);
+    case TK_DELIVER:
+        if (rpl__soc_white_upto(p, t.b) && soc_living(p, t.a))
+            need(r, SOC_N_WHITE, t.a, rpl__soc_white_upto(p, t.b), 0, 0);
         break;
-    }
     case TK_EACH_DRAW:
     case TK_EACH_DISCARD: {
         const unsigned k = rpl__soc_first_in(p, t.a, t.c);
@@ -1014,13 +1006,20 @@ perform_special(struct run *r, const struct soc_cmd *cmd)
         }
         }
         break;
-    case SOC_CONVOCATION:
+    case SOC_CONVOCATION: {
+        unsigned there;
+
         for (unsigned i = 0; i < cmd->nseats; i++) {
             leave(r, cmd->seats[i]);
             p->seat[cmd->seats[i]].loc = SOC_CAMELOT;
         }
-        push(r, TK_EACH_DRAW, k, 1, rpl__soc_present_mask(p, SOC_CAMELOT));
+        /* Those gathered draw as many cards as they are, shared (S-09). */
+        there = rpl__soc_present_mask(p, SOC_CAMELOT);
+        if (rpl__soc_white_upto(p, soc_popcount(there)))
+            push(r, TK_SHARE, rpl__soc_white_upto(p, soc_popcount(there)),
+                 SOC_CAMELOT, there);
         break;
+    }
     case SOC_FATE:
         if (p->traitor_on)
             need(r, SOC_N_SHOWS, k, SOC_SHOWS_FATE, 0, 0);

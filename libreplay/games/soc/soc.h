@@ -762,6 +762,8 @@ enum rpl_status rpl__soc_parse_action(const struct soc_pub *p,
 
 /* White (pile and discards) and black cards left to draw. */
 unsigned rpl__soc_white_avail(const struct soc_pub *p);
+/* n, or the white cards the decks can still give when fewer. */
+unsigned rpl__soc_white_upto(const struct soc_pub *p, unsigned n);
 unsigned rpl__soc_black_avail(const struct soc_pub *p);
 /* Living knights (not dead, not the revealed traitor) as a mask of seat
  * bits, all of them or those at loc. */

@@ -415,6 +415,29 @@ solo_plan(const struct soc_know *kn, unsigned q, struct plan *pl)
     return found && pl->left > 0;
 }
 
+/* How many fight cards the knight lacks for the best pattern of solo
+ * combat quest q (0 when his hand holds one, 5 when q is closed). */
+static unsigned
+plan_short(const struct soc_know *kn, unsigned q)
+{
+    const unsigned ta = q == SOC_BLACK_KNIGHT ? 2 : 3, tb = 2;
+    unsigned best = 5;
+
+    if (!rpl__soc_loc_open(kn->p, q) || combat(kn->p, q)->nwhite)
+        return 5;
+    for (unsigned a = 0; a < 5; a++)
+        for (unsigned b = 0; b < 5; b++) {
+            unsigned m = 0;
+
+            if (a == b || (q == SOC_BLACK_KNIGHT && a > b) || a + b < 4)
+                continue;
+            m += kn->h[a] < ta ? ta - kn->h[a] : 0;
+            m += kn->h[b] < tb ? tb - kn->h[b] : 0;
+            best = m < best ? m : best;
+        }
+    return best;
+}
+
 /* How pressing quest q is, in percent: the chance that evil wins it if
  * the knights leave it alone, sooner rather than later. */
 static long
@@ -551,9 +574,20 @@ draw_value(const struct soc_know *kn)
     const long n = s->knight == SOC_GAWAIN ? 3 : 2;
     const long each = 34 - 3 * (s->hand_n > 3 ? (long)s->hand_n - 3 : 0);
 
+    long v = 4 * n * (each > 4 ? each : 4);
+
     if (s->hand_n >= SOC_HAND_LIMIT)
         return -1;
-    return 4 * n * (each > 4 ? each : 4);
+    /* A knight a card or two short of Lancelot's full house or the Black
+     * Knight's pairs draws for them. */
+    if (!kn->evil)
+        for (unsigned q = SOC_BLACK_KNIGHT; q <= SOC_LANCELOT; q++) {
+            const unsigned m = plan_short(kn, q);
+
+            if (m == 1 && s->hand_n + 2u < SOC_HAND_LIMIT)
+                v += q == SOC_LANCELOT ? 30 : 15;
+        }
+    return v;
 }
 
 /* A siege fight with fight cards adding up to sum whose keeping values
@@ -659,8 +693,12 @@ loc_value(const struct soc_know *kn, unsigned loc)
     v = best_play(kn, loc, NULL);
     if (p->seat[kn->k].loc == loc || v <= 0)
         return v;
-    /* A move pays for the turns the knight can stay and play there. */
-    v = v * (100 + 45 * (long)(run_length(kn, loc) - 1)) / 100;
+    /* A move pays for the turns the knight can stay and play there; a
+     * solo quest his hand finishes, for the whole of it. */
+    if ((loc == SOC_LANCELOT || loc == SOC_BLACK_KNIGHT) && !kn->evil)
+        v = v * (long)run_length(kn, loc);
+    else
+        v = v * (100 + 45 * (long)(run_length(kn, loc) - 1)) / 100;
     /* A group quest that many knights work at already needs one more
      * less than another quest does. */
     if (present(p, loc) > 1)
@@ -1272,8 +1310,15 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
 
         if (cmd->kw == SOC_K_PASS)
             return 0;
-        if (evil)
-            return -100;
+        /* The writer speaks for the table (S-41): the traitor may refuse
+         * his own Excalibur or Merlin, not the other knights' Merlins. */
+        if (evil) {
+            if (cmd->opt == SOC_O_EXCALIBUR)
+                return -100;
+            for (unsigned i = 0; i < cmd->nseats; i++)
+                if (cmd->seats[i] == k)
+                    return -100;
+        }
         if (cmd->opt == SOC_O_EXCALIBUR)
             return harm - 90;
         /* The table's Merlins: the writer's own first. */
@@ -1290,8 +1335,10 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_N_VOLUNTEER: {
         const unsigned t = cmd->seat2;
 
-        if (evil)
-            return t ? -10 : 10;
+        /* The table's volunteer (S-41): the traitor who writes it names
+         * the knight the loyal ones would, never himself. */
+        if (evil && t == k)
+            return -LOSS;
         if (!t)
             return -(long)living(p) * (nd->a == SOC_MORGAN_DISCARD ? 30 : 35);
         if (nd->a == SOC_MORGAN_DISCARD)
