@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -192,5 +193,34 @@ void cli_progress_start(struct cli_progress *p, const char *what, size_t total,
 void cli_progress_update(struct cli_progress *p, size_t done);
 /* Clears the progress line if one was shown. */
 void cli_progress_end(struct cli_progress *p);
+
+/* ---------------------------------------------------------- coverage */
+
+#define CLI_COV_GAMES 8
+
+/* How many games exercised each rule id, per game (camelog verify
+ * --coverage, camelog corpus).  Zero it before the first add. */
+struct cli_coverage {
+    size_t games[CLI_COV_GAMES];                   /* by rpl_game_info() */
+    size_t count[CLI_COV_GAMES][RPL_COVERAGE_MAX]; /* games per id */
+};
+
+/* Adds one game of `game` whose coverage set is bits. */
+void cli_coverage_add(struct cli_coverage *c, const char *game,
+                      const uint64_t bits[RPL_COVERAGE_WORDS]);
+
+/* Whether bit i of a coverage set is set. */
+bool cli_coverage_has(const uint64_t bits[RPL_COVERAGE_WORDS], size_t i);
+
+/* The table as text on f: for each game with games, a heading line, one
+ * line per id (id, games, what), then the ids never exercised, the
+ * unreachable ones with their reason (camelog-verify(1)). */
+void cli_coverage_print(const struct cli_coverage *c, FILE *f);
+
+/* The table of one game (index into rpl_game_info()) as a JSON object:
+ * {"coverage": game, "games": N, "ids": [{"id", "games", "what",
+ * "unreachable"}...], "never": [id...], "unreachable": [id...]}; NULL
+ * when out of memory. */
+json_t *cli_coverage_json(const struct cli_coverage *c, size_t game);
 
 #endif /* CAMELOG_CLI_H */

@@ -7,13 +7,14 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog verify [-q] [--json] [--pubkey key|file]\n"
+    "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
     "                      [--require finished|complete] file ...\n";
 
 static const char options[] =
@@ -24,6 +25,8 @@ static const char options[] =
     "                     complete ones\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
+    "  --coverage         then the rule ids the valid files exercised, per "
+    "game\n"
     "  -q, --quiet        no progress and no note on trusted keys\n"
     "  -h, --help         this help\n";
 
@@ -39,6 +42,7 @@ struct verify_run {
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
     size_t nnoted;
     bool is_overflow_noted;
+    struct cli_coverage *cov; /* --coverage, or NULL */
 };
 
 static void
@@ -328,6 +332,17 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
         rc = CLI_EXIT_OK;
         note_trusted(run, file, log);
     }
+    if (st == RPL_OK && run->cov) {
+        uint64_t bits[RPL_COVERAGE_WORDS];
+        struct rpl_error cerr;
+        const enum rpl_status cst = rpl_log_coverage(log, bits, &cerr);
+
+        if (cst == RPL_OK) {
+            cli_coverage_add(run->cov, rep.game, bits);
+        } else {
+            rc = cli_worst(rc, cli_file_error(file, cst, &cerr));
+        }
+    }
     if (run->is_json) {
         obj = report_json(file, &rep, st, &rep.error, warnings);
         if (obj && variants[0] != '\0' &&
@@ -350,6 +365,34 @@ verify_one(struct verify_run *run, struct rpl_ctx *ctx, const char *file)
     return rc;
 }
 
+/* --coverage: the table, as text or one JSON object per game. */
+static int
+print_coverage(const struct verify_run *run)
+{
+    int rc = CLI_EXIT_OK;
+
+    if (!run->is_json) {
+        cli_coverage_print(run->cov, stdout);
+        return rc;
+    }
+    for (size_t g = 0; g < rpl_game_count() && g < CLI_COV_GAMES; g++) {
+        json_t *obj;
+
+        if (run->cov->games[g] == 0) {
+            continue;
+        }
+        obj = cli_coverage_json(run->cov, g);
+        if (!obj) {
+            cli_msg("out of memory");
+            rc = CLI_EXIT_USAGE;
+            continue;
+        }
+        rc = cli_worst(rc, cli_json_print(obj));
+        json_decref(obj);
+    }
+    return rc;
+}
+
 int
 cmd_verify(int argc, char **argv)
 {
@@ -358,10 +401,13 @@ cmd_verify(int argc, char **argv)
         {"require", required_argument, NULL, 'r'},
         {"json", no_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
+        {"coverage", no_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct verify_run run;
+    struct cli_coverage *cov = NULL;
+    bool want_cov = false;
     struct rpl_pubkey pin;
     struct rpl_ctx *ctx = NULL;
     struct cli_progress prog;
@@ -393,6 +439,9 @@ cmd_verify(int argc, char **argv)
         case 'q':
             run.is_quiet = true;
             break;
+        case 'c':
+            want_cov = true;
+            break;
         case 'h':
             return cli_help(usage, options);
         default:
@@ -416,12 +465,25 @@ cmd_verify(int argc, char **argv)
         }
         run.pin = &pin;
     }
+    if (want_cov) {
+        cov = calloc(1, sizeof(*cov));
+        if (!cov) {
+            cli_msg("out of memory");
+            rpl_ctx_free(ctx);
+            return CLI_EXIT_USAGE;
+        }
+        run.cov = cov;
+    }
     cli_progress_start(&prog, "files", (size_t)(argc - optind), run.is_quiet);
     for (i = optind; i < argc; i++) {
         rc = cli_worst(rc, verify_one(&run, ctx, argv[i]));
         cli_progress_update(&prog, (size_t)(i - optind + 1));
     }
     cli_progress_end(&prog);
+    if (cov) {
+        rc = cli_worst(rc, print_coverage(&run));
+    }
+    free(cov);
     rpl_ctx_free(ctx);
     return cli_finish(rc);
 }

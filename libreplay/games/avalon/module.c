@@ -103,4 +103,8 @@ const struct rpl__game rpl__avalon = {
     .details_sql = rpl__av_details_sql,
     .ndetails_sql = AV_NDETAILS_SQL,
     .details = rpl__av_details,
+    .cov = rpl__av_cov,
+    .ncov = AV_NCOV,
+    .cover = rpl__av_cover,
+    .corpus_rules = rpl__av_corpus_rules,
 };

@@ -58,4 +58,8 @@ const struct rpl__game rpl__soc = {
     .nstats_sql = SOC_NSTATS_SQL,
     .stats = rpl__soc_stats,
     .side_of = rpl__soc_side_of,
+    .cov = rpl__soc_cov,
+    .ncov = SOC_NCOV,
+    .cover = rpl__soc_cover,
+    .corpus_rules = rpl__soc_corpus_rules,
 };
