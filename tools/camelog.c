@@ -25,6 +25,7 @@ static const struct cli_command commands[] = {
     {"import", cmd_import, "turn games recorded elsewhere into logs"},
     {"html", cmd_html, "write a game as a self-contained HTML replay"},
     {"seat", cmd_seat, "a player's checks and signatures in a live game"},
+    {"corpus", cmd_corpus, "generate games that exercise every rule id"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

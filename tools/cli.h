@@ -50,6 +50,7 @@ int cmd_archive(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_seat(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 /* ------------------------------------------------------------ status */
 

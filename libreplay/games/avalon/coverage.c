@@ -173,8 +173,8 @@ const char *const rpl__av_corpus_rules[] = {
     "lady=off targeting=off variants=assassin-morgana",
     "players=6 roles=percival,servant,servant,servant,morgana,minion "
     "lady=off targeting=off variants=percival-alone",
-    "players=8 roles=merlin,servant,servant,servant,servant,assassin,minion,"
-    "oberon lady=off targeting=off variants=assassin-names-evil",
+    "players=8 roles=merlin,servant,servant,servant,servant,assassin,oberon,"
+    "minion lady=off targeting=off variants=assassin-names-evil",
     NULL,
 };
 
