@@ -813,7 +813,8 @@ cli_coverage_json(const struct cli_coverage *c, size_t g)
         const struct rpl_coverage_id *const id = rpl_coverage_id(name, i);
         json_t *const e = json_object();
 
-        ok &= e != NULL;
+        if (!e)
+            ok = false;
         ok &= cli_json_set(e, "id", cli_json_str(id->id));
         ok &= cli_json_set(e, "games", cli_json_size(c->count[g][i]));
         ok &= cli_json_set(e, "what", cli_json_str(id->what));
