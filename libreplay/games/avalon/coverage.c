@@ -140,7 +140,11 @@ const struct rpl_coverage_id rpl__av_cov[AV_NCOV] = {
                        "the bots play every game to its end; only a host "
                        "abandons one (rpl_rec_abort())"},
     [C_NAMES_EVIL_MISS] = {"av.assassin-names-evil.miss",
-                           "assassin-names-evil: an Evil target misses", NULL},
+                           "assassin-names-evil: an Evil target misses",
+                           "the bots' Assassin names only seats it did not "
+                           "see at night, under this variant too "
+                           "(players.c, shot_targets()); only a person "
+                           "names one it saw"},
 };
 
 _Static_assert(C_COUNT == AV_NCOV, "AV_NCOV counts the ids");

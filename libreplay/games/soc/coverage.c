@@ -522,9 +522,8 @@ rpl__soc_cover(const void *before, const void *st, const struct rpl__line *ln,
         cover_config(&s->p, bits);
         return;
     }
-    for (size_t i = b->p.nev; i < s->p.nev && i < SOC_MAX_EV; i++)
-        if (s->ev[i].kind == SOC_EV_RESHUFFLE)
-            rpl__cov_set(bits, C_RESHUFFLE);
+    if (s->p.wshuffles != b->p.wshuffles || s->p.bshuffles != b->p.bshuffles)
+        rpl__cov_set(bits, C_RESHUFFLE);
     if (ln->ntok > 0)
         cover_dealer_line(&b->p, kw_of(&ln->tok[0]), ln, bits);
 }
