@@ -1072,8 +1072,8 @@ need_verified(const struct rpl_log *log, struct rpl_error *err)
 
 /* Rebuilds the replay state before line 1: the configuration, and with a
  * complete log, the deal and every opened choice. */
-static enum rpl_status
-replay_reset(struct rpl_log *log, struct rpl_error *err)
+enum rpl_status
+rpl__log_reset(struct rpl_log *log, struct rpl_error *err)
 {
     struct rpl__env env;
     struct rpl__line ln;
@@ -1143,7 +1143,7 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
         return rpl__err(err, RPL_E_ARG, 0, "line %zu is past the end (%zu)", no,
                         log->nlines);
     if (log->pos == SIZE_MAX || no < log->pos) {
-        rc = replay_reset(log, err);
+        rc = rpl__log_reset(log, err);
         if (rc != RPL_OK)
             return rc;
     }

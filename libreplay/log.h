@@ -81,4 +81,9 @@ const char *rpl__kw_name(enum rpl__kw kw);
 /* Line no (1-based) without its LF; NULL when out of range. */
 const char *rpl__log_line(const struct rpl_log *log, size_t no, size_t *len);
 
+/* Rebuilds the replay state of a verified log before line 1 (log.c):
+ * the configuration and, with a complete log, the deal and every opened
+ * choice; sets log->pos to 0. */
+enum rpl_status rpl__log_reset(struct rpl_log *log, struct rpl_error *err);
+
 #endif /* LIBREPLAY_LOG_H */

@@ -418,6 +418,50 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_digest(struct rpl_log *log, uint8_t out[32], struct rpl_error *err)
     RPL_NONNULL(1, 2);
 
+/* ---------------------------------------------------------------------
+ * Coverage: the rules and branches a game exercised
+ * ------------------------------------------------------------------ */
+
+/* The most rule ids of one game; a coverage set is this many bits. */
+#define RPL_COVERAGE_MAX   256
+#define RPL_COVERAGE_WORDS (RPL_COVERAGE_MAX / 64)
+
+/* One rule id of a game.  Static storage, owned by the library. */
+struct rpl_coverage_id {
+    const char *id;          /* stable: "av.A-20", "soc.quest.dragon.won" */
+    const char *what;        /* one line for people */
+    const char *unreachable; /* why no valid corpus game exercises it, or
+                              * NULL when one can */
+};
+
+/* How many rule ids game has (0 for an unknown game or one without
+ * coverage).  Thread-safe. */
+RPL_API size_t rpl_coverage_count(const char *game) RPL_NONNULL(1);
+
+/* Rule id i (0-based, below rpl_coverage_count()) of game, in a fixed
+ * order (bit i of a coverage set); NULL out of range.  Ids are only ever
+ * added at the end.  Thread-safe. */
+RPL_API const struct rpl_coverage_id *rpl_coverage_id(const char *game,
+                                                      size_t i) RPL_NONNULL(1);
+
+/* Rules line i (0-based, its value without "rules ") of the set a
+ * corpus generator cycles through for game: player counts and options
+ * chosen so that together they can reach every reachable id; NULL past
+ * the last.  Static storage.  Thread-safe. */
+RPL_API const char *rpl_coverage_rules(const char *game, size_t i)
+    RPL_NONNULL(1);
+
+/* After a successful rpl_log_verify(): replays the log and sets in bits
+ * (RPL_COVERAGE_WORDS words, zeroed by the call; bit i of word i / 64 is
+ * rpl_coverage_id(game, i)) the ids its lines exercised.  A complete log
+ * is replayed knowing the deal, so ids that depend on secrets (the
+ * accused seat's loyalty, a Fail card's author) count only then.  Moves
+ * the replay position (rpl_log_tell()) to the last line.  RPL_E_STATE
+ * when the log has not verified, RPL_E_NOMEM. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_coverage(struct rpl_log *log, uint64_t bits[RPL_COVERAGE_WORDS],
+                 struct rpl_error *err) RPL_NONNULL(1, 2);
+
 /* Whether rpl_log_read() found plain canonical text (a host journal)
  * rather than a gzip member. */
 RPL_API bool rpl_log_is_text(const struct rpl_log *log) RPL_NONNULL(1);

@@ -276,6 +276,72 @@ START_TEST(test_nomem)
 }
 END_TEST
 
+/* Every game's coverage table: ids unique and prefixed alike, each with
+ * a text; every corpus rules line one the recorder takes. */
+START_TEST(test_coverage_tables)
+{
+    struct rpl_ctx *ctx = new_ctx();
+
+    for (size_t g = 0; g < rpl_game_count(); g++) {
+        const char *const game = rpl_game_info(g)->name;
+        const size_t n = rpl_coverage_count(game);
+        const struct rpl_coverage_id *first = rpl_coverage_id(game, 0);
+        size_t prefix = 0;
+
+        ck_assert_uint_le(n, RPL_COVERAGE_MAX);
+        ck_assert_ptr_null(rpl_coverage_id(game, n));
+        if (n == 0)
+            continue;
+        prefix = (size_t)(strchr(first->id, '.') - first->id) + 1;
+        for (size_t i = 0; i < n; i++) {
+            const struct rpl_coverage_id *const a = rpl_coverage_id(game, i);
+
+            ck_assert_ptr_nonnull(a);
+            ck_assert_ptr_nonnull(a->id);
+            ck_assert_ptr_nonnull(a->what);
+            ck_assert_uint_gt(strlen(a->what), 0);
+            ck_assert_int_eq(strncmp(a->id, first->id, prefix), 0);
+            for (size_t j = 0; j < i; j++)
+                ck_assert_str_ne(a->id, rpl_coverage_id(game, j)->id);
+        }
+        ck_assert_ptr_nonnull(rpl_coverage_rules(game, 0));
+        for (size_t i = 0; rpl_coverage_rules(game, i); i++) {
+            const char *const rules = rpl_coverage_rules(game, i);
+            const char *const p = strstr(rules, "players=");
+            struct rpl_error err;
+
+            ck_assert_ptr_nonnull(p);
+            ck_assert_msg(try_rules(ctx, game, rules, strtoul(p + 8, NULL, 10),
+                                    &err) == RPL_OK,
+                          "%s: %s: %s", game, rules, err.msg);
+        }
+    }
+    ck_assert_uint_eq(rpl_coverage_count("no such game"), 0);
+    ck_assert_ptr_null(rpl_coverage_id("no such game", 0));
+    ck_assert_ptr_null(rpl_coverage_rules("no such game", 0));
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* rpl_log_coverage() needs a verified log. */
+START_TEST(test_coverage_unverified)
+{
+    static const char text[] = "camelog 1\n";
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    uint64_t bits[RPL_COVERAGE_WORDS] = {1, 2, 3, 4};
+
+    ck_assert_int_eq(
+        rpl_log_parse(ctx, &log, text, sizeof(text) - 1, false, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_coverage(log, bits, &err), RPL_E_STATE);
+    for (size_t i = 0; i < RPL_COVERAGE_WORDS; i++)
+        ck_assert_uint_eq(bits[i], 0);
+    rpl_log_free(log);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 Suite *
 games_suite(void)
 {
@@ -290,6 +356,8 @@ games_suite(void)
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_long_list);
     tcase_add_test(tc, test_nomem);
+    tcase_add_test(tc, test_coverage_tables);
+    tcase_add_test(tc, test_coverage_unverified);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -26,6 +26,7 @@ static const struct cli_command commands[] = {
     {"html", cmd_html, "write a game as a self-contained HTML replay"},
     {"host", cmd_host, "record a live game driven by JSON Lines"},
     {"seat", cmd_seat, "a player's checks and signatures in a live game"},
+    {"corpus", cmd_corpus, "generate games that exercise every rule id"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

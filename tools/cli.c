@@ -779,3 +779,110 @@ cli_make_dir(const char *dir)
                  errno == EEXIST ? "not a directory" : strerror(errno));
     return CLI_EXIT_USAGE;
 }
+
+/* ---------------------------------------------------------- coverage */
+
+static size_t
+game_index(const char *game)
+{
+    for (size_t i = 0; i < rpl_game_count() && i < CLI_COV_GAMES; i++)
+        if (strcmp(rpl_game_info(i)->name, game) == 0)
+            return i;
+    return CLI_COV_GAMES;
+}
+
+bool
+cli_coverage_has(const uint64_t bits[RPL_COVERAGE_WORDS], size_t i)
+{
+    return i < RPL_COVERAGE_MAX && (bits[i / 64] >> (i % 64) & 1u) != 0;
+}
+
+void
+cli_coverage_add(struct cli_coverage *c, const char *game,
+                 const uint64_t bits[RPL_COVERAGE_WORDS])
+{
+    const size_t g = game_index(game);
+    const size_t n = rpl_coverage_count(game);
+
+    if (g >= CLI_COV_GAMES)
+        return;
+    c->games[g]++;
+    for (size_t i = 0; i < n && i < RPL_COVERAGE_MAX; i++)
+        if (cli_coverage_has(bits, i))
+            c->count[g][i]++;
+}
+
+void
+cli_coverage_print(const struct cli_coverage *c, FILE *f)
+{
+    for (size_t g = 0; g < rpl_game_count() && g < CLI_COV_GAMES; g++) {
+        const char *const name = rpl_game_info(g)->name;
+        const size_t n = rpl_coverage_count(name);
+        size_t hit = 0, never = 0;
+
+        if (c->games[g] == 0)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            hit += c->count[g][i] > 0;
+        fprintf(f, "coverage %s: %zu %s, %zu of %zu ids exercised\n", name,
+                c->games[g], c->games[g] == 1 ? "game" : "games", hit, n);
+        for (size_t i = 0; i < n; i++) {
+            const struct rpl_coverage_id *const id = rpl_coverage_id(name, i);
+
+            fprintf(f, "  %-32s %6zu  %s\n", id->id, c->count[g][i], id->what);
+        }
+        for (size_t i = 0; i < n; i++) {
+            const struct rpl_coverage_id *const id = rpl_coverage_id(name, i);
+
+            if (c->count[g][i] > 0)
+                continue;
+            if (never++ == 0)
+                fprintf(f, "never exercised in %s:\n", name);
+            if (id->unreachable)
+                fprintf(f, "  %s (unreachable: %s)\n", id->id, id->unreachable);
+            else
+                fprintf(f, "  %s\n", id->id);
+        }
+    }
+}
+
+json_t *
+cli_coverage_json(const struct cli_coverage *c, size_t g)
+{
+    const char *const name = rpl_game_info(g)->name;
+    const size_t n = rpl_coverage_count(name);
+    json_t *const o = json_object();
+    json_t *const ids = json_array();
+    json_t *const never = json_array();
+    json_t *const unreachable = json_array();
+    bool ok = o && ids && never && unreachable;
+
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct rpl_coverage_id *const id = rpl_coverage_id(name, i);
+        json_t *const e = json_object();
+
+        if (!e)
+            ok = false;
+        ok &= cli_json_set(e, "id", cli_json_str(id->id));
+        ok &= cli_json_set(e, "games", cli_json_size(c->count[g][i]));
+        ok &= cli_json_set(e, "what", cli_json_str(id->what));
+        ok &= cli_json_set(e, "unreachable",
+                           id->unreachable ? cli_json_str(id->unreachable)
+                                           : json_null());
+        ok &= json_array_append_new(ids, e) == 0;
+        if (c->count[g][i] == 0)
+            ok &= json_array_append_new(never, cli_json_str(id->id)) == 0;
+        if (id->unreachable)
+            ok &= json_array_append_new(unreachable, cli_json_str(id->id)) == 0;
+    }
+    ok &= cli_json_set(o, "coverage", cli_json_str(name));
+    ok &= cli_json_set(o, "games", cli_json_size(c->games[g]));
+    ok &= cli_json_set(o, "ids", ids);
+    ok &= cli_json_set(o, "never", never);
+    ok &= cli_json_set(o, "unreachable", unreachable);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}

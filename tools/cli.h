@@ -51,6 +51,7 @@ int cmd_import(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_seat(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 /* ------------------------------------------------------------ status */
 
@@ -249,5 +250,34 @@ void cli_pool_release(struct cli_pool *p, size_t upto);
 /* Stops the workers (jobs not yet started are skipped), joins them and
  * frees the pool; NULL does nothing. */
 void cli_pool_free(struct cli_pool *p);
+
+/* ---------------------------------------------------------- coverage */
+
+#define CLI_COV_GAMES 8
+
+/* How many games exercised each rule id, per game (camelog verify
+ * --coverage, camelog corpus).  Zero it before the first add. */
+struct cli_coverage {
+    size_t games[CLI_COV_GAMES];                   /* by rpl_game_info() */
+    size_t count[CLI_COV_GAMES][RPL_COVERAGE_MAX]; /* games per id */
+};
+
+/* Adds one game of `game` whose coverage set is bits. */
+void cli_coverage_add(struct cli_coverage *c, const char *game,
+                      const uint64_t bits[RPL_COVERAGE_WORDS]);
+
+/* Whether bit i of a coverage set is set. */
+bool cli_coverage_has(const uint64_t bits[RPL_COVERAGE_WORDS], size_t i);
+
+/* The table as text on f: for each game with games, a heading line, one
+ * line per id (id, games, what), then the ids never exercised, the
+ * unreachable ones with their reason (camelog-verify(1)). */
+void cli_coverage_print(const struct cli_coverage *c, FILE *f);
+
+/* The table of one game (index into rpl_game_info()) as a JSON object:
+ * {"coverage": game, "games": N, "ids": [{"id", "games", "what",
+ * "unreachable"}...], "never": [id...], "unreachable": [id...]}; NULL
+ * when out of memory. */
+json_t *cli_coverage_json(const struct cli_coverage *c, size_t game);
 
 #endif /* CAMELOG_CLI_H */

@@ -7,14 +7,15 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog verify [-q] [--json] [--pubkey key|file] [-j n]\n"
-    "                      [--require finished|complete] file ...\n";
+    "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
+    "                      [-j n] [--require finished|complete] file ...\n";
 
 static const char options[] =
     "options:\n"
@@ -26,6 +27,8 @@ static const char options[] =
     "camelog-verify(1))\n"
     "  -j, --jobs n       verify n files at a time (default: the cores "
     "online)\n"
+    "  --coverage         then the rule ids the valid files exercised, per "
+    "game\n"
     "  -q, --quiet        no progress and no note on trusted keys\n"
     "  -h, --help         this help\n";
 
@@ -42,6 +45,7 @@ struct verify_run {
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
     size_t nnoted;
     bool is_overflow_noted;
+    struct cli_coverage *cov; /* --coverage, or NULL */
 };
 
 /* What a job hands the main thread besides its output: the dealer key
@@ -49,6 +53,11 @@ struct verify_run {
 struct verify_job {
     bool has_dealer;
     struct rpl_pubkey dealer;
+    /* --coverage: the ids the file exercised, added in input order by
+     * the main thread. */
+    bool has_cov;
+    char game[32];
+    uint64_t bits[RPL_COVERAGE_WORDS];
 };
 
 /* In the main thread, in input order: the first file naming a key is
@@ -345,6 +354,17 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
         rc = CLI_EXIT_OK;
         job->has_dealer = rpl_log_dealer(log, &job->dealer);
     }
+    if (st == RPL_OK && run->cov) {
+        struct rpl_error cerr;
+        const enum rpl_status cst = rpl_log_coverage(log, job->bits, &cerr);
+
+        if (cst == RPL_OK) {
+            job->has_cov = true;
+            snprintf(job->game, sizeof(job->game), "%s", rep.game);
+        } else {
+            rc = cli_worst(rc, cli_file_error(file, cst, &cerr));
+        }
+    }
     if (run->is_json) {
         obj = report_json(file, &rep, st, &rep.error, warnings);
         if (obj && variants[0] != '\0' &&
@@ -367,6 +387,34 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     return rc;
 }
 
+/* --coverage: the table, as text or one JSON object per game. */
+static int
+print_coverage(const struct verify_run *run)
+{
+    int rc = CLI_EXIT_OK;
+
+    if (!run->is_json) {
+        cli_coverage_print(run->cov, stdout);
+        return rc;
+    }
+    for (size_t g = 0; g < rpl_game_count() && g < CLI_COV_GAMES; g++) {
+        json_t *obj;
+
+        if (run->cov->games[g] == 0) {
+            continue;
+        }
+        obj = cli_coverage_json(run->cov, g);
+        if (!obj) {
+            cli_msg("out of memory");
+            rc = CLI_EXIT_USAGE;
+            continue;
+        }
+        rc = cli_worst(rc, cli_json_print(obj));
+        json_decref(obj);
+    }
+    return rc;
+}
+
 int
 cmd_verify(int argc, char **argv)
 {
@@ -376,10 +424,13 @@ cmd_verify(int argc, char **argv)
         {"json", no_argument, NULL, 'J'},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
+        {"coverage", no_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct verify_run run;
+    struct cli_coverage *cov = NULL;
+    bool want_cov = false;
     struct rpl_pubkey pin;
     struct rpl_ctx *ctx = NULL;
     struct cli_pool *pool = NULL;
@@ -419,6 +470,9 @@ cmd_verify(int argc, char **argv)
         case 'q':
             run.is_quiet = true;
             break;
+        case 'c':
+            want_cov = true;
+            break;
         case 'h':
             return cli_help(usage, options);
         default:
@@ -442,12 +496,22 @@ cmd_verify(int argc, char **argv)
         }
         run.pin = &pin;
     }
+    if (want_cov) {
+        cov = calloc(1, sizeof(*cov));
+        if (!cov) {
+            cli_msg("out of memory");
+            rpl_ctx_free(ctx);
+            return CLI_EXIT_USAGE;
+        }
+        run.cov = cov;
+    }
     run.files = argv + optind;
     nfiles = (size_t)(argc - optind);
     /* A window of four files a thread keeps every thread busy. */
     rc = cli_pool_start(&pool, nfiles, jobs, 4 * jobs,
                         sizeof(struct verify_job), verify_one, &run);
     if (rc != CLI_EXIT_OK) {
+        free(cov);
         rpl_ctx_free(ctx);
         return rc;
     }
@@ -461,12 +525,19 @@ cmd_verify(int argc, char **argv)
         if (job->has_dealer) {
             note_trusted(&run, run.files[i], &job->dealer);
         }
+        if (cov && job->has_cov) {
+            cli_coverage_add(cov, job->game, job->bits);
+        }
         cli_pool_put_out(pool, i);
         cli_pool_release(pool, i + 1);
         cli_progress_update(&prog, i + 1);
     }
     cli_progress_end(&prog);
     cli_pool_free(pool);
+    if (cov) {
+        rc = cli_worst(rc, print_coverage(&run));
+    }
+    free(cov);
     rpl_ctx_free(ctx);
     return cli_finish(rc);
 }

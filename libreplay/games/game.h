@@ -397,7 +397,32 @@ struct rpl__game {
      * naudit of them, in the order they are printed.  NULL: none. */
     const struct rpl__audit *audit;
     size_t naudit;
+
+    /* Coverage (rpl_log_coverage(), coverage.c): the game's rule ids,
+     * cov[0..ncov), a constant table whose order is the bit order (ids
+     * are only added at its end; each unreachable one says why), and
+     * cover(), which sets the bits of the ids a line exercised: called
+     * after each game line with the state before and after it, then once
+     * with ln NULL and before == st, the state after the last line (with
+     * a complete log it knows the deal and every opened choice).  bits
+     * has RPL_COVERAGE_MAX bits; cover() only sets bits below ncov.
+     * corpus_rules: the rules lines (values, without "rules ") that
+     * camelog-corpus(1) cycles through, NULL-terminated.  NULL: none. */
+    const struct rpl_coverage_id *cov;
+    size_t ncov;
+    void (*cover)(const void *before, const void *st,
+                  const struct rpl__line *ln, const struct rpl__env *env,
+                  uint64_t *bits);
+    const char *const *corpus_rules;
 };
+
+/* Sets bit i of a coverage set (cover()). */
+static inline void
+rpl__cov_set(uint64_t *bits, size_t i)
+{
+    if (i < RPL_COVERAGE_MAX)
+        bits[i / 64u] |= (uint64_t)1u << (i % 64u);
+}
 
 /* The columns of struct rpl__game.filter_value. */
 #define RPL__COL_ROLE 0

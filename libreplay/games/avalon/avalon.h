@@ -465,6 +465,14 @@ enum rpl_status rpl__av_details(struct rpl__details *d, struct rpl_error *err);
 #define AV_NAUDIT 4
 extern const struct rpl__audit rpl__av_audit[AV_NAUDIT];
 
+/* Coverage (coverage.c): the ids, the corpus rules lines and cover(). */
+#define AV_NCOV 55
+extern const struct rpl_coverage_id rpl__av_cov[AV_NCOV];
+extern const char *const rpl__av_corpus_rules[];
+void rpl__av_cover(const void *before, const void *st,
+                   const struct rpl__line *ln, const struct rpl__env *env,
+                   uint64_t *bits);
+
 /* ------------------------------------------------------------- module.c */
 
 extern const struct rpl__game rpl__avalon;

@@ -105,4 +105,8 @@ const struct rpl__game rpl__avalon = {
     .details = rpl__av_details,
     .audit = rpl__av_audit,
     .naudit = AV_NAUDIT,
+    .cov = rpl__av_cov,
+    .ncov = AV_NCOV,
+    .cover = rpl__av_cover,
+    .corpus_rules = rpl__av_corpus_rules,
 };

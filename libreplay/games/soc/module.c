@@ -60,4 +60,8 @@ const struct rpl__game rpl__soc = {
     .side_of = rpl__soc_side_of,
     .audit = rpl__soc_audit,
     .naudit = SOC_NAUDIT,
+    .cov = rpl__soc_cov,
+    .ncov = SOC_NCOV,
+    .cover = rpl__soc_cover,
+    .corpus_rules = rpl__soc_corpus_rules,
 };
