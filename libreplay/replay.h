@@ -439,6 +439,22 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_write(const struct rpl_log *log, const char *path, bool force,
               struct rpl_error *err) RPL_NONNULL(1, 2);
 
+/* As rpl_log_write(), but the directory is not synced: the file's data
+ * is (fsync before the rename), its name in the directory is durable
+ * only after rpl_dir_sync() of that directory.  For many files written
+ * into one directory: one directory sync after the last instead of one
+ * per file. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_write_deferred(const struct rpl_log *log, const char *path, bool force,
+                       struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* fsync of directory dir, making durable the names written into it
+ * (rpl_log_write_deferred()); a file system that cannot sync a
+ * directory is RPL_OK.  RPL_E_IO names the directory.  Thread-safe. */
+RPL_API RPL_NODISCARD enum rpl_status rpl_dir_sync(const char *dir,
+                                                   struct rpl_error *err)
+    RPL_NONNULL(1);
+
 /* ---------------------------------------------------------------------
  * Recording (hosts) and simulation
  * ------------------------------------------------------------------ */

@@ -120,7 +120,8 @@ import_one(struct rpl_ctx *ctx, const struct options *o, const char *file,
         goto out;
     }
     snprintf(res->output, n, "%s/%s.camelog", o->dir, rep->name);
-    st = rpl_log_write(log, res->output, o->force, &err);
+    /* The directory is synced once, after the last record (main). */
+    st = rpl_log_write_deferred(log, res->output, o->force, &err);
     if (st != RPL_OK) {
         fail(o, res, st, st == RPL_E_EXISTS ? "exists" : "write", res->output,
              &err);
@@ -386,6 +387,12 @@ cmd_import(int argc, char **argv)
         cli_progress_update(&prog, i + 1);
     }
     cli_progress_end(&prog);
+    if (imported > 0) {
+        st = rpl_dir_sync(o.dir, &err);
+        if (st != RPL_OK) {
+            rc = cli_worst(rc, cli_file_error(o.dir, st, &err));
+        }
+    }
     if (!o.quiet) {
         print_summary(&o, imported, nfiles, counts, ncounts);
     }
