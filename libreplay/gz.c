@@ -233,8 +233,28 @@ sync_dir(const char *dir)
 }
 
 enum rpl_status
+rpl_dir_sync(const char *dir, struct rpl_error *err)
+{
+    char ebuf[128];
+    const int e = sync_dir(dir);
+
+    rpl__err_clear(err);
+    if (e != 0)
+        return rpl__err(err, RPL_E_IO, 0, "fsync of %s failed: %s", dir,
+                        errno_text(e, ebuf, sizeof(ebuf)));
+    return RPL_OK;
+}
+
+enum rpl_status
 rpl__file_write_atomic(const char *path, const void *data, size_t len,
                        unsigned mode, bool force, struct rpl_error *err)
+{
+    return rpl__file_write(path, data, len, mode, force, true, err);
+}
+
+enum rpl_status
+rpl__file_write(const char *path, const void *data, size_t len, unsigned mode,
+                bool force, bool is_dir_synced, struct rpl_error *err)
 {
     enum rpl_status rc = RPL_OK;
     const char *slash, *name;
@@ -347,7 +367,7 @@ rpl__file_write_atomic(const char *path, const void *data, size_t len,
         goto out;
     }
 
-    e = sync_dir(dir);
+    e = is_dir_synced ? sync_dir(dir) : 0;
     if (e != 0) {
         rc = rpl__err(err, RPL_E_IO, 0, "fsync of %s failed: %s", dir,
                       errno_text(e, ebuf, sizeof(ebuf)));

@@ -266,6 +266,11 @@ const char *rpl__file_kind(unsigned mode);
 enum rpl_status rpl__file_write_atomic(const char *path, const void *data,
                                        size_t len, unsigned mode, bool force,
                                        struct rpl_error *err);
+/* The same, the directory synced only when is_dir_synced (else the
+ * caller syncs it once after a batch, rpl_dir_sync()). */
+enum rpl_status rpl__file_write(const char *path, const void *data, size_t len,
+                                unsigned mode, bool force, bool is_dir_synced,
+                                struct rpl_error *err);
 /* Exactly one gzip member, nothing after it, at most RPL_MAX_TEXT bytes
  * out; out is NUL-terminated (not counted in out_len). */
 enum rpl_status rpl__gz_inflate(struct rpl_ctx *ctx, const uint8_t *in,

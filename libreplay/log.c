@@ -1420,29 +1420,6 @@ rpl_log_digest(struct rpl_log *log, uint8_t out[32], struct rpl_error *err)
 /* ------------------------------------------------------ write, reseal */
 
 enum rpl_status
-rpl_log_write(const struct rpl_log *log, const char *path, bool force,
-              struct rpl_error *err)
-{
-    uint8_t *gz = NULL;
-    size_t gz_len = 0;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    rc = rpl__gz_deflate(log->ctx, log->text, log->len, &gz, &gz_len, err);
-    if (rc != RPL_OK)
-        return rc;
-    if (gz_len > RPL_MAX_COMPRESSED)
-        rc = rpl__err(err, RPL_E_LIMIT, 0,
-                      "the compressed log would be over %u bytes "
-                      "(RPL_MAX_COMPRESSED)",
-                      RPL_MAX_COMPRESSED);
-    else
-        rc = rpl__file_write_atomic(path, gz, gz_len, 0644, force, err);
-    rpl__free(log->ctx, gz);
-    return rc;
-}
-
-enum rpl_status
 rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
                struct rpl_error *err)
 {

@@ -483,6 +483,22 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_write(const struct rpl_log *log, const char *path, bool force,
               struct rpl_error *err) RPL_NONNULL(1, 2);
 
+/* As rpl_log_write(), but the directory is not synced: the file's data
+ * is (fsync before the rename), its name in the directory is durable
+ * only after rpl_dir_sync() of that directory.  For many files written
+ * into one directory: one directory sync after the last instead of one
+ * per file. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_write_deferred(const struct rpl_log *log, const char *path, bool force,
+                       struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* fsync of directory dir, making durable the names written into it
+ * (rpl_log_write_deferred()); a file system that cannot sync a
+ * directory is RPL_OK.  RPL_E_IO names the directory.  Thread-safe. */
+RPL_API RPL_NODISCARD enum rpl_status rpl_dir_sync(const char *dir,
+                                                   struct rpl_error *err)
+    RPL_NONNULL(1);
+
 /* ---------------------------------------------------------------------
  * Recording (hosts) and simulation
  * ------------------------------------------------------------------ */
@@ -1022,14 +1038,28 @@ struct rpl_archive_filter {
     size_t players;     /* number of seats */
     const char *since;  /* created at or after: YYYY-MM-DD[THH:MM:SSZ] */
     const char *until;  /* created before: the same forms */
+    /* House rules (rpl_log_variants()): is_official selects the games
+     * that declare none; variants[0..nvariants) (at most
+     * RPL_ARCHIVE_MAX_VARIANTS names of a game's page, "percival-alone")
+     * the games that declare every one of them.  Both at once is
+     * RPL_E_ARG. */
+    bool is_official;
+    const char *const *variants;
+    size_t nvariants;
+    /* Statistics only, for the per-player records (their order is by
+     * games played): records_min_games leaves out the players with fewer
+     * games, records_top (0: all) keeps the first that many. */
+    size_t records_top;
+    size_t records_min_games;
 };
+#define RPL_ARCHIVE_MAX_VARIANTS 8
 
 /* Checks the values of a filter against the games the library knows:
- * game a game's name, role a role (or knight) and side a side of that
- * game, or of any game without game.  RPL_E_ARG names the filter and
- * lists the values it takes ("role: unknown role \"merlim\" (merlin,
- * percival, ...)"); f NULL is RPL_OK.  query, stats and export check
- * their filter so.  Thread-safe. */
+ * game a game's name, role a role (or knight), side a side and each of
+ * variants a variant of that game, or of any game without game.  RPL_E_ARG
+ * names the filter and lists the values it takes ("role: unknown role
+ * \"merlim\" (merlin, percival, ...)"); f NULL is RPL_OK.  query, stats and
+ * export check their filter so.  Thread-safe. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_check_filter(const struct rpl_archive_filter *f,
                          struct rpl_error *err);
@@ -1074,6 +1104,8 @@ struct rpl_archive_game {
     const struct rpl_archive_quest *quests;
     unsigned assassin; /* seat, 0 when nobody was assassinated */
     unsigned target;
+    const char *variants; /* the house rules declared, as
+                           * rpl_log_variants() gives them: "" for none */
 };
 
 /* Calls each for every game the filter selects (f may be NULL: all), in

@@ -14,9 +14,9 @@
 -- archive is always at one version or the next, never in between.  A
 -- step, once released, is never edited: a change is a new step.
 --
--- Whose tables: game, log, rule and seat (and the view seat_result) are
--- the archive's own, the common rows of every game; quest, card, lady
--- and assassination are Avalon's (libreplay/games/avalon/index.c writes
+-- Whose tables: game, log, rule, seat and game_variant (and the view
+-- seat_result) are the archive's own, the common rows of every game;
+-- quest, card, lady and assassination are Avalon's (libreplay/games/avalon/index.c writes
 -- them, games/avalon/stats.c reads them); soc_game, soc_quest,
 -- soc_accusation and soc_seat are Shadows over Camelot's (games/soc/).
 -- The archive's code names none of a game's tables or tokens: a game
@@ -252,3 +252,24 @@ CREATE TABLE soc_seat (
     died INTEGER,                -- the `dies` line, NULL if he lived
     PRIMARY KEY (gid, seat)
 ) WITHOUT ROWID;
+
+-- version 3
+
+-- The house rules each game declares (camelog-avalon(7), Variants): one
+-- row per variant, as rpl_log_variants() reads them from the rules line
+-- through the game that owns its notation, in the order the line lists
+-- them; no row for a game under its official rules.  An archive of
+-- version 2 is migrated by this step and by indexing again, in the same
+-- transaction, every game it holds.
+--   how many games used each variant:
+--     SELECT variant, count(*) FROM game_variant GROUP BY variant;
+--   the games under the official rules:
+--     SELECT g.id FROM game g WHERE g.gid NOT IN
+--       (SELECT gid FROM game_variant);
+CREATE TABLE game_variant (
+    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
+    n INTEGER NOT NULL,          -- 1.. in the rules line's order
+    variant TEXT NOT NULL,       -- the variant's name: "assassin-mordred"
+    PRIMARY KEY (gid, n)
+) WITHOUT ROWID;
+CREATE INDEX game_variant_name ON game_variant (variant, gid);

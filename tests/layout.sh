@@ -28,7 +28,6 @@ LONG_TABLES='
 '
 # Temporary: being split now, or moving (cmd_import.c, archive/).
 LONG_KNOWN='
-libreplay/games/avalon/import.c
 tests/test_log.c
 tests/test_archive.c
 tests/test_avalon.c

@@ -189,6 +189,7 @@ struct rec_opts {
     bool is_plausible;
     bool reveal;
     const char *created;
+    const char *rules; /* NULL: RULES[config] */
 };
 
 /* Records a whole game; with finished, also the log as it was sealed
@@ -216,7 +217,7 @@ record(struct rpl_ctx *ctx, const struct rec_opts *o, struct game *g,
     memset(bot, o->seed, sizeof(bot));
     memset(&cfg, 0, sizeof(cfg));
     cfg.game = "avalon";
-    cfg.rules = RULES[o->config];
+    cfg.rules = o->rules ? o->rules : RULES[o->config];
     cfg.seats = seats;
     cfg.names = names;
     cfg.dealer = dealer;
@@ -695,7 +696,7 @@ START_TEST(add_replaces_earlier_log)
 {
     struct rpl_ctx *ctx = new_ctx();
     struct game complete, finished;
-    struct rec_opts o = {2, 3, 7, true, true, "2026-11-29T11:32:18Z"};
+    struct rec_opts o = {2, 3, 7, true, true, "2026-11-29T11:32:18Z", NULL};
     struct rpl_archive *ar;
     struct ids ids;
     struct tmp t;
@@ -1248,7 +1249,7 @@ START_TEST(stats_match_the_logs)
             rpl_archive_stats_as(ar, &none, RPL_ARCHIVE_TEXT, &text, &err),
             RPL_OK);
         ck_assert_str_eq(text, "games: 0 (0 complete, 0 finished, 0 in "
-                               "progress; 0 imported)\n");
+                               "progress; 0 imported, 0 with variants)\n");
         rpl_free(ctx, text);
         ck_assert_int_eq(
             rpl_archive_stats_as(ar, &none, RPL_ARCHIVE_SVG, &text, &err),
@@ -2453,6 +2454,129 @@ START_TEST(soc_filters_and_stats)
 }
 END_TEST
 
+/* Variants: each game's house rules are rows of game_variant, the
+ * filters select official games or those of a variant, stats count the
+ * games that declare any, query gives them; an archive of version 2 is
+ * migrated to the same rows. */
+static bool
+keep_variants(void *ud, const struct rpl_archive_game *g)
+{
+    char *out = ud;
+
+    snprintf(out + strlen(out), 64, "[%s]", g->variants);
+    return true;
+}
+
+static bool
+count_game(void *ud, const struct rpl_archive_game *g)
+{
+    (void)g;
+    ++*(int *)ud;
+    return true;
+}
+
+static int
+query_count(struct rpl_archive *ar, const struct rpl_archive_filter *f)
+{
+    struct rpl_error err;
+    int n = 0;
+
+    ck_assert_msg(rpl_archive_query(ar, f, count_game, &n, &err) == RPL_OK,
+                  "%s", err.msg);
+    return n;
+}
+
+START_TEST(variants_indexed_and_migrated)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[3];
+    struct rpl_archive *ar;
+    struct rpl_archive_filter f;
+    struct rpl_error err;
+    struct tmp t;
+    char fresh[128], seen[256];
+    char *json = NULL;
+    static const char *const names_evil[] = {"assassin-names-evil"};
+    static const char *const bad[] = {"assassin-names-good"};
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char q[512];
+
+    tmp_make(&t);
+    make_corpus(ctx, g, 2);
+    {
+        struct rec_opts o;
+
+        memset(&o, 0, sizeof(o));
+        o.seed = 0x44;
+        o.reveal = true;
+        o.rules = "players=5 roles=merlin,percival,servant,assassin,morgana "
+                  "lady=off targeting=off variants=assassin-names-evil";
+        record(ctx, &o, &g[2], NULL);
+    }
+    snprintf(fresh, sizeof(fresh), "%s/fresh.db", t.dir);
+    ar = open_archive(ctx, fresh, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 3);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game_variant WHERE "
+                                   "variant = 'assassin-names-evil' AND n = 1"),
+                     1);
+    memset(&f, 0, sizeof(f));
+    f.is_official = true;
+    ck_assert_int_eq(query_count(ar, &f), 2);
+    f.is_official = false;
+    f.variants = names_evil;
+    f.nvariants = 1;
+    ck_assert_int_eq(query_count(ar, &f), 1);
+    f.is_official = true;
+    ck_assert_int_eq(rpl_archive_query(ar, &f, keep_variants, seen, &err),
+                     RPL_E_ARG);
+    f.is_official = false;
+    f.variants = bad;
+    ck_assert_int_eq(rpl_archive_query(ar, &f, keep_variants, seen, &err),
+                     RPL_E_ARG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "assassin-names-evil"));
+    seen[0] = '\0';
+    ck_assert_int_eq(rpl_archive_query(ar, NULL, keep_variants, seen, &err),
+                     RPL_OK);
+    ck_assert_str_eq(seen, "[][][assassin-names-evil]");
+    ck_assert_int_eq(rpl_archive_stats(ar, NULL, &json, &err), RPL_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"imported\":0,\"variants\":1,"));
+    rpl_free(ctx, json);
+    rpl_archive_close(ar);
+    /* The same archive at version 2: no game_variant. */
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    add_all(ctx, ar, g, 3);
+    rpl_archive_close(ar);
+    raw_exec(t.db, "BEGIN; DROP TABLE game_variant; PRAGMA user_version = 2; "
+                   "COMMIT");
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_WRITE);
+    ck_assert_uint_eq(rpl_archive_version(ar), 3);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+    rpl_archive_close(ar);
+    ck_assert_int_eq(sqlite3_open(t.db, &db), SQLITE_OK);
+    snprintf(q, sizeof(q), "ATTACH '%s' AS f", fresh);
+    ck_assert_int_eq(sqlite3_exec(db, q, NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(
+        sqlite3_prepare_v2(db,
+                           "SELECT (SELECT count(*) FROM (SELECT * FROM "
+                           "main.game_variant EXCEPT SELECT * FROM "
+                           "f.game_variant)) + (SELECT count(*) FROM (SELECT * "
+                           "FROM f.game_variant EXCEPT SELECT * FROM "
+                           "main.game_variant)), (SELECT count(*) FROM "
+                           "main.game_variant)",
+                           -1, &st, NULL),
+        SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int64(st, 0), 0);
+    ck_assert_int_eq(sqlite3_column_int64(st, 1), 1);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free_corpus(g, 3);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* An archive of version 1 (before Shadows over Camelot had its tables)
  * is migrated when opened for writing: in one transaction, the new
  * tables and every game of Shadows over Camelot indexed again; the
@@ -2467,7 +2591,7 @@ START_TEST(soc_migration_from_v1)
     char fresh[128];
     static const char *const tables[] = {
         "game",     "seat",      "rule",           "quest",    "card",
-        "soc_game", "soc_quest", "soc_accusation", "soc_seat",
+        "soc_game", "soc_quest", "soc_accusation", "soc_seat", "game_variant",
     };
 
     tmp_make(&t);
@@ -2492,7 +2616,8 @@ START_TEST(soc_migration_from_v1)
     for (size_t i = 0; i < 4; i++)
         soc_add(ctx, ar, &s[i]);
     rpl_archive_close(ar);
-    raw_exec(t.db, "BEGIN; DROP TABLE soc_game; DROP TABLE soc_quest; "
+    raw_exec(t.db, "BEGIN; DROP TABLE game_variant; "
+                   "DROP TABLE soc_game; DROP TABLE soc_quest; "
                    "DROP TABLE soc_accusation; DROP TABLE soc_seat; "
                    "UPDATE game SET leader = NULL, rounds = 0 WHERE game = "
                    "'soc'; UPDATE seat SET role = NULL, side = NULL WHERE "
@@ -2510,7 +2635,7 @@ START_TEST(soc_migration_from_v1)
         ck_assert_ptr_nonnull(strstr(err.msg, "version 1"));
     }
     ar = open_archive(ctx, t.db, RPL_ARCHIVE_WRITE);
-    ck_assert_uint_eq(rpl_archive_version(ar), 2);
+    ck_assert_uint_eq(rpl_archive_version(ar), 3);
     ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
     rpl_archive_close(ar);
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
@@ -2888,6 +3013,7 @@ archive_suite(void)
     tcase_add_test(tc, soc_index_matches_the_logs);
     tcase_add_test(tc, soc_filters_and_stats);
     tcase_add_test(tc, soc_migration_from_v1);
+    tcase_add_test(tc, variants_indexed_and_migrated);
     tcase_add_test(tc, soc_check_finds_tampering);
     tcase_add_test(tc, killed_mid_batch);
     tcase_add_test(tc, concurrent_adds);

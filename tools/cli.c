@@ -611,6 +611,27 @@ utf8_len(const unsigned char *s)
 }
 
 json_t *
+cli_json_list(const char *list)
+{
+    json_t *a = json_array();
+    const char *p = list;
+
+    while (a && *p != '\0') {
+        const size_t n = strcspn(p, ",");
+
+        if (json_array_append_new(a, json_stringn(p, n)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+        p += n;
+        if (*p == ',') {
+            p++;
+        }
+    }
+    return a;
+}
+
+json_t *
 cli_json_str(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;

@@ -175,6 +175,10 @@ int cli_make_dir(const char *dir);
  * (file names need not be UTF-8).  NULL when out of memory. */
 json_t *cli_json_str(const char *s);
 
+/* A JSON array of the names of a comma-separated list ("a,b"; "" is
+ * []), as rpl_log_variants() writes them.  NULL when out of memory. */
+json_t *cli_json_list(const char *list);
+
 /* A JSON integer of a size (clamped to the largest JSON integer). */
 json_t *cli_json_size(size_t n);
 

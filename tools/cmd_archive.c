@@ -26,9 +26,10 @@
 static const char usage[] =
     "usage: camelog archive add DB FILE ... [--pubkey KEY|FILE] [-q] "
     "[--json] [-j N]\n"
-    "       camelog archive query DB [filters] [--json]\n"
+    "       camelog archive query DB [filters] [--limit N] [--json]\n"
     "       camelog archive sql DB SQL [--json]\n"
-    "       camelog archive stats DB [filters] [--json] [--svg FILE]\n"
+    "       camelog archive stats DB [filters] [--top N] [--min-games N]\n"
+    "                             [--json] [--svg FILE]\n"
     "       camelog archive audit DB [filters] [--json]\n"
     "       camelog archive export DB [filters] [-f] -o DIR\n"
     "       camelog archive check DB [--json]\n"
@@ -49,6 +50,9 @@ static const char options[] =
     "  --since DATE       created on or after DATE (YYYY-MM-DD or\n"
     "                     YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --until DATE       created before DATE\n"
+    "  --official         under the official rules: no variant declared\n"
+    "  --variant NAME     declaring the house rule NAME (repeatable: every\n"
+    "                     one), as camelog-avalon(7) names it\n"
     "options:\n"
     "  --pubkey KEY|FILE  add: pin the dealer's public key\n"
     "  -j, --jobs N       add: read and verify N files at a time (default:\n"
@@ -56,6 +60,10 @@ static const char options[] =
     "  --json             JSON Lines (keys in camelog-archive(1))\n"
     "  --svg FILE         stats: also write a chart of the win rates by\n"
     "                     player count (- for the standard output)\n"
+    "  --top N            stats: the N players with the most games (default\n"
+    "                     20; 0 for all)\n"
+    "  --min-games N      stats: only players with N games or more\n"
+    "  --limit N          query: the first N games only\n"
     "  -o, --output DIR   export: the directory to write into; report: the\n"
     "                     page to write (- for the standard output)\n"
     "  -f, --force        export, report: overwrite existing files\n"
@@ -65,6 +73,8 @@ static const char options[] =
 /* Files verified before their chunk is stored: bounds the memory held
  * and the time another writer may wait for the lock. */
 #define ADD_CHUNK 256
+/* The players stats lists by default. */
+#define STATS_TOP 20
 
 enum sub {
     SUB_ADD,
@@ -87,6 +97,9 @@ struct args {
     const char *db;
     struct rpl_archive_filter filter;
     bool has_filter;
+    const char *variant[RPL_ARCHIVE_MAX_VARIANTS];
+    bool has_top, has_min_games, has_limit;
+    size_t limit;
     const char *pubkey;
     const char *svg;
     const char *outdir;
@@ -115,6 +128,11 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         O_PLAYERS,
         O_SINCE,
         O_UNTIL,
+        O_OFFICIAL,
+        O_VARIANT,
+        O_TOP,
+        O_MIN_GAMES,
+        O_LIMIT,
         O_PUBKEY,
         O_JSON,
         O_SVG
@@ -130,6 +148,11 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         {"players", required_argument, NULL, O_PLAYERS},
         {"since", required_argument, NULL, O_SINCE},
         {"until", required_argument, NULL, O_UNTIL},
+        {"official", no_argument, NULL, O_OFFICIAL},
+        {"variant", required_argument, NULL, O_VARIANT},
+        {"top", required_argument, NULL, O_TOP},
+        {"min-games", required_argument, NULL, O_MIN_GAMES},
+        {"limit", required_argument, NULL, O_LIMIT},
         {"pubkey", required_argument, NULL, O_PUBKEY},
         {"json", no_argument, NULL, O_JSON},
         {"svg", required_argument, NULL, O_SVG},
@@ -203,6 +226,45 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         case O_UNTIL:
             f->until = optarg;
             break;
+        case O_OFFICIAL:
+            f->is_official = true;
+            break;
+        case O_VARIANT:
+            if (f->nvariants == RPL_ARCHIVE_MAX_VARIANTS) {
+                return cli_usage_error("archive",
+                                       "--variant: at most %d variants",
+                                       RPL_ARCHIVE_MAX_VARIANTS);
+            }
+            a->variant[f->nvariants++] = optarg;
+            f->variants = a->variant;
+            break;
+        case O_TOP:
+            if (!cli_parse_size(optarg, &f->records_top)) {
+                return cli_usage_error("archive",
+                                       "--top: expected a number of "
+                                       "players, got '%s'",
+                                       optarg);
+            }
+            a->has_top = true;
+            break;
+        case O_MIN_GAMES:
+            if (!cli_parse_size(optarg, &f->records_min_games)) {
+                return cli_usage_error("archive",
+                                       "--min-games: expected a number of "
+                                       "games, got '%s'",
+                                       optarg);
+            }
+            a->has_min_games = true;
+            break;
+        case O_LIMIT:
+            if (!cli_parse_size(optarg, &a->limit)) {
+                return cli_usage_error("archive",
+                                       "--limit: expected a number of "
+                                       "games, got '%s'",
+                                       optarg);
+            }
+            a->has_limit = true;
+            break;
         case O_PUBKEY:
             a->pubkey = optarg;
             break;
@@ -233,7 +295,7 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         default:
             return cli_option_error("archive", c, argv);
         }
-        if (c >= O_GAME && c <= O_UNTIL) {
+        if (c >= O_GAME && c <= O_VARIANT) {
             a->has_filter = true;
         }
     }
@@ -259,6 +321,10 @@ check_args(const struct args *a)
     if (a->has_filter && a->sub != SUB_QUERY && a->sub != SUB_STATS &&
         a->sub != SUB_AUDIT && !is_out) {
         bad = "filters";
+    } else if ((a->has_top || a->has_min_games) && a->sub != SUB_STATS) {
+        bad = a->has_top ? "--top" : "--min-games";
+    } else if (a->has_limit && a->sub != SUB_QUERY) {
+        bad = "--limit";
     } else if (a->pubkey && a->sub != SUB_ADD) {
         bad = "--pubkey";
     } else if (a->has_jobs && a->sub != SUB_ADD) {
@@ -622,6 +688,8 @@ game_json(const struct rpl_archive_game *g)
     ok &= cli_json_set(o, "seal", cli_json_str(g->seal));
     ok &= cli_json_set(o, "created", str_or_null(g->created));
     ok &= cli_json_set(o, "rules", cli_json_str(g->rules));
+    ok &= cli_json_set(o, "variants",
+                       cli_json_list(g->variants ? g->variants : ""));
     ok &= cli_json_set(o, "dealer", cli_json_str(g->dealer));
     ok &= cli_json_set(o, "players", cli_json_size(g->players));
     ok &= cli_json_set(o, "progress", json_string(progress[g->progress]));
@@ -653,6 +721,7 @@ game_json(const struct rpl_archive_game *g)
 struct query_run {
     bool is_json;
     size_t n;
+    size_t limit; /* 0: every game */
     int rc;
 };
 
@@ -662,6 +731,9 @@ print_game(void *ud, const struct rpl_archive_game *g)
     struct query_run *run = ud;
     size_t i;
 
+    if (run->limit > 0 && run->n == run->limit) {
+        return false;
+    }
     run->n++;
     if (run->is_json) {
         json_t *o = game_json(g);
@@ -701,7 +773,7 @@ static int
 run_query(const struct args *a, struct rpl_ctx *ctx)
 {
     struct rpl_archive *ar = NULL;
-    struct query_run run = {a->is_json, 0, CLI_EXIT_OK};
+    struct query_run run = {a->is_json, 0, a->limit, CLI_EXIT_OK};
     struct rpl_error err;
     enum rpl_status st;
     int rc;
@@ -1120,6 +1192,9 @@ cmd_archive(int argc, char **argv)
     }
     if (rc != CLI_EXIT_OK) {
         return rc;
+    }
+    if (a.sub == SUB_STATS && !a.has_top) {
+        a.filter.records_top = STATS_TOP;
     }
     rc = cli_ctx_new(&ctx);
     if (rc != CLI_EXIT_OK) {

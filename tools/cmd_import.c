@@ -155,7 +155,8 @@ write_one(const struct options *o, struct import_job *job)
         goto out;
     }
     snprintf(res->output, n, "%s/%s.camelog", o->dir, rep->name);
-    st = rpl_log_write(log, res->output, o->force, &err);
+    /* The directory is synced once, after the last record (main). */
+    st = rpl_log_write_deferred(log, res->output, o->force, &err);
     if (st != RPL_OK) {
         fail(o, res, st, st == RPL_E_EXISTS ? "exists" : "write", res->output,
              &err);
@@ -444,6 +445,12 @@ cmd_import(int argc, char **argv)
     }
     cli_progress_end(&prog);
     cli_pool_free(pool);
+    if (imported > 0) {
+        st = rpl_dir_sync(o.dir, &err);
+        if (st != RPL_OK) {
+            rc = cli_worst(rc, cli_file_error(o.dir, st, &err));
+        }
+    }
     if (!o.quiet) {
         print_summary(&o, imported, nfiles, counts, ncounts);
     }

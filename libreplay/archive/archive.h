@@ -54,6 +54,7 @@ enum rpl__ar_stmt {
     RPL__AR_INS_LOG,
     RPL__AR_INS_RULE,
     RPL__AR_INS_SEAT,
+    RPL__AR_INS_VARIANT,
     RPL__AR_NINS,
     /* Main only. */
     RPL__AR_FIND = RPL__AR_NINS,
@@ -120,7 +121,8 @@ void rpl__ar_bind_uint(sqlite3_stmt *st, int i, size_t v);
 const char *rpl__ar_col_text(sqlite3_stmt *st, int i);
 const char *rpl__ar_col_text_or_null(sqlite3_stmt *st, int i);
 size_t rpl__ar_col_uint(sqlite3_stmt *st, int i);
-/* Whether table i is the archive's own (game, log, rule, seat) rather
+/* Whether table i is the archive's own (game, log, rule, seat,
+ * game_variant) rather
  * than a game's. */
 bool rpl__ar_is_own(const struct rpl_archive *ar, size_t i);
 /* Whether table i is an index table (every table but log). */
@@ -179,6 +181,9 @@ struct ix {
     const char *winner; /* NULL before end */
     const char *reason;
     size_t lines, seals, sigs;
+    /* The house rules declared (rpl_log_variants()): "a,b", "" for
+     * none. */
+    char variants[RPL_VARIANTS_MAX];
     const char *name[RPL__AR_NSEATS + 1];
     char key[RPL__AR_NSEATS + 1][RPL_PUBKEY_B64_LEN + 1]; /* "" if none */
     /* The game's part: its common columns and its rows. */

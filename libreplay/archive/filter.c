@@ -1,6 +1,6 @@
 /*
  * filter.c - the values a filter may name: the games of the registry,
- * and the roles and sides each game's index writes (struct rpl__game,
+ * and the roles, sides and variants each game's index writes (struct rpl__game,
  * filter_value).  The list is the games', never a copy here or in the
  * tool, so a new game or role is a filter value as soon as it exists.
  */
@@ -99,6 +99,14 @@ rpl_archive_check_filter(const struct rpl_archive_filter *f,
         values(g, RPL__COL_SIDE, list, sizeof(list));
         return rpl__err(err, RPL_E_ARG, 0, "side: unknown side \"%.40s\" (%s)",
                         f->side, list);
+    }
+    for (size_t i = 0; f->variants && i < f->nvariants; i++) {
+        if (f->variants[i] && knows(g, RPL__COL_VARIANT, f->variants[i]))
+            continue;
+        values(g, RPL__COL_VARIANT, list, sizeof(list));
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "variant: unknown variant \"%.40s\" (%s)",
+                        f->variants[i] ? f->variants[i] : "", list);
     }
     return RPL_OK;
 }

@@ -1,8 +1,9 @@
 /*
  * index.c - what the archive's index says about one verified log (struct
  * ix), read without touching the database: the header (created, import,
- * rules and its options, seats, dealer), the report's figures, and the
- * game's own part through its index hook (struct rpl__game, games/game.h).
+ * rules and its options, the variants it declares, seats, dealer), the report's
+ * figures, and the game's own part through its index hook (struct rpl__game,
+ * games/game.h).
  *
  * The archive knows no game.  It replays the log line by line and lends
  * the game's index() the state after each game line and a generic row
@@ -241,6 +242,8 @@ rpl__ar_index(struct ix *x, const struct rpl_archive *ar, struct rpl_log *log,
     last = rpl__log_line(log, log->nlines, &len);
     rpl__hash(x->seal, NULL, last, len);
     rc = index_header(x, log, err);
+    if (rc == RPL_OK)
+        rpl_log_variants(log, x->variants, sizeof(x->variants));
     if (rc == RPL_OK)
         rc = index_game(x, log, err);
     return rc;

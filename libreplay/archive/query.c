@@ -67,6 +67,14 @@ rpl__ar_filter_check(const struct rpl_archive_filter *f, struct rpl_error *err)
                         "until: expected YYYY-MM-DD or "
                         "YYYY-MM-DDTHH:MM:SSZ, got \"%.40s\"",
                         f->until);
+    if (f->nvariants > RPL_ARCHIVE_MAX_VARIANTS)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "variant: at most %d variants, got %zu",
+                        RPL_ARCHIVE_MAX_VARIANTS, f->nvariants);
+    if (f->is_official && f->nvariants > 0)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "official: a game under the official rules declares "
+                        "no variant, so none can be asked for");
     return RPL_OK;
 }
 
@@ -122,6 +130,14 @@ filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
         if (of_game)
             rpl__buf_puts(b, " AND g.game = :side_game");
     }
+    if (f->is_official)
+        rpl__buf_puts(b, " AND NOT EXISTS (SELECT 1 FROM main.game_variant v "
+                         "WHERE v.gid = g.gid)");
+    for (size_t i = 0; i < f->nvariants; i++)
+        rpl__buf_printf(b,
+                        " AND g.gid IN (SELECT v.gid FROM main.game_variant v "
+                        "WHERE v.variant = :variant%zu)",
+                        i);
     if (f->player || f->role || f->side) {
         /* Not correlated: the seat index finds the games once. */
         rpl__buf_puts(b, " AND g.gid IN (SELECT s.gid FROM main.seat s "
@@ -171,6 +187,12 @@ bind_filter(sqlite3_stmt *st, const struct rpl_archive_filter *f)
     side = filter_side(f->side, &of_game);
     bind_named(st, ":side", side);
     bind_named(st, ":side_game", of_game);
+    for (size_t k = 0; k < f->nvariants; k++) {
+        char name[32];
+
+        snprintf(name, sizeof(name), ":variant%zu", k);
+        bind_named(st, name, f->variants[k]);
+    }
 }
 
 enum rpl_status
@@ -429,7 +451,10 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     static const char head[] =
         "SELECT g.gid, g.game, g.id, lower(hex(g.seal)), g.created, g.rules, "
         "g.dealer, g.winner, g.reason, g.progress, g.imported, g.players, "
-        "g.proposals, g.lines, g.source, g.source_id FROM main.game g";
+        "g.proposals, g.lines, g.source, g.source_id, "
+        "coalesce((SELECT group_concat(x.variant, ',') FROM (SELECT "
+        "v.variant FROM main.game_variant v WHERE v.gid = g.gid ORDER BY "
+        "v.n) x), '') FROM main.game g";
     struct rpl_archive_seat *seats = NULL;
     struct rpl_archive_quest *quests = NULL;
     struct game_strings *gs = NULL;
@@ -476,6 +501,7 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
         g.lines = rpl__ar_col_uint(st, 13);
         g.source = rpl__ar_col_text_or_null(st, 14);
         g.source_id = rpl__ar_col_text_or_null(st, 15);
+        g.variants = rpl__ar_col_text(st, 16);
         rc = game_details(dr, sqlite3_column_int64(st, 0), &g, seats, err);
         if (rc != RPL_OK || !each(ud, &g))
             break;

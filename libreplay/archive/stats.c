@@ -33,7 +33,9 @@ static const char totals_sql[] =
     ") SELECT count(*), coalesce(sum(g.progress = 'in_progress'), 0), "
     "coalesce(sum(g.progress = 'finished'), 0), "
     "coalesce(sum(g.progress = 'complete'), 0), "
-    "coalesce(sum(g.imported), 0) FROM main.game g JOIN sel USING (gid)";
+    "coalesce(sum(g.imported), 0), coalesce(sum(EXISTS (SELECT 1 FROM "
+    "main.game_variant v WHERE v.gid = g.gid)), 0) "
+    "FROM main.game g JOIN sel USING (gid)";
 /* Ends sel with the games of one game: the game's statement follows. */
 static const char of_game_sql[] = " AND g.game = :stats_game) ";
 static const char count_sql[] = "SELECT count(*) FROM sel";
@@ -324,6 +326,31 @@ counts(struct run *r, const char *sql, uint64_t *v, int n,
     return rc;
 }
 
+/* The records() of struct rpl__stats. */
+static enum rpl_status
+records(const struct rpl__stats *s, size_t q,
+        json_t *(*one)(const struct rpl__stats *s), struct rpl_error *err)
+{
+    json_t *a = json_array();
+    uint64_t total = 0;
+    size_t shown = 0;
+    bool has_row = false;
+    enum rpl_status rc;
+
+    while ((rc = s->rows.step(s->rows.a, q, &has_row, err)) == RPL_OK &&
+           has_row) {
+        total++;
+        if (s->rows.count(s->rows.a, 1) < s->records_min_games ||
+            (s->records_top > 0 && shown == s->records_top))
+            continue;
+        rpl__japp(s->jb, a, one(s));
+        shown++;
+    }
+    rpl__jset(s->jb, s->json, "records", a);
+    rpl__jset(s->jb, s->json, "records_total", rpl__jcount(total));
+    return rc;
+}
+
 /* The figures of every game, in the registry's order. */
 static enum rpl_status
 games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
@@ -348,6 +375,9 @@ games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
         s.top = top;
         s.json = json_object();
         s.chart = draw_chart;
+        s.records = records;
+        s.records_top = r->f ? r->f->records_top : 0;
+        s.records_min_games = r->f ? r->f->records_min_games : 0;
         rc = counts(r, count_sql, &n, 1, err);
         /* Text and a chart only of the games that have games. */
         s.format = n > 0 ? format : RPL__STATS_JSON;
@@ -367,13 +397,13 @@ static enum rpl_status
 stats_run(struct rpl_archive *ar, const struct rpl_archive_filter *f,
           enum rpl__stats_out format, char **out, struct rpl_error *err)
 {
-    static const char *const total_key[] = {"games", "in_progress", "finished",
-                                            "complete", "imported"};
+    static const char *const total_key[] = {
+        "games", "in_progress", "finished", "complete", "imported", "variants"};
     struct run r;
     struct rpl__jb jb = {true};
     struct rpl__buf b, text;
     json_t *top = NULL;
-    uint64_t total[5];
+    uint64_t total[6];
     enum rpl_status rc;
 
     rpl__err_clear(err);
@@ -393,18 +423,18 @@ stats_run(struct rpl_archive *ar, const struct rpl_archive_filter *f,
              : rpl__ar_exec(ar, "BEGIN", "cannot read the archive", err);
     if (rc != RPL_OK)
         goto out;
-    rc = counts(&r, totals_sql, total, 5, err);
+    rc = counts(&r, totals_sql, total, 6, err);
     top = json_object();
-    for (size_t i = 0; rc == RPL_OK && i < 5; i++)
+    for (size_t i = 0; rc == RPL_OK && i < 6; i++)
         rpl__jset(&jb, top, total_key[i], rpl__jcount(total[i]));
     if (rc == RPL_OK && format == RPL__STATS_TEXT)
         rpl__buf_printf(
             &text,
             "games: %llu (%llu complete, %llu finished, %llu in "
-            "progress; %llu imported)\n",
+            "progress; %llu imported, %llu with variants)\n",
             (unsigned long long)total[0], (unsigned long long)total[3],
             (unsigned long long)total[2], (unsigned long long)total[1],
-            (unsigned long long)total[4]);
+            (unsigned long long)total[4], (unsigned long long)total[5]);
     if (rc == RPL_OK)
         rc = games_stats(&r, format, &jb, top, &text, err);
     if (!ar->in_batch)

@@ -21,6 +21,7 @@ static const char *const ins_sql[RPL__AR_NINS] = {
     "rule (gid, key, value) VALUES (?1, ?2, ?3)",
     "seat (gid, seat, name, key, role, side) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    "game_variant (gid, n, variant) VALUES (?1, ?2, ?3)",
 };
 
 static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
@@ -236,7 +237,8 @@ rpl__ar_ins_table(struct rpl_archive *ar, enum rpl__ar_target t, size_t i,
 bool
 rpl__ar_is_own(const struct rpl_archive *ar, size_t i)
 {
-    static const char *const own[] = {"game", "log", "rule", "seat"};
+    static const char *const own[] = {"game", "log", "rule", "seat",
+                                      "game_variant"};
 
     for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
         if (strcmp(ar->table[i], own[k]) == 0)

@@ -30,6 +30,7 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
     const struct rpl__rows *g = &x->rows;
     sqlite3_stmt *st = NULL;
     char what[RPL__AR_TABLE_NAME + 32];
+    size_t nvariants = 0;
     enum rpl_status rc;
 
     rc = rpl__ar_ins(ar, t, RPL__AR_INS_GAME, &st, err);
@@ -83,6 +84,20 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
         rpl__ar_bind_text(st, 5, g->role[k]);
         rpl__ar_bind_text(st, 6, g->side[k]);
         rc = rpl__ar_step(ar, st, "cannot add a seat", err);
+    }
+    /* The variants, one row each in the rules line's order. */
+    if (rc == RPL_OK && x->variants[0] != '\0')
+        rc = rpl__ar_ins(ar, t, RPL__AR_INS_VARIANT, &st, err);
+    for (const char *v = x->variants; rc == RPL_OK && *v != '\0';) {
+        const size_t len = strcspn(v, ",");
+
+        sqlite3_bind_int64(st, 1, gid);
+        rpl__ar_bind_uint(st, 2, ++nvariants);
+        sqlite3_bind_text(st, 3, v, (int)len, SQLITE_STATIC);
+        rc = rpl__ar_step(ar, st, "cannot add a variant", err);
+        v += len;
+        if (*v == ',')
+            v++;
     }
     /* The game's rows, cell by cell. */
     for (size_t i = 0; rc == RPL_OK && i < x->nrows; i++) {

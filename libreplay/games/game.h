@@ -178,6 +178,16 @@ struct rpl__stats {
     json_t *json;
     struct rpl__buf *out;
     void (*chart)(void *a, const struct rpl__chart *c);
+    /* The per-player records: runs statement q, whose rows are players
+     * by games played (column 1) in descending order, and sets json's
+     * "records" to one() of each row the filter's records_top and
+     * records_min_games keep, and "records_total" to the number of rows
+     * (players). */
+    enum rpl_status (*records)(const struct rpl__stats *s, size_t q,
+                               json_t *(*one)(const struct rpl__stats *s),
+                               struct rpl_error *err);
+    size_t records_top;       /* 0: all */
+    size_t records_min_games; /* 0 or 1: all */
 };
 
 /* "57.1%" of num / den for the stats text, "-" when den is 0; integers
@@ -327,7 +337,9 @@ struct rpl__game {
     /* The values the archive's filters take for a seat's role (column
      * RPL__COL_ROLE: what index() writes to seat.role) and side
      * (RPL__COL_SIDE: seat.side, and the game's own names for its
-     * sides): value i, 0-based, or NULL past the last.  NULL: none. */
+     * sides) and a variant its rules line may declare (RPL__COL_VARIANT:
+     * the names of struct rpl__game.variants): value i, 0-based, or NULL
+     * past the last.  NULL: none. */
     const char *(*filter_value)(int column, size_t i);
 
     /* The archive's index of a verified log (archive/index.c).  The
@@ -425,8 +437,9 @@ rpl__cov_set(uint64_t *bits, size_t i)
 }
 
 /* The columns of struct rpl__game.filter_value. */
-#define RPL__COL_ROLE 0
-#define RPL__COL_SIDE 1
+#define RPL__COL_ROLE    0
+#define RPL__COL_SIDE    1
+#define RPL__COL_VARIANT 2
 
 /* The registry (registry.c): NULL for an unknown name. */
 const struct rpl__game *rpl__game_find(const char *name, size_t len);

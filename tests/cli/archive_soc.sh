@@ -35,7 +35,7 @@ camelog simulate --game avalon --players 5 --count 3 --seed a1 \
 camelog archive add -q games.db av/*.camelog
 camelog archive stats games.db | grep -E '^(games|avalon|soc|wins):'
 camelog archive stats games.db --json |
-    grep -oE '(^[{]|"(avalon|soc)":[{])"games":[0-9]+,"[a-z_]+":[0-9]+|"imported":[0-9]+,"good":[0-9]+'
+    grep -oE '(^[{]|"(avalon|soc)":[{])"games":[0-9]+,"[a-z_]+":[0-9]+|"variants":[0-9]+,"good":[0-9]+'
 camelog archive stats games.db --svg - | grep -o 'font-size="15">[^<]*'
 camelog archive query games.db --side traitor | wc -l
 camelog archive query games.db --side evil | wc -l

@@ -190,5 +190,7 @@ rpl__av_filter_value(int column, size_t i)
         return i < AV_NROLES ? role_tok[i] : NULL;
     if (column == RPL__COL_SIDE)
         return i < sizeof(sides) / sizeof(sides[0]) ? sides[i] : NULL;
+    if (column == RPL__COL_VARIANT)
+        return i < AV_NVARIANTS ? rpl__av_variant_name[i] : NULL;
     return NULL;
 }

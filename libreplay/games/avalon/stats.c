@@ -295,6 +295,10 @@ write_text(const json_t *o, struct rpl__buf *b)
                 good_wg, evil_wg);
         }
     }
+    if (jint(o, "records_total") > json_array_size(a))
+        rpl__buf_printf(b, "  (%llu of %llu players shown)\n",
+                        (unsigned long long)json_array_size(a),
+                        (unsigned long long)jint(o, "records_total"));
 }
 
 /* The chart: evil and good wins by player count. */
@@ -345,7 +349,7 @@ rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
     if (rc == RPL_OK)
         rc = rows_array(s, Q_ROLES, "roles", role_row, s->json, err);
     if (rc == RPL_OK)
-        rc = rows_array(s, Q_RECORDS, "records", record_row, s->json, err);
+        rc = s->records(s, Q_RECORDS, record_row, err);
     if (rc != RPL_OK)
         return rc;
     for (i = 0; i < sizeof(top_key) / sizeof(top_key[0]); i++)

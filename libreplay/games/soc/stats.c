@@ -307,6 +307,10 @@ write_text(const json_t *o, struct rpl__buf *b)
                 loyal_wg, traitor_wg);
         }
     }
+    if (jint(o, "records_total") > json_array_size(a))
+        rpl__buf_printf(b, "  (%llu of %llu players shown)\n",
+                        (unsigned long long)json_array_size(a),
+                        (unsigned long long)jint(o, "records_total"));
 }
 
 /* The chart: evil's and the knights' wins by player count. */
@@ -355,7 +359,7 @@ rpl__soc_stats(const struct rpl__stats *s, struct rpl_error *err)
     if (rc == RPL_OK)
         rc = rows_array(s, Q_QUESTS, "quests", quest_row, err);
     if (rc == RPL_OK)
-        rc = rows_array(s, Q_RECORDS, "records", record_row, err);
+        rc = s->records(s, Q_RECORDS, record_row, err);
     if (rc != RPL_OK)
         return rc;
     if (s->format == RPL__STATS_TEXT && s->out)
