@@ -43,9 +43,22 @@ struct rpl_log {
     uint8_t seed[32];
     bool has_seed;
 
+    /* A seat's own deliveries (rpl_log_learn()), by line: told to the
+     * game (seat_learn) just before their line is replayed. */
+    struct rpl__known *known;
+    size_t nknown;
+    size_t known_seat; /* 0: none */
+
     /* The replay: the module's state after line pos (SIZE_MAX: stale). */
     void *st;
     size_t pos;
+};
+
+/* A delivery a log keeps for its seat: no nonce. */
+struct rpl__known {
+    size_t line;
+    char label[64];
+    char value[192];
 };
 
 /* The line keywords the log layer owns (camelog(5) "Lines"): first the

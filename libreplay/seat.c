@@ -13,6 +13,7 @@
  * state.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -598,6 +599,104 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
 out:
     walk_end(&w);
     return rc;
+}
+
+/* ------------------------------------------------------ a seat's view */
+
+static int
+known_cmp(const void *a, const void *b)
+{
+    const struct rpl__known *x = a;
+    const struct rpl__known *y = b;
+
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return strcmp(x->label, y->label);
+}
+
+static void
+known_free(struct rpl_ctx *ctx, struct rpl__known *k, size_t n)
+{
+    if (!k)
+        return;
+    sodium_memzero(k, n * sizeof(*k));
+    rpl__free(ctx, k);
+}
+
+enum rpl_status
+rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
+              size_t n, struct rpl_error *err)
+{
+    struct rpl__known *known = NULL;
+    struct rpl__known *old;
+    size_t old_n, old_seat;
+    enum rpl_status rc = RPL_OK;
+
+    rpl__err_clear(err);
+    if (!log->is_verified || !log->game)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before a seat uses it");
+    if (seat == 0 || seat > log->seats)
+        return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu in this game", seat);
+    if (n > RPL_MAX_LINES)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%zu deliveries: at most %u (RPL_MAX_LINES)", n,
+                        RPL_MAX_LINES);
+    if (n > 0 && !d)
+        return rpl__err(err, RPL_E_ARG, 0, "no deliveries");
+    if (!log->game->seat_learn)
+        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                        "%s cannot show a seat's view before the reveal",
+                        log->game->name);
+    if (n > 0) {
+        known = rpl__calloc(log->ctx, n, sizeof(*known));
+        if (!known)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    }
+    for (size_t i = 0; rc == RPL_OK && i < n; i++) {
+        struct rpl_delivery c = d[i];
+
+        if (c.seat == 0)
+            c.seat = seat;
+        if (c.seat != seat)
+            rc = rpl__err(err, RPL_E_ARG, c.line,
+                          "the delivery of line %zu is p%zu's, not p%zu's",
+                          c.line, c.seat, seat);
+        else
+            rc = rpl_seat_check_delivery(log, &c, err);
+        if (rc == RPL_OK) {
+            known[i].line = c.line;
+            memcpy(known[i].label, c.label, sizeof(known[i].label));
+            memcpy(known[i].value, c.value, sizeof(known[i].value));
+        }
+        sodium_memzero(&c, sizeof(c));
+    }
+    if (rc != RPL_OK) {
+        known_free(log->ctx, known, n);
+        return rc;
+    }
+    if (n > 1)
+        qsort(known, n, sizeof(*known), known_cmp);
+    old = log->known;
+    old_n = log->nknown;
+    old_seat = log->known_seat;
+    log->known = known;
+    log->nknown = n;
+    log->known_seat = n ? seat : 0;
+    log->pos = SIZE_MAX;
+    /* The game reads each label as the replay passes it: replay it all
+     * once, so that a label it refuses is refused here. */
+    rc = rpl_log_seek(log, log->nlines, err);
+    if (rc != RPL_OK) {
+        known_free(log->ctx, known, n);
+        log->known = old;
+        log->nknown = old_n;
+        log->known_seat = old_seat;
+        log->pos = SIZE_MAX;
+        return rc;
+    }
+    known_free(log->ctx, old, old_n);
+    return rpl_log_seek(log, 0, err);
 }
 
 /* -------------------------------------------------------- signatures */

@@ -194,6 +194,15 @@ struct av_state {
     uint8_t exp_reason; /* AV_PH_END: the decided end */
     uint8_t reason;     /* of the end line */
     uint32_t end_line;
+
+    /* One seat's own deliveries before the reveal (seat_learn): what
+     * seat `me` knows of the deal that the state does not.  Not
+     * serialized: the digest is the public state's. */
+    uint8_t me;         /* the seat; 0: none */
+    uint8_t me_dealt;   /* its deal delivery came */
+    uint8_t me_role;    /* from it */
+    uint16_t me_sees;   /* the seats it sees at night */
+    uint8_t me_lady[6]; /* by round: AV_GOOD or AV_EVIL, 0 unknown */
 };
 
 /* ----------------------------------------------------------- notation.c */
@@ -350,6 +359,26 @@ uint16_t rpl__av_seen(const struct av_state *s, unsigned seat);
  * value its deal line commits to. */
 void rpl__av_night_view(const struct av_state *s, unsigned seat, char *out,
                         size_t cap);
+
+/* Whether seat `viewer` knows its own deal at this point: the state
+ * knows the deal, or the seat's deliveries (seat_learn) told it and its
+ * deal line has been applied. */
+bool rpl__av_seat_knows(const struct av_state *s, int viewer);
+
+/* Seat k's role and the seats it sees, as the state or (for the seat of
+ * seat_learn) the seat's own deal knows them; needs rpl__av_seat_knows()
+ * for k. */
+unsigned rpl__av_known_role(const struct av_state *s, unsigned k,
+                            uint16_t *seen);
+
+/* The night view of k as rpl__av_night_view() writes it, from
+ * rpl__av_known_role(). */
+void rpl__av_known_view(const struct av_state *s, unsigned k, char *out,
+                        size_t cap);
+
+/* The seat_learn member of struct rpl__game (games/game.h). */
+enum rpl_status rpl__av_seat_learn(void *st, size_t seat, const char *label,
+                                   const char *value, struct rpl_error *err);
 
 /* The role token ("merlin") of seat when the state knows the deal, else
  * NULL (tests, import). */

@@ -103,4 +103,5 @@ const struct rpl__game rpl__avalon = {
     .details_sql = rpl__av_details_sql,
     .ndetails_sql = AV_NDETAILS_SQL,
     .details = rpl__av_details,
+    .seat_learn = rpl__av_seat_learn,
 };
