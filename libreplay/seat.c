@@ -113,6 +113,7 @@ struct walk {
     bool is_game;     /* a line of the game module */
     bool in_group;    /* signed against group_base */
     bool opens_group; /* the first line of its group */
+    bool group_open;  /* the last game line belongs to a group */
 };
 
 static void
@@ -214,6 +215,7 @@ walk_line(struct walk *w, struct rpl_error *err)
             if (applied.opens_group)
                 memcpy(w->group_base, w->head, RPL__HASH);
             w->in_group = applied.in_group || applied.opens_group;
+            w->group_open = w->in_group;
         }
     }
     if (rc != RPL_OK)
@@ -701,6 +703,74 @@ rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
 
 /* -------------------------------------------------------- signatures */
 
+/* A line of seat in an open simultaneous step (the game's step_seats())
+ * that cannot follow the log yet because seats before it in seat order
+ * are still to act (a vote before the earlier votes are in): applied on
+ * w->tmp after stand-ins for those seats, each the same line with its
+ * seat's token (the first "pK" of seat) in place of seat's, as the
+ * recorder judges a submission.  True with *applied when the line fits
+ * there; a line of the step that is not signed against its group's base
+ * (a quest card) is refused: its base is not known yet. */
+static enum rpl_status
+stand_in(struct walk *w, size_t seat, const struct rpl__line *ln,
+         struct rpl__applied *applied, bool *fits, struct rpl_error *err)
+{
+    const struct rpl__game *g = w->log->game;
+    const uint64_t mask = g->step_seats ? g->step_seats(w->st) : 0;
+    char me[8];
+    char *buf = NULL;
+    size_t at = 0;
+    enum rpl_status rc = RPL_OK;
+
+    *fits = false;
+    if (seat >= 64 || !(mask & ((uint64_t)1 << seat)) ||
+        !(mask & (((uint64_t)1 << seat) - 1u)))
+        return RPL_OK;
+    snprintf(me, sizeof(me), "p%zu", seat);
+    for (size_t i = 1; i < ln->ntok && at == 0; i++)
+        if (rpl__tok_is(&ln->tok[i], me))
+            at = i;
+    if (at == 0)
+        return RPL_OK;
+    buf = rpl__alloc(w->log->ctx, RPL_MAX_LINE + 16);
+    if (!buf)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    memcpy(w->tmp, w->st, g->state_size);
+    for (size_t j = 1; j < seat; j++) {
+        const size_t head = (size_t)(ln->tok[at].p - ln->text);
+        const size_t tail = ln->len - head - ln->tok[at].n;
+        struct rpl__line sub;
+        struct rpl__applied a;
+        int n;
+
+        if (!(mask & ((uint64_t)1 << j)))
+            continue;
+        memcpy(buf, ln->text, head);
+        n = snprintf(buf + head, 8, "p%zu", j);
+        memcpy(buf + head + (size_t)n, ln->tok[at].p + ln->tok[at].n, tail);
+        memset(&a, 0, sizeof(a));
+        if (rpl__line_split(&sub, buf, head + (size_t)n + tail, ln->no, NULL) !=
+                RPL_OK ||
+            g->apply(w->tmp, &sub, &w->env, &a, NULL) != RPL_OK)
+            goto out;
+    }
+    memset(applied, 0, sizeof(*applied));
+    if (g->apply(w->tmp, ln, &w->env, applied, NULL) != RPL_OK ||
+        applied->author != seat)
+        goto out;
+    if (!applied->in_group && !applied->opens_group) {
+        rc = rpl__err(err, RPL_E_STATE, ln->no,
+                      "p%zu's line is signed against the lines before it: "
+                      "sign it once they are in",
+                      seat);
+        goto out;
+    }
+    *fits = true;
+out:
+    rpl__free(w->log->ctx, buf);
+    return rc;
+}
+
 /* The base of line_text appended at the end of the log, and a check that
  * seat authored it. */
 static enum rpl_status
@@ -777,8 +847,29 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
         memset(&applied, 0, sizeof(applied));
         memcpy(w.tmp, w.st, log->game->state_size);
         rc = log->game->apply(w.tmp, &ln, &w.env, &applied, err);
-        if (rc != RPL_OK)
+        if (rc != RPL_OK) {
+            struct rpl_error why;
+            bool fits = false;
+            const enum rpl_status first = rc;
+
+            memset(&why, 0, sizeof(why));
+            if (err)
+                why = *err;
+            rc = stand_in(&w, seat, &ln, &applied, &fits, err);
+            if (rc != RPL_OK)
+                goto out;
+            if (!fits) {
+                if (err)
+                    *err = why;
+                rc = first;
+                goto out;
+            }
+            /* Its group's base: the head of the log when the group has
+             * not begun, else the base it began on. */
+            rpl__err_clear(err);
+            memcpy(base, w.group_open ? w.group_base : w.head, RPL__HASH);
             goto out;
+        }
         if (applied.author != seat) {
             if (applied.author == 0)
                 rc = rpl__err(err, RPL_E_ARG, no,

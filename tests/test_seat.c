@@ -590,6 +590,54 @@ START_TEST(test_entropy)
 }
 END_TEST
 
+/* Votes are simultaneous: on a log that ends at the proposal (and its
+ * sig), every seat signs its vote against the group's base, and the
+ * signature is the one the final log holds. */
+START_TEST(test_sign_vote_early)
+{
+    struct game g;
+    struct rpl_log *full, *pre;
+    struct rpl_error err;
+    size_t checked = 0;
+
+    record(&g, false);
+    full = whole(&g);
+    for (size_t no = 1; no <= rpl_log_lines(full) && checked < 12; no++) {
+        char line[RPL_MAX_LINE + 1];
+        size_t first;
+
+        line_of(full, no, line, sizeof(line));
+        if (strncmp(line, "propose ", 8) != 0)
+            continue;
+        first = no + 2; /* the propose line's sig, then p1's vote */
+        line_of(full, first, line, sizeof(line));
+        ck_assert_int_eq(strncmp(line, "vote p1 ", 8), 0);
+        pre = prefix(&g, first - 1);
+        for (size_t k = 1; k <= 7; k++) {
+            char vote[RPL_MAX_LINE + 1];
+            char want[RPL_MAX_LINE + 1];
+            char sig[RPL_SIG_LINE_MAX];
+            struct rpl_seckey *sk = key_from(g.ctx, (uint8_t)k);
+
+            line_of(full, first + 2 * (k - 1), vote, sizeof(vote));
+            line_of(full, first + 2 * (k - 1) + 1, want, sizeof(want));
+            ck_assert_msg(rpl_seat_sign(pre, k, sk, vote, sig, &err) == RPL_OK,
+                          "p%zu at line %zu: %s", k, no, err.msg);
+            ck_assert_str_eq(sig, want);
+            /* Another seat's vote is still not p(k)'s. */
+            ck_assert_int_eq(rpl_seat_sign(pre, k % 7 + 1, sk, vote, sig, &err),
+                             RPL_E_KEY);
+            rpl_seckey_free(sk);
+        }
+        rpl_log_free(pre);
+        checked++;
+    }
+    ck_assert_uint_gt(checked, 0);
+    rpl_log_free(full);
+    game_free(&g);
+}
+END_TEST
+
 /* ------------------------------------------------------ a seat's view */
 
 /* The first line of log that begins with prefix, 0 when none. */
@@ -934,6 +982,7 @@ seat_suite(void)
     tcase_add_test(tc, test_sign_like_recorder);
     tcase_add_test(tc, test_sign_refusals);
     tcase_add_test(tc, test_entropy);
+    tcase_add_test(tc, test_sign_vote_early);
     tcase_add_test(tc, test_learn_like_complete);
     tcase_add_test(tc, test_learn_refusals);
     tcase_add_test(tc, test_learn_hides_the_rest);
