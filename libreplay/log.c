@@ -140,10 +140,7 @@ rpl_log_free(struct rpl_log *log)
         rpl__free(log->ctx, log->st);
     }
     sodium_memzero(log->seed, sizeof(log->seed));
-    if (log->known) {
-        sodium_memzero(log->known, log->nknown * sizeof(*log->known));
-        rpl__free(log->ctx, log->known);
-    }
+    rpl__log_forget(log);
     rpl__free(log->ctx, log->start);
     rpl__free(log->ctx, log->text);
     rpl__free(log->ctx, log);
@@ -1132,25 +1129,6 @@ out:
     return rc;
 }
 
-/* Tells the game the seat's deliveries of line no before it is applied
- * (rpl_log_learn(); a complete log knows more already). */
-static enum rpl_status
-tell_known(struct rpl_log *log, size_t no, struct rpl_error *err)
-{
-    enum rpl_status rc = RPL_OK;
-
-    if (log->is_complete || !log->known_seat || !log->game->seat_learn)
-        return RPL_OK;
-    for (size_t i = 0; rc == RPL_OK && i < log->nknown; i++)
-        if (log->known[i].line == no)
-            rc = log->game->seat_learn(log->st, log->known_seat,
-                                       log->known[i].label, log->known[i].value,
-                                       err);
-    if (rc != RPL_OK && err && err->line == 0)
-        err->line = no;
-    return rc;
-}
-
 enum rpl_status
 rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
 {
@@ -1182,9 +1160,7 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
             continue;
         rc = rpl__line_split(&ln, text, len, i, err);
         if (rc == RPL_OK)
-            rc = tell_known(log, i, err);
-        if (rc == RPL_OK)
-            rc = log->game->apply(log->st, &ln, &env, &applied, err);
+            rc = rpl__log_apply(log, &ln, &env, &applied, err);
         if (rc != RPL_OK) {
             log->pos = SIZE_MAX;
             return rc;

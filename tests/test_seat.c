@@ -705,7 +705,7 @@ views_eq(const struct views *a, const struct views *b, size_t no)
                   a->text, b->text);
     ck_assert_msg(strcmp(a->json, b->json) == 0, "line %zu:\n%s\n--\n%s", no,
                   a->json, b->json);
-    ck_assert((a->said == NULL) == (b->said == NULL));
+    ck_assert(!a->said == !b->said);
     if (a->said)
         ck_assert_msg(strcmp(a->said, b->said) == 0, "line %zu: %s / %s", no,
                       a->said, b->said);
