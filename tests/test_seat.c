@@ -11,6 +11,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
 
@@ -964,6 +965,63 @@ START_TEST(test_learn_hides_the_rest)
 }
 END_TEST
 
+/* Every allocation of rpl_log_learn() may fail: RPL_E_NOMEM, no leak. */
+START_TEST(test_learn_nomem)
+{
+    struct game g;
+    struct rpl_delivery mine[256];
+    struct rpl_log *full;
+    size_t reveal, n, cut = 0;
+    bool done = false;
+
+    record(&g, false);
+    full = whole(&g);
+    reveal = find_line(full, "reveal ");
+    rpl_log_free(full);
+    for (size_t i = 0; i + 1 < reveal; i++)
+        cut = (size_t)((const char *)memchr(g.text + cut, '\n', g.len - cut) -
+                       g.text) +
+              1;
+    n = deliveries_of(g.deliv, g.ndeliv, 2, mine);
+    for (long nth = 1; !done; nth++) {
+        struct failing f = {nth, 0};
+        const struct rpl_allocator a = failing_allocator(&f);
+        struct rpl_ctx *ctx = NULL;
+        struct rpl_log *log = NULL;
+        struct rpl_report rep;
+        struct rpl_error err;
+        enum rpl_status rc;
+        char *view = NULL;
+
+        rc = rpl_ctx_new(&ctx, &a, &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_parse(ctx, &log, g.text, cut, false, &err);
+        if (rc == RPL_OK) {
+            rc = rpl_log_verify(log, NULL, &rep);
+            err = rep.error;
+        }
+        if (rc == RPL_OK)
+            rc = rpl_log_learn(log, 2, mine, n, &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_seek(log, rpl_log_lines(log), &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_view(log, 2, &view, &err);
+        if (rc == RPL_OK) {
+            done = true;
+            ck_assert_ptr_nonnull(strstr(view, "you: p2 role="));
+            rpl_free(ctx, view);
+        } else {
+            ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", nth,
+                          err.msg);
+        }
+        rpl_log_free(log);
+        rpl_ctx_free(ctx);
+        ck_assert_int_eq(f.live, 0);
+    }
+    game_free(&g);
+}
+END_TEST
+
 Suite *
 seat_suite(void)
 {
@@ -986,6 +1044,7 @@ seat_suite(void)
     tcase_add_test(tc, test_learn_like_complete);
     tcase_add_test(tc, test_learn_refusals);
     tcase_add_test(tc, test_learn_hides_the_rest);
+    tcase_add_test(tc, test_learn_nomem);
     suite_add_tcase(s, tc);
     return s;
 }
