@@ -374,11 +374,13 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
         return rc;
     }
     if (!cli_parse_seat(a->as, &as) || as > rpl_log_seats(log)) {
+        const size_t seats = rpl_log_seats(log);
+
         rpl_log_free(log);
         return cli_usage_error("seat",
                                "--as names a seat of the game, p1 to "
                                "p%zu, not '%s'",
-                               rpl_log_seats(log), a->as);
+                               seats, a->as);
     }
     for (i = 1; i < a->nrest; i++) {
         rc = cli_worst(rc, check_file(a, log, as, a->rest[i]));
