@@ -140,6 +140,7 @@ rpl_log_free(struct rpl_log *log)
         rpl__free(log->ctx, log->st);
     }
     sodium_memzero(log->seed, sizeof(log->seed));
+    rpl__log_forget(log);
     rpl__free(log->ctx, log->start);
     rpl__free(log->ctx, log->text);
     rpl__free(log->ctx, log);
@@ -1159,7 +1160,7 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
             continue;
         rc = rpl__line_split(&ln, text, len, i, err);
         if (rc == RPL_OK)
-            rc = log->game->apply(log->st, &ln, &env, &applied, err);
+            rc = rpl__log_apply(log, &ln, &env, &applied, err);
         if (rc != RPL_OK) {
             log->pos = SIZE_MAX;
             return rc;

@@ -43,9 +43,22 @@ struct rpl_log {
     uint8_t seed[32];
     bool has_seed;
 
+    /* A seat's own deliveries (rpl_log_learn()), by line: told to the
+     * game (seat_learn) just before their line is replayed. */
+    struct rpl__known *known;
+    size_t nknown;
+    size_t known_seat; /* 0: none */
+
     /* The replay: the module's state after line pos (SIZE_MAX: stale). */
     void *st;
     size_t pos;
+};
+
+/* A delivery a log keeps for its seat: no nonce. */
+struct rpl__known {
+    size_t line;
+    char label[64];
+    char value[192];
 };
 
 /* The line keywords the log layer owns (camelog(5) "Lines"): first the
@@ -77,6 +90,16 @@ enum rpl__kw rpl__kw_find(const struct rpl__tok *t);
 enum rpl__kw rpl__kw_body(const struct rpl__tok *t);
 /* The keyword's text ("entropy"); "" for RPL__KW_NONE.  Static. */
 const char *rpl__kw_name(enum rpl__kw kw);
+
+/* The replay's apply of game line ln (log_known.c): the seat's deliveries of
+ * the line (rpl_log_learn()) told to the game first, unless the log is
+ * complete. */
+enum rpl_status rpl__log_apply(struct rpl_log *log, const struct rpl__line *ln,
+                               const struct rpl__env *env,
+                               struct rpl__applied *applied,
+                               struct rpl_error *err);
+/* Frees and wipes the deliveries of rpl_log_learn() (log_known.c). */
+void rpl__log_forget(struct rpl_log *log);
 
 /* Line no (1-based) without its LF; NULL when out of range. */
 const char *rpl__log_line(const struct rpl_log *log, size_t no, size_t *len);

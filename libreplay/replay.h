@@ -900,11 +900,40 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                         struct rpl_error *err) RPL_NONNULL(1, 2);
 
+/* Gives a verified log seat's own deliveries d[0..n) (the seat's side of a
+ * game in progress, whose log has no reveal yet): each is first checked
+ * as rpl_seat_check_delivery() checks it, addressed to seat (d->seat 0 is
+ * taken as seat), then told to the game as the replay reaches its line.
+ * From then on rpl_log_view(), rpl_log_view_json() and rpl_log_describe()
+ * for seat show at each position what seat knew there: its role and night
+ * sight from the line that deals it, its own secret choices, what the
+ * dealer told it privately (Avalon: Lady results).  Other viewers see
+ * what they saw before.  Each call replaces
+ * the deliveries given before (n 0 forgets them); on a complete log they
+ * change nothing (the reveal tells more).  All or nothing: on failure the
+ * log keeps what it had.  RPL_E_FAIRNESS (err->line: the delivery's line)
+ * or RPL_E_INCOMPLETE for a delivery the log does not support, RPL_E_ARG
+ * for a seat not in the game, RPL_E_SYNTAX for a label the game does not
+ * know, RPL_E_UNSUPPORTED for a game that cannot take them (Shadows over
+ * Camelot, for now), RPL_E_LIMIT
+ * past RPL_MAX_LINES deliveries, RPL_E_NOMEM.  The log copies what it
+ * keeps (not the nonces); d is only read.  Moves the replay position to
+ * 0. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
+              size_t n, struct rpl_error *err) RPL_NONNULL(1);
+
 /* The exact bytes seat must sign if line_text (NUL-terminated, no LF) is
  * appended at the end of log: "camelog sig v1" || base || line, base the
  * chain value of the log, or for a line that joins a group (a vote after
  * the first of its proposal) the chain value before the group's first
- * line; the game module decides on a copy of the state.  Refuses a line
+ * line; the game module decides on a copy of the state.  A line of an
+ * open simultaneous step (a vote) may come before the lines of the seats
+ * before it: it is applied after stand-ins for them (the same line with
+ * their seat in place of its own) and signs against the group's base,
+ * the chain value of the log when the group has not begun; a line of
+ * such a step not signed against a group base (a quest card) is
+ * RPL_E_STATE until the lines before it are in.  Refuses a line
  * the game refuses (its status), a line seat did not author, and lines no
  * seat signs (RPL_E_ARG).  An entropy line must come in seat order before
  * the game starts.  Writes *msg_len bytes into msg[0..cap);

@@ -13,6 +13,7 @@
  * state.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -112,6 +113,7 @@ struct walk {
     bool is_game;     /* a line of the game module */
     bool in_group;    /* signed against group_base */
     bool opens_group; /* the first line of its group */
+    bool group_open;  /* the last game line belongs to a group */
 };
 
 static void
@@ -213,6 +215,7 @@ walk_line(struct walk *w, struct rpl_error *err)
             if (applied.opens_group)
                 memcpy(w->group_base, w->head, RPL__HASH);
             w->in_group = applied.in_group || applied.opens_group;
+            w->group_open = w->in_group;
         }
     }
     if (rc != RPL_OK)
@@ -600,7 +603,173 @@ out:
     return rc;
 }
 
+/* ------------------------------------------------------ a seat's view */
+
+static int
+known_cmp(const void *a, const void *b)
+{
+    const struct rpl__known *x = a;
+    const struct rpl__known *y = b;
+
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return strcmp(x->label, y->label);
+}
+
+static void
+known_free(struct rpl_ctx *ctx, struct rpl__known *k, size_t n)
+{
+    if (!k)
+        return;
+    sodium_memzero(k, n * sizeof(*k));
+    rpl__free(ctx, k);
+}
+
+enum rpl_status
+rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
+              size_t n, struct rpl_error *err)
+{
+    struct rpl__known *known = NULL;
+    struct rpl__known *old;
+    size_t old_n, old_seat;
+    enum rpl_status rc = RPL_OK;
+
+    rpl__err_clear(err);
+    if (!log->is_verified || !log->game)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before a seat uses it");
+    if (seat == 0 || seat > log->seats)
+        return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu in this game", seat);
+    if (n > RPL_MAX_LINES)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%zu deliveries: at most %u (RPL_MAX_LINES)", n,
+                        RPL_MAX_LINES);
+    if (n > 0 && !d)
+        return rpl__err(err, RPL_E_ARG, 0, "no deliveries");
+    if (!log->game->seat_learn)
+        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                        "%s cannot show a seat's view before the reveal",
+                        log->game->name);
+    if (n > 0) {
+        known = rpl__calloc(log->ctx, n, sizeof(*known));
+        if (!known)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    }
+    for (size_t i = 0; rc == RPL_OK && i < n; i++) {
+        struct rpl_delivery c = d[i];
+
+        if (c.seat == 0)
+            c.seat = seat;
+        if (c.seat != seat)
+            rc = rpl__err(err, RPL_E_ARG, c.line,
+                          "the delivery of line %zu is p%zu's, not p%zu's",
+                          c.line, c.seat, seat);
+        else
+            rc = rpl_seat_check_delivery(log, &c, err);
+        if (rc == RPL_OK) {
+            known[i].line = c.line;
+            memcpy(known[i].label, c.label, sizeof(known[i].label));
+            memcpy(known[i].value, c.value, sizeof(known[i].value));
+        }
+        sodium_memzero(&c, sizeof(c));
+    }
+    if (rc != RPL_OK) {
+        known_free(log->ctx, known, n);
+        return rc;
+    }
+    if (n > 1)
+        qsort(known, n, sizeof(*known), known_cmp);
+    old = log->known;
+    old_n = log->nknown;
+    old_seat = log->known_seat;
+    log->known = known;
+    log->nknown = n;
+    log->known_seat = n ? seat : 0;
+    log->pos = SIZE_MAX;
+    /* The game reads each label as the replay passes it: replay it all
+     * once, so that a label it refuses is refused here. */
+    rc = rpl_log_seek(log, log->nlines, err);
+    if (rc != RPL_OK) {
+        known_free(log->ctx, known, n);
+        log->known = old;
+        log->nknown = old_n;
+        log->known_seat = old_seat;
+        log->pos = SIZE_MAX;
+        return rc;
+    }
+    known_free(log->ctx, old, old_n);
+    return rpl_log_seek(log, 0, err);
+}
+
 /* -------------------------------------------------------- signatures */
+
+/* A line of seat in an open simultaneous step (the game's step_seats())
+ * that cannot follow the log yet because seats before it in seat order
+ * are still to act (a vote before the earlier votes are in): applied on
+ * w->tmp after stand-ins for those seats, each the same line with its
+ * seat's token (the first "pK" of seat) in place of seat's, as the
+ * recorder judges a submission.  True with *applied when the line fits
+ * there; a line of the step that is not signed against its group's base
+ * (a quest card) is refused: its base is not known yet. */
+static enum rpl_status
+stand_in(struct walk *w, size_t seat, const struct rpl__line *ln,
+         struct rpl__applied *applied, bool *fits, struct rpl_error *err)
+{
+    const struct rpl__game *g = w->log->game;
+    const uint64_t mask = g->step_seats ? g->step_seats(w->st) : 0;
+    char me[8];
+    char *buf = NULL;
+    size_t at = 0;
+    enum rpl_status rc = RPL_OK;
+
+    *fits = false;
+    if (seat >= 64 || !(mask & ((uint64_t)1 << seat)) ||
+        !(mask & (((uint64_t)1 << seat) - 1u)))
+        return RPL_OK;
+    snprintf(me, sizeof(me), "p%zu", seat);
+    for (size_t i = 1; i < ln->ntok && at == 0; i++)
+        if (rpl__tok_is(&ln->tok[i], me))
+            at = i;
+    if (at == 0)
+        return RPL_OK;
+    buf = rpl__alloc(w->log->ctx, RPL_MAX_LINE + 16);
+    if (!buf)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    memcpy(w->tmp, w->st, g->state_size);
+    for (size_t j = 1; j < seat; j++) {
+        const size_t head = (size_t)(ln->tok[at].p - ln->text);
+        const size_t tail = ln->len - head - ln->tok[at].n;
+        struct rpl__line sub;
+        struct rpl__applied a;
+        int n;
+
+        if (!(mask & ((uint64_t)1 << j)))
+            continue;
+        memcpy(buf, ln->text, head);
+        n = snprintf(buf + head, 8, "p%zu", j);
+        memcpy(buf + head + (size_t)n, ln->tok[at].p + ln->tok[at].n, tail);
+        memset(&a, 0, sizeof(a));
+        if (rpl__line_split(&sub, buf, head + (size_t)n + tail, ln->no, NULL) !=
+                RPL_OK ||
+            g->apply(w->tmp, &sub, &w->env, &a, NULL) != RPL_OK)
+            goto out;
+    }
+    memset(applied, 0, sizeof(*applied));
+    if (g->apply(w->tmp, ln, &w->env, applied, NULL) != RPL_OK ||
+        applied->author != seat)
+        goto out;
+    if (!applied->in_group && !applied->opens_group) {
+        rc = rpl__err(err, RPL_E_STATE, ln->no,
+                      "p%zu's line is signed against the lines before it: "
+                      "sign it once they are in",
+                      seat);
+        goto out;
+    }
+    *fits = true;
+out:
+    rpl__free(w->log->ctx, buf);
+    return rc;
+}
 
 /* The base of line_text appended at the end of the log, and a check that
  * seat authored it. */
@@ -678,8 +847,29 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
         memset(&applied, 0, sizeof(applied));
         memcpy(w.tmp, w.st, log->game->state_size);
         rc = log->game->apply(w.tmp, &ln, &w.env, &applied, err);
-        if (rc != RPL_OK)
+        if (rc != RPL_OK) {
+            struct rpl_error why;
+            bool fits = false;
+            const enum rpl_status first = rc;
+
+            memset(&why, 0, sizeof(why));
+            if (err)
+                why = *err;
+            rc = stand_in(&w, seat, &ln, &applied, &fits, err);
+            if (rc != RPL_OK)
+                goto out;
+            if (!fits) {
+                if (err)
+                    *err = why;
+                rc = first;
+                goto out;
+            }
+            /* Its group's base: the head of the log when the group has
+             * not begun, else the base it began on. */
+            rpl__err_clear(err);
+            memcpy(base, w.group_open ? w.group_base : w.head, RPL__HASH);
             goto out;
+        }
         if (applied.author != seat) {
             if (applied.author == 0)
                 rc = rpl__err(err, RPL_E_ARG, no,

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
 
@@ -590,6 +591,437 @@ START_TEST(test_entropy)
 }
 END_TEST
 
+/* Votes are simultaneous: on a log that ends at the proposal (and its
+ * sig), every seat signs its vote against the group's base, and the
+ * signature is the one the final log holds. */
+START_TEST(test_sign_vote_early)
+{
+    struct game g;
+    struct rpl_log *full, *pre;
+    struct rpl_error err;
+    size_t checked = 0;
+
+    record(&g, false);
+    full = whole(&g);
+    for (size_t no = 1; no <= rpl_log_lines(full) && checked < 12; no++) {
+        char line[RPL_MAX_LINE + 1];
+        size_t first;
+
+        line_of(full, no, line, sizeof(line));
+        if (strncmp(line, "propose ", 8) != 0)
+            continue;
+        first = no + 2; /* the propose line's sig, then p1's vote */
+        line_of(full, first, line, sizeof(line));
+        ck_assert_int_eq(strncmp(line, "vote p1 ", 8), 0);
+        pre = prefix(&g, first - 1);
+        for (size_t k = 1; k <= 7; k++) {
+            char vote[RPL_MAX_LINE + 1];
+            char want[RPL_MAX_LINE + 1];
+            char sig[RPL_SIG_LINE_MAX];
+            struct rpl_seckey *sk = key_from(g.ctx, (uint8_t)k);
+
+            line_of(full, first + 2 * (k - 1), vote, sizeof(vote));
+            line_of(full, first + 2 * (k - 1) + 1, want, sizeof(want));
+            ck_assert_msg(rpl_seat_sign(pre, k, sk, vote, sig, &err) == RPL_OK,
+                          "p%zu at line %zu: %s", k, no, err.msg);
+            ck_assert_str_eq(sig, want);
+            /* Another seat's vote is still not p(k)'s. */
+            ck_assert_int_eq(rpl_seat_sign(pre, k % 7 + 1, sk, vote, sig, &err),
+                             RPL_E_KEY);
+            rpl_seckey_free(sk);
+        }
+        rpl_log_free(pre);
+        checked++;
+    }
+    ck_assert_uint_gt(checked, 0);
+    rpl_log_free(full);
+    game_free(&g);
+}
+END_TEST
+
+/* ------------------------------------------------------ a seat's view */
+
+/* The first line of log that begins with prefix, 0 when none. */
+static size_t
+find_line(const struct rpl_log *log, const char *pfx)
+{
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t len = 0;
+        const char *t = rpl_log_line(log, no, &len);
+
+        if (len >= strlen(pfx) && memcmp(t, pfx, strlen(pfx)) == 0)
+            return no;
+    }
+    return 0;
+}
+
+/* Seat k's deliveries among d[0..n) into out (text form: no seat). */
+static size_t
+deliveries_of(const struct rpl_delivery *d, size_t n, size_t k,
+              struct rpl_delivery *out)
+{
+    size_t m = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (d[i].seat == k) {
+            out[m] = d[i];
+            out[m++].seat = 0;
+        }
+    return m;
+}
+
+/* The text and JSON views and the describe of log for viewer at no. */
+struct views {
+    char *text;
+    char *json;
+    char *said;
+};
+
+static void
+views_at(struct rpl_log *log, size_t no, int viewer, struct views *v)
+{
+    struct rpl_error err;
+
+    ck_assert_msg(rpl_log_seek(log, no, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_log_view(log, viewer, &v->text, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_view_json(log, viewer, &v->json, &err), RPL_OK);
+    v->said = NULL;
+    if (no > 0)
+        ck_assert_int_eq(rpl_log_describe(log, no, viewer, &v->said, &err),
+                         RPL_OK);
+}
+
+static void
+views_free(struct rpl_ctx *ctx, struct views *v)
+{
+    rpl_free(ctx, v->text);
+    rpl_free(ctx, v->json);
+    rpl_free(ctx, v->said);
+}
+
+static void
+views_eq(const struct views *a, const struct views *b, size_t no)
+{
+    ck_assert_msg(strcmp(a->text, b->text) == 0, "line %zu:\n%s\n--\n%s", no,
+                  a->text, b->text);
+    ck_assert_msg(strcmp(a->json, b->json) == 0, "line %zu:\n%s\n--\n%s", no,
+                  a->json, b->json);
+    ck_assert(!a->said == !b->said);
+    if (a->said)
+        ck_assert_msg(strcmp(a->said, b->said) == 0, "line %zu: %s / %s", no,
+                      a->said, b->said);
+}
+
+/* Every seat's view of the game without its reveal, given its deliveries,
+ * is the seat's view of the complete log at every step from its deal on;
+ * before it, the seat knows nothing yet.  Other viewers see what they saw
+ * before. */
+START_TEST(test_learn_like_complete)
+{
+    struct game g;
+    struct rpl_delivery mine[256];
+    struct rpl_error err;
+    struct rpl_log *full, *pre;
+    size_t reveal;
+
+    record(&g, true);
+    full = whole(&g);
+    reveal = find_line(full, "reveal ");
+    ck_assert_uint_gt(reveal, 0);
+    for (size_t k = 1; k <= 7; k++) {
+        const size_t n = deliveries_of(g.deliv, g.ndeliv, k, mine);
+        char deal[16];
+        size_t deal_line;
+        int other = (int)(k % 7 + 1);
+
+        snprintf(deal, sizeof(deal), "deal p%zu ", k);
+        deal_line = find_line(full, deal);
+        ck_assert_uint_gt(deal_line, 0);
+        pre = prefix(&g, reveal - 1);
+        ck_assert_msg(rpl_log_learn(pre, k, mine, n, &err) == RPL_OK,
+                      "p%zu: line %zu: %s", k, err.line, err.msg);
+        ck_assert_uint_eq(rpl_log_tell(pre), 0);
+        for (size_t no = 0; no < reveal; no++) {
+            struct views a, b, pa, pb;
+
+            views_at(pre, no, (int)k, &a);
+            views_at(full, no, (int)k, &b);
+            if (no >= deal_line) {
+                views_eq(&a, &b, no);
+            } else {
+                ck_assert_ptr_nonnull(
+                    strstr(a.text, "private knowledge not revealed"));
+                ck_assert_ptr_nonnull(strstr(a.json, "\"revealed\":false"));
+            }
+            views_free(g.ctx, &a);
+            views_free(g.ctx, &b);
+            /* Another seat learns nothing from k's deliveries. */
+            views_at(pre, no, other, &pa);
+            ck_assert_ptr_nonnull(
+                strstr(pa.text, "private knowledge not revealed"));
+            views_free(g.ctx, &pa);
+            views_at(pre, no, RPL_VIEW_PUBLIC, &pa);
+            views_at(full, no, RPL_VIEW_PUBLIC, &pb);
+            views_eq(&pa, &pb, no);
+            views_free(g.ctx, &pa);
+            views_free(g.ctx, &pb);
+        }
+        /* n 0 forgets them. */
+        ck_assert_int_eq(rpl_log_learn(pre, k, NULL, 0, &err), RPL_OK);
+        {
+            struct views a;
+
+            views_at(pre, reveal - 1, (int)k, &a);
+            ck_assert_ptr_nonnull(
+                strstr(a.text, "private knowledge not revealed"));
+            views_free(g.ctx, &a);
+        }
+        rpl_log_free(pre);
+    }
+    rpl_log_free(full);
+    game_free(&g);
+}
+END_TEST
+
+/* Refusals leave the log as it was. */
+START_TEST(test_learn_refusals)
+{
+    struct game g;
+    struct rpl_delivery mine[256];
+    struct rpl_error err;
+    struct rpl_log *pre, *full;
+    size_t reveal, n;
+    struct views before, after;
+
+    record(&g, false);
+    full = whole(&g);
+    reveal = find_line(full, "reveal ");
+    pre = prefix(&g, reveal - 1);
+    n = deliveries_of(g.deliv, g.ndeliv, 2, mine);
+    ck_assert_uint_gt(n, 0);
+    ck_assert_int_eq(rpl_log_learn(pre, 2, mine, n, &err), RPL_OK);
+    views_at(pre, reveal - 1, 2, &before);
+    /* A lie about the deal. */
+    mine[0].value[0] ^= 1;
+    ck_assert_int_eq(rpl_log_learn(pre, 2, mine, n, &err), RPL_E_FAIRNESS);
+    ck_assert_uint_eq(err.line, mine[0].line);
+    mine[0].value[0] ^= 1;
+    /* Another seat's delivery, as p2's. */
+    mine[0].seat = 3;
+    ck_assert_int_eq(rpl_log_learn(pre, 2, mine, n, &err), RPL_E_ARG);
+    mine[0].seat = 0;
+    ck_assert_int_eq(rpl_log_learn(pre, 3, mine, n, &err), RPL_E_FAIRNESS);
+    ck_assert_int_eq(rpl_log_learn(pre, 0, mine, n, &err), RPL_E_ARG);
+    ck_assert_int_eq(rpl_log_learn(pre, 8, mine, n, &err), RPL_E_ARG);
+    ck_assert_int_eq(rpl_log_learn(pre, 2, mine, RPL_MAX_LINES + 1u, &err),
+                     RPL_E_LIMIT);
+    views_at(pre, reveal - 1, 2, &after);
+    views_eq(&before, &after, reveal - 1);
+    views_free(g.ctx, &before);
+    views_free(g.ctx, &after);
+    /* A delivery past the end of a shorter log. */
+    rpl_log_free(pre);
+    pre = prefix(&g, mine[n - 1].line - 1);
+    ck_assert_int_eq(rpl_log_learn(pre, 2, mine, n, &err), RPL_E_INCOMPLETE);
+    rpl_log_free(pre);
+    /* On a complete log they change nothing. */
+    views_at(full, 0, 2, &before);
+    ck_assert_int_eq(rpl_log_learn(full, 2, mine, n, &err), RPL_OK);
+    views_at(full, 0, 2, &after);
+    views_eq(&before, &after, 0);
+    views_free(g.ctx, &before);
+    views_free(g.ctx, &after);
+    rpl_log_free(full);
+    game_free(&g);
+}
+END_TEST
+
+/* An imported-style game with a given deal, played by a policy that reads
+ * only public information: the first legal action of a fixed list. */
+static void
+play_dealt(struct game *g, const char *const *deal)
+{
+    static const uint8_t id[16] = {1, 2, 3, 4};
+    static const uint8_t secret[32] = {9, 8, 7};
+    struct rpl_seckey *dealer;
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    const char *text;
+    size_t turn;
+
+    memset(g, 0, sizeof(*g));
+    ck_assert_int_eq(rpl_ctx_new(&g->ctx, NULL, NULL), RPL_OK);
+    dealer = key_from(g->ctx, 0xd0);
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = RULES7;
+    cfg.seats = 7;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = secret;
+    cfg.created = "2026-12-01T00:00:00Z";
+    cfg.import_source = "example.org";
+    cfg.import_id = "same";
+    cfg.deal = deal;
+    cfg.first = 1;
+    ck_assert_int_eq(rpl_rec_new(g->ctx, &rec, &cfg, &err), RPL_OK);
+    ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
+    while ((turn = rpl_rec_dealer_turn(rec)) != 0) {
+        char act[128];
+        bool done = false;
+
+        snprintf(act, sizeof(act), "vote p%zu yes", turn);
+        done = rpl_rec_act(rec, act, NULL, &err) == RPL_OK;
+        if (!done) {
+            snprintf(act, sizeof(act), "card p%zu success", turn);
+            done = rpl_rec_act(rec, act, NULL, &err) == RPL_OK;
+        }
+        for (size_t t = 1; !done && t <= 7; t++) {
+            snprintf(act, sizeof(act), "lady p%zu p%zu", turn, t);
+            done = rpl_rec_act(rec, act, NULL, &err) == RPL_OK;
+        }
+        if (!done) {
+            snprintf(act, sizeof(act), "assassinate p%zu p3", turn);
+            done = rpl_rec_act(rec, act, NULL, &err) == RPL_OK;
+        }
+        for (size_t size = 2; !done && size <= 5; size++) {
+            int w = snprintf(act, sizeof(act), "propose p%zu ", turn);
+
+            for (size_t i = 0; i < size; i++)
+                w += snprintf(act + w, sizeof(act) - (size_t)w, "%sp%zu",
+                              i ? "," : "", (turn - 1 + i) % 7 + 1);
+            done = rpl_rec_act(rec, act, NULL, &err) == RPL_OK;
+        }
+        ck_assert_msg(done, "p%zu has no action: %s", turn, err.msg);
+    }
+    ck_assert_msg(rpl_rec_reveal(rec, &err) == RPL_OK, "%s", err.msg);
+    g->ndeliv = rpl_rec_deliveries(rec);
+    ck_assert_uint_le(g->ndeliv, 256);
+    for (size_t i = 0; i < g->ndeliv; i++)
+        ck_assert_int_eq(rpl_rec_delivery(rec, i, &g->deliv[i], &err), RPL_OK);
+    ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
+    text = rpl_log_text(log, &g->len);
+    g->text = malloc(g->len + 1);
+    ck_assert_ptr_nonnull(g->text);
+    memcpy(g->text, text, g->len + 1);
+    rpl_log_free(log);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+}
+
+/* Two games that differ only in what p3 (a servant) cannot know (who of
+ * p1 and p2 is Merlin) look the same to p3 at every step. */
+START_TEST(test_learn_hides_the_rest)
+{
+    static const char *const deal_a[] = {"merlin",  "percival", "servant",
+                                         "servant", "assassin", "morgana",
+                                         "mordred"};
+    static const char *const deal_b[] = {"percival", "merlin",   "servant",
+                                         "servant",  "assassin", "morgana",
+                                         "mordred"};
+    struct game a, b;
+    struct rpl_delivery da[256], db[256];
+    struct rpl_error err;
+    struct rpl_log *la, *lb;
+    size_t na, nb, end;
+
+    play_dealt(&a, deal_a);
+    play_dealt(&b, deal_b);
+    la = whole(&a);
+    end = find_line(la, "reveal ") - 1;
+    rpl_log_free(la);
+    la = prefix(&a, end);
+    lb = prefix(&b, end);
+    ck_assert_uint_eq(find_line(lb, "reveal "), 0);
+    na = deliveries_of(a.deliv, a.ndeliv, 3, da);
+    nb = deliveries_of(b.deliv, b.ndeliv, 3, db);
+    ck_assert_uint_eq(na, nb);
+    ck_assert_uint_gt(na, 1);
+    ck_assert_int_eq(rpl_log_learn(la, 3, da, na, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_learn(lb, 3, db, nb, &err), RPL_OK);
+    for (size_t no = 0; no <= end; no++) {
+        struct views va, vb;
+
+        views_at(la, no, 3, &va);
+        views_at(lb, no, 3, &vb);
+        views_eq(&va, &vb, no);
+        views_free(a.ctx, &va);
+        views_free(b.ctx, &vb);
+    }
+    {
+        struct views v;
+
+        views_at(la, end, 3, &v);
+        ck_assert_ptr_nonnull(strstr(v.text, "you: p3 role=servant"));
+        views_free(a.ctx, &v);
+    }
+    rpl_log_free(la);
+    rpl_log_free(lb);
+    game_free(&a);
+    game_free(&b);
+}
+END_TEST
+
+/* Every allocation of rpl_log_learn() may fail: RPL_E_NOMEM, no leak. */
+START_TEST(test_learn_nomem)
+{
+    struct game g;
+    struct rpl_delivery mine[256];
+    struct rpl_log *full;
+    size_t reveal, n, cut = 0;
+    bool done = false;
+
+    record(&g, false);
+    full = whole(&g);
+    reveal = find_line(full, "reveal ");
+    rpl_log_free(full);
+    for (size_t i = 0; i + 1 < reveal; i++)
+        cut = (size_t)((const char *)memchr(g.text + cut, '\n', g.len - cut) -
+                       g.text) +
+              1;
+    n = deliveries_of(g.deliv, g.ndeliv, 2, mine);
+    for (long nth = 1; !done; nth++) {
+        struct failing f = {nth, 0};
+        const struct rpl_allocator a = failing_allocator(&f);
+        struct rpl_ctx *ctx = NULL;
+        struct rpl_log *log = NULL;
+        struct rpl_report rep;
+        struct rpl_error err;
+        enum rpl_status rc;
+        char *view = NULL;
+
+        rc = rpl_ctx_new(&ctx, &a, &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_parse(ctx, &log, g.text, cut, false, &err);
+        if (rc == RPL_OK) {
+            rc = rpl_log_verify(log, NULL, &rep);
+            err = rep.error;
+        }
+        if (rc == RPL_OK)
+            rc = rpl_log_learn(log, 2, mine, n, &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_seek(log, rpl_log_lines(log), &err);
+        if (rc == RPL_OK)
+            rc = rpl_log_view(log, 2, &view, &err);
+        if (rc == RPL_OK) {
+            done = true;
+            ck_assert_ptr_nonnull(strstr(view, "you: p2 role="));
+            rpl_free(ctx, view);
+        } else {
+            ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", nth,
+                          err.msg);
+        }
+        rpl_log_free(log);
+        rpl_ctx_free(ctx);
+        ck_assert_int_eq(f.live, 0);
+    }
+    game_free(&g);
+}
+END_TEST
+
 Suite *
 seat_suite(void)
 {
@@ -608,6 +1040,11 @@ seat_suite(void)
     tcase_add_test(tc, test_sign_like_recorder);
     tcase_add_test(tc, test_sign_refusals);
     tcase_add_test(tc, test_entropy);
+    tcase_add_test(tc, test_sign_vote_early);
+    tcase_add_test(tc, test_learn_like_complete);
+    tcase_add_test(tc, test_learn_refusals);
+    tcase_add_test(tc, test_learn_hides_the_rest);
+    tcase_add_test(tc, test_learn_nomem);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,21 +3,39 @@
  * JSON object (JSON Lines): the line, its derived events, the public
  * state after it and, when the log is complete, the omniscient state.
  * This is the regression format for other front ends; its keys are
- * listed in camelog-export(1) and never renamed.
+ * listed in camelog-export(1) and never renamed.  With --as pK, each
+ * object also holds the state as seat pK knew it, from a complete log or
+ * from the seat's own deliveries (--deliveries) before the reveal.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "replay.h"
 
-static const char usage[] = "usage: camelog export [--json] file ...\n";
+static const char usage[] =
+    "usage: camelog export [--json] [--as seat [--deliveries file]] file ...\n";
 
 static const char options[] =
     "options:\n"
-    "  --json      JSON Lines, the only format (may be given for clarity)\n"
-    "  -h, --help  this help\n";
+    "  --json             JSON Lines, the only format (may be given for "
+    "clarity)\n"
+    "  -a, --as seat      add the state as seat pK knew it (key \"seat\")\n"
+    "  --deliveries file  pK's deliveries, for a log without its reveal\n"
+    "  -h, --help         this help\n";
+
+#define TEXT_MAX  (16u * 1024u * 1024u)
+#define LINE_MAX_ 4096u   /* RPL_MAX_LINE */
+#define LINES_MAX 100000u /* RPL_MAX_LINES */
+
+/* What the options ask for. */
+struct opts {
+    int viewer;             /* the seat of --as, or RPL_VIEW_PUBLIC */
+    const char *deliveries; /* --deliveries, or NULL */
+};
 
 /* Sets key of obj to the JSON the library returned in text (freed). */
 static bool
@@ -31,7 +49,7 @@ set_lib_json(struct rpl_ctx *ctx, json_t *obj, const char *key, char *text)
 
 static int
 export_line(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
-            size_t no, bool is_complete)
+            size_t no, bool is_complete, int viewer)
 {
     struct rpl_error err;
     enum rpl_status st;
@@ -64,6 +82,14 @@ export_line(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
         goto out;
     }
     ok &= set_lib_json(ctx, obj, "public", text);
+    if (viewer != RPL_VIEW_PUBLIC) {
+        st = rpl_log_view_json(log, viewer, &text, &err);
+        if (st != RPL_OK) {
+            rc = cli_file_error(file, st, &err);
+            goto out;
+        }
+        ok &= set_lib_json(ctx, obj, "seat", text);
+    }
     if (is_complete) {
         st = rpl_log_view_json(log, RPL_VIEW_ALL, &text, &err);
         if (st != RPL_OK) {
@@ -82,8 +108,122 @@ out:
     return rc;
 }
 
+/* Reads the deliveries file (either form of camelog(5), one a line, not
+ * mixed) into *out (free(); wiped: it holds nonces); reports failures. */
 static int
-export_one(struct rpl_ctx *ctx, const char *file)
+read_deliveries(const char *file, struct rpl_delivery **out, size_t *count)
+{
+    char *buf = NULL;
+    size_t len = 0, no = 0, n = 0, cap = 0;
+    struct rpl_delivery *d = NULL;
+    int form = 0; /* 1 text, 2 JSON */
+    int rc = cli_read_file(file, TEXT_MAX, &buf, &len);
+    char *p;
+
+    if (rc == CLI_EXIT_INVALID) {
+        cli_file_msg(file, 0, "larger than %u bytes", TEXT_MAX);
+        return rc;
+    }
+    if (rc != CLI_EXIT_OK) {
+        cli_file_msg(file, 0, "%s", cli_input_errtext(errno));
+        return rc;
+    }
+    for (p = buf; rc == CLI_EXIT_OK && p < buf + len;) {
+        char *lf = memchr(p, '\n', (size_t)(buf + len - p));
+        const size_t k = lf ? (size_t)(lf - p) : (size_t)(buf + len - p);
+        const int this_form = k > 0 && p[0] == '{' ? 2 : 1;
+        struct rpl_error err;
+        enum rpl_status st;
+
+        no++;
+        if (no > LINES_MAX) {
+            cli_file_msg(file, no, "more than %u deliveries (RPL_MAX_LINES)",
+                         LINES_MAX);
+            rc = CLI_EXIT_INVALID;
+        } else if (!lf) {
+            cli_file_msg(file, no, "the last line does not end with LF");
+            rc = CLI_EXIT_INVALID;
+        } else if (k > LINE_MAX_) {
+            cli_file_msg(file, no,
+                         "a line of %zu bytes: at most %u (RPL_MAX_LINE)", k,
+                         LINE_MAX_);
+            rc = CLI_EXIT_INVALID;
+        } else if (form != 0 && this_form != form) {
+            cli_file_msg(file, no,
+                         "text and JSON deliveries mixed in one file");
+            rc = CLI_EXIT_INVALID;
+        } else if (n == cap) {
+            const size_t ncap = cap ? 2 * cap : 64;
+            struct rpl_delivery *nd = calloc(ncap, sizeof(*nd));
+
+            if (!nd) {
+                cli_file_msg(file, 0, "out of memory");
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            if (d) {
+                memcpy(nd, d, n * sizeof(*d));
+                memset(d, 0, n * sizeof(*d));
+                free(d);
+            }
+            d = nd;
+            cap = ncap;
+        }
+        if (rc != CLI_EXIT_OK) {
+            break;
+        }
+        form = this_form;
+        st = rpl_delivery_parse(p, k, &d[n], &err);
+        if (st != RPL_OK) {
+            cli_file_msg(file, no, "%s", err.msg);
+            rc = cli_exit_status(st);
+            break;
+        }
+        n++;
+        p = lf + 1;
+    }
+    memset(buf, 0, len);
+    free(buf);
+    if (rc != CLI_EXIT_OK) {
+        if (d) {
+            memset(d, 0, cap * sizeof(*d));
+            free(d);
+        }
+        return rc;
+    }
+    *out = d;
+    *count = n;
+    return CLI_EXIT_OK;
+}
+
+/* Gives log the deliveries of o->deliveries for seat o->viewer. */
+static int
+learn(struct rpl_log *log, const char *file, const struct opts *o)
+{
+    struct rpl_delivery *d = NULL;
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t n = 0;
+    int rc = read_deliveries(o->deliveries, &d, &n);
+
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_log_learn(log, (size_t)o->viewer, d, n, &err);
+    if (d) {
+        memset(d, 0, n * sizeof(*d));
+        free(d);
+    }
+    if (st != RPL_OK) {
+        cli_file_msg(file, err.line, "%s (deliveries %s)", err.msg,
+                     o->deliveries);
+        return cli_exit_status(st);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int
+export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
 {
     struct rpl_log *log = NULL;
     struct rpl_report rep;
@@ -94,10 +234,26 @@ export_one(struct rpl_ctx *ctx, const char *file)
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
+    if (o->viewer > 0 && (size_t)o->viewer > rpl_log_seats(log)) {
+        cli_file_msg(file, 0, "no seat p%d: the game has %zu seats", o->viewer,
+                     rpl_log_seats(log));
+        rpl_log_free(log);
+        return CLI_EXIT_USAGE;
+    }
+    if (o->deliveries) {
+        rc = learn(log, file, o);
+    } else if (o->viewer != RPL_VIEW_PUBLIC &&
+               rep.progress != RPL_PROGRESS_COMPLETE) {
+        cli_file_msg(file, 0,
+                     "p%d's view needs a complete log (with its reveal) or "
+                     "p%d's deliveries (--deliveries); this one is %s",
+                     o->viewer, o->viewer, cli_progress_text(rep.progress));
+        rc = CLI_EXIT_INVALID;
+    }
     n = rpl_log_lines(log);
     for (no = 1; no <= n && rc == CLI_EXIT_OK; no++) {
         rc = export_line(ctx, log, file, no,
-                         rep.progress == RPL_PROGRESS_COMPLETE);
+                         rep.progress == RPL_PROGRESS_COMPLETE, o->viewer);
         if (rc == CLI_EXIT_OK && ferror(stdout)) {
             rc = CLI_EXIT_USAGE; /* cli_finish() says why */
         }
@@ -111,16 +267,32 @@ cmd_export(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"json", no_argument, NULL, 'j'},
+        {"as", required_argument, NULL, 'a'},
+        {"deliveries", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct rpl_ctx *ctx = NULL;
+    struct opts o = {RPL_VIEW_PUBLIC, NULL};
+    size_t seat = 0;
     int c, i, rc;
 
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":a:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'j':
+            break;
+        case 'a':
+            if (!cli_parse_seat(optarg, &seat) || seat > 64) {
+                return cli_usage_error("export",
+                                       "--as names a seat (p1, p2, ...), not "
+                                       "'%s'",
+                                       optarg);
+            }
+            o.viewer = (int)seat;
+            break;
+        case 'd':
+            o.deliveries = optarg;
             break;
         case 'h':
             return cli_help(usage, options);
@@ -131,12 +303,20 @@ cmd_export(int argc, char **argv)
     if (optind >= argc) {
         return cli_usage_error("export", "no file to export");
     }
+    if (o.deliveries && o.viewer == RPL_VIEW_PUBLIC) {
+        return cli_usage_error("export", "--deliveries needs --as");
+    }
+    if (o.deliveries && argc - optind > 1) {
+        return cli_usage_error("export",
+                               "--deliveries belong to one game: give one "
+                               "file");
+    }
     rc = cli_ctx_new(&ctx);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
     for (i = optind; i < argc; i++) {
-        rc = cli_worst(rc, export_one(ctx, argv[i]));
+        rc = cli_worst(rc, export_one(ctx, argv[i], &o));
     }
     rpl_ctx_free(ctx);
     return cli_finish(rc);

@@ -426,6 +426,17 @@ struct rpl__game {
                   const struct rpl__line *ln, const struct rpl__env *env,
                   uint64_t *bits);
     const char *const *corpus_rules;
+
+    /* A seat's own delivery (rpl_log_learn(), a log without its reveal):
+     * label and value as the seat received them, told just before the
+     * line that commits them is applied (the deliveries of one seat
+     * only, in log order, after rules()).  From then on view, view_json
+     * and describe for viewer seat show what the seat knew, each secret
+     * from the line it belongs to; other viewers see nothing more.
+     * RPL_E_SYNTAX for a label or value the game does not know.  NULL:
+     * the game cannot show a seat's view before the reveal. */
+    enum rpl_status (*seat_learn)(void *st, size_t seat, const char *label,
+                                  const char *value, struct rpl_error *err);
 };
 
 /* Sets bit i of a coverage set (cover()). */

@@ -6,6 +6,8 @@
  *               role, keyword, end and card names; the tables of §2
  *   rules.c     the engine: setup, apply, learn, pending, action, the
  *               reveal and the opens, serialize
+ *   known.c     one seat's own deliveries before the reveal (seat_learn)
+ *               and what the views show of that seat
  *   views.c     view, view_json, describe, events_json, reveal_text,
  *               reveal_json
  *   players.c   the seeded players
@@ -15,7 +17,7 @@
  * Dependency order, with no circle: a file calls only what the core
  * (games/game.h and below) and the files before it in this order define.
  *
- *   notation.c <- rules.c <- views.c
+ *   notation.c <- rules.c <- known.c <- views.c
  *                 rules.c <- players.c
  *                 rules.c <- live.c
  *   module.c depends on all of them
@@ -194,6 +196,15 @@ struct av_state {
     uint8_t exp_reason; /* AV_PH_END: the decided end */
     uint8_t reason;     /* of the end line */
     uint32_t end_line;
+
+    /* One seat's own deliveries before the reveal (seat_learn): what
+     * seat `me` knows of the deal that the state does not.  Not
+     * serialized: the digest is the public state's. */
+    uint8_t me;         /* the seat; 0: none */
+    uint8_t me_dealt;   /* its deal delivery came */
+    uint8_t me_role;    /* from it */
+    uint16_t me_sees;   /* the seats it sees at night */
+    uint8_t me_lady[6]; /* by round: AV_GOOD or AV_EVIL, 0 unknown */
 };
 
 /* ----------------------------------------------------------- notation.c */
@@ -383,6 +394,28 @@ enum rpl_status rpl__av_open(void *st, const struct rpl__line *ln,
 size_t rpl__av_opens_left(const void *st);
 bool rpl__av_open_line(const void *st, size_t i, struct rpl__emit *e);
 size_t rpl__av_serialize(const void *st, uint8_t *buf, size_t cap);
+
+/* -------------------------------------------------------------- known.c */
+
+/* Whether seat `viewer` knows its own deal at this point: the state
+ * knows the deal, or the seat's deliveries (seat_learn) told it and its
+ * deal line has been applied. */
+bool rpl__av_seat_knows(const struct av_state *s, int viewer);
+
+/* Seat k's role and the seats it sees, as the state or (for the seat of
+ * seat_learn) the seat's own deal knows them; needs rpl__av_seat_knows()
+ * for k. */
+unsigned rpl__av_known_role(const struct av_state *s, unsigned k,
+                            uint16_t *seen);
+
+/* The night view of k as rpl__av_night_view() writes it, from
+ * rpl__av_known_role(). */
+void rpl__av_known_view(const struct av_state *s, unsigned k, char *out,
+                        size_t cap);
+
+/* The seat_learn member of struct rpl__game (games/game.h). */
+enum rpl_status rpl__av_seat_learn(void *st, size_t seat, const char *label,
+                                   const char *value, struct rpl_error *err);
 
 /* -------------------------------------------------------------- views.c */
 

@@ -109,4 +109,5 @@ const struct rpl__game rpl__avalon = {
     .ncov = AV_NCOV,
     .cover = rpl__av_cover,
     .corpus_rules = rpl__av_corpus_rules,
+    .seat_learn = rpl__av_seat_learn,
 };

@@ -590,6 +590,8 @@ apply_lady(struct av_state *s, const struct rpl__line *ln,
     l->target = (uint8_t)p->b;
     if (s->knows)
         l->side = (uint8_t)av_side_of(s->role[p->b]);
+    else if (s->me && s->me == p->a)
+        l->side = s->me_lady[s->round];
     memcpy(l->commit, p->commit, 32);
     s->lady_holder = (uint8_t)p->b;
     s->lady_held |= bit((unsigned)p->b);

@@ -203,7 +203,7 @@ private_text(const struct av_state *s, int viewer, struct rpl__buf *b)
 
     if (!all && !is_seat_viewer(s, viewer))
         return;
-    if (!s->knows) {
+    if (!rpl__av_seat_knows(s, all ? 0 : viewer)) {
         if (all)
             rpl__buf_puts(b, "roles not revealed\n");
         else
@@ -213,7 +213,7 @@ private_text(const struct av_state *s, int viewer, struct rpl__buf *b)
     for (unsigned k = 1; k <= s->n; k++) {
         if (!all && (int)k != viewer)
             continue;
-        rpl__av_night_view(s, k, view, sizeof(view));
+        rpl__av_known_view(s, k, view, sizeof(view));
         rpl__buf_printf(b, "%sp%u %s\n", all ? "" : "you: ", k, view);
     }
     for (unsigned i = 0; i < s->ncards; i++) {
@@ -260,12 +260,13 @@ static json_t *
 jseat_known(struct rpl__jb *j, const struct av_state *s, unsigned k)
 {
     json_t *o = json_object();
+    uint16_t seen = 0;
+    const unsigned role = rpl__av_known_role(s, k, &seen);
 
     rpl__jset(j, o, "seat", json_integer(k));
-    rpl__jset(j, o, "role", json_string(rpl__av_role_name[s->role[k]]));
-    rpl__jset(j, o, "side",
-              json_string(rpl__av_side_name(av_side_of(s->role[k]))));
-    rpl__jset(j, o, "sees", jseats(j, rpl__av_seen(s, k)));
+    rpl__jset(j, o, "role", json_string(rpl__av_role_name[role]));
+    rpl__jset(j, o, "side", json_string(rpl__av_side_name(av_side_of(role))));
+    rpl__jset(j, o, "sees", jseats(j, seen));
     return o;
 }
 
@@ -366,10 +367,11 @@ rpl__av_view_json(const void *st, const struct rpl__env *env, int viewer,
     rpl__jset(&j, o, "viewer", json_integer(viewer));
     if (viewer == RPL_VIEW_ALL || is_seat_viewer(s, viewer)) {
         const bool all = viewer == RPL_VIEW_ALL;
+        const bool knows = rpl__av_seat_knows(s, all ? 0 : viewer);
         json_t *known = json_object();
 
-        rpl__jset(&j, known, "revealed", json_boolean(s->knows));
-        if (s->knows) {
+        rpl__jset(&j, known, "revealed", json_boolean(knows));
+        if (knows) {
             json_t *seats = json_array();
             json_t *cards = json_array();
             json_t *ladies = json_array();
@@ -478,10 +480,11 @@ rpl__av_describe(const void *st, const struct rpl__env *env,
     case AV_KW_DEAL:
         put_who(out, env, s, (unsigned)p.a);
         rpl__buf_puts(out, " is dealt a role");
-        if (s->knows && (all || viewer == (int)p.a)) {
+        if ((all && s->knows) ||
+            (viewer == (int)p.a && rpl__av_seat_knows(s, viewer))) {
             char view[96];
 
-            rpl__av_night_view(s, (unsigned)p.a, view, sizeof(view));
+            rpl__av_known_view(s, (unsigned)p.a, view, sizeof(view));
             rpl__buf_printf(out, ": %s", view);
         }
         break;
