@@ -1236,10 +1236,77 @@ rpl_log_view_json(struct rpl_log *log, int viewer, char **json,
     return view_out(log, viewer, true, json, err);
 }
 
+enum rpl_status
+rpl_log_board(struct rpl_log *log, int viewer, char **text,
+              struct rpl_error *err)
+{
+    struct rpl__env env;
+    struct rpl__buf b;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = current(log, err);
+    if (rc == RPL_OK)
+        rc = check_viewer(log, viewer, err);
+    if (rc != RPL_OK)
+        return rc;
+    env_init(&env, log);
+    rpl__buf_init(&b, log->ctx);
+    if (log->game->board)
+        log->game->board(log->st, &env, viewer, &b);
+    else
+        log->game->view(log->st, &env, viewer, &b);
+    return rpl__buf_take(&b, text, err);
+}
+
+enum rpl_status
+rpl_log_mark(struct rpl_log *log, size_t no, unsigned *marks,
+             struct rpl_error *err)
+{
+    size_t len = 0;
+    const char *text;
+    struct rpl__line ln;
+    void *before = NULL;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_verified(log, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (no == 0 || no > log->nlines)
+        return rpl__err(err, RPL_E_ARG, 0, "no line %zu (the log has %zu)", no,
+                        log->nlines);
+    if (no <= log->header_end) {
+        *marks = RPL_MARK_HEADER;
+        return RPL_OK;
+    }
+    text = rpl__log_line(log, no, &len);
+    if (!is_game_line(text, len) || !log->game->mark) {
+        *marks = 0;
+        return RPL_OK;
+    }
+    before = rpl__calloc(log->ctx, 1, log->game->state_size);
+    if (!before)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    rc = rpl_log_seek(log, no - 1, err);
+    if (rc != RPL_OK)
+        goto out;
+    memcpy(before, log->st, log->game->state_size);
+    rc = rpl_log_seek(log, no, err);
+    if (rc == RPL_OK)
+        rc = rpl__line_split(&ln, text, len, no, err);
+    if (rc == RPL_OK)
+        *marks = log->game->mark(before, log->st, &ln);
+out:
+    sodium_memzero(before, log->game->state_size);
+    rpl__free(log->ctx, before);
+    return rc;
+}
+
 /* What the log layer's own lines say, for people; nothing for a seal or
  * a sig. */
 static void
-describe_own(const struct rpl_log *log, const struct rpl__line *ln,
+describe_own(struct rpl_log *log, const struct rpl__line *ln,
              struct rpl__buf *b)
 {
     const struct rpl__tok *kw = &ln->tok[0];
@@ -1253,7 +1320,13 @@ describe_own(const struct rpl_log *log, const struct rpl__line *ln,
     else if (which == RPL__KW_REVEAL)
         rpl__buf_puts(b, "the dealer reveals the secret: every deal can "
                          "now be checked");
-    else if (which == RPL__KW_OPEN && ln->ntok >= 3)
+    else if (which == RPL__KW_OPEN && ln->ntok >= 3 &&
+             log->game->describe_open) {
+        struct rpl__env env;
+
+        env_init(&env, log);
+        log->game->describe_open(log->st, &env, ln, b);
+    } else if (which == RPL__KW_OPEN && ln->ntok >= 3)
         rpl__buf_printf(b, "opened: %.*s", (int)(ln->len - (size_t)(kw->n + 1)),
                         ln->text + kw->n + 1);
 }

@@ -103,4 +103,7 @@ const struct rpl__game rpl__avalon = {
     .details_sql = rpl__av_details_sql,
     .ndetails_sql = AV_NDETAILS_SQL,
     .details = rpl__av_details,
+    .board = rpl__av_board,
+    .mark = rpl__av_mark,
+    .describe_open = rpl__av_describe_open,
 };

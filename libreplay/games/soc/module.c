@@ -58,4 +58,6 @@ const struct rpl__game rpl__soc = {
     .nstats_sql = SOC_NSTATS_SQL,
     .stats = rpl__soc_stats,
     .side_of = rpl__soc_side_of,
+    .board = rpl__soc_board,
+    .mark = rpl__soc_mark,
 };
