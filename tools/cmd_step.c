@@ -81,8 +81,8 @@ struct session {
     size_t start; /* the last header line: the first stop */
     size_t pos;
     int viewer;
-    unsigned *marks;  /* marks[no], 1..lines */
-    bool *tells;      /* tells[no]: the line tells something */
+    unsigned *marks; /* marks[no], 1..lines */
+    bool *tells;     /* tells[no]: the line tells something */
     bool is_tty;
     char status[160]; /* the terminal's message line */
 };
@@ -516,7 +516,7 @@ next_seat(const struct session *s)
         return 1;
     }
     return (size_t)s->viewer >= rpl_log_seats(s->log) ? RPL_VIEW_PUBLIC
-                                                       : s->viewer + 1;
+                                                      : s->viewer + 1;
 }
 
 /* ------------------------------------------------------------ terminal */
@@ -635,9 +635,9 @@ run_keys(struct session *s)
         default:
             break;
         }
-        if (to == s->pos && (k == KEY_RIGHT || k == 'n' || k == ' ' ||
-                             k == KEY_DOWN || k == 't' || k == KEY_PGDN ||
-                             k == ']')) {
+        if (to == s->pos &&
+            (k == KEY_RIGHT || k == 'n' || k == ' ' || k == KEY_DOWN ||
+             k == 't' || k == KEY_PGDN || k == ']')) {
             snprintf(s->status, sizeof(s->status), "no further: at line %zu",
                      s->pos);
         }
@@ -664,8 +664,7 @@ parse_arg(const char *arg, size_t *out, size_t dflt)
 
 /* Moves count stops of want in direction dir; says so when none. */
 static int
-step_by(struct session *s, int dir, unsigned want, size_t count,
-        bool *printed)
+step_by(struct session *s, int dir, unsigned want, size_t count, bool *printed)
 {
     size_t to = s->pos;
     int rc;
@@ -813,8 +812,8 @@ run_lines(struct session *s)
     int rc;
 
     viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
-    printf("%s: %zu lines, %s; viewing as %s; h for help\n", s->file,
-           s->lines, cli_progress_text(s->rep.progress), vbuf);
+    printf("%s: %zu lines, %s; viewing as %s; h for help\n", s->file, s->lines,
+           cli_progress_text(s->rep.progress), vbuf);
     rc = show_line(s);
     if (rc == CLI_EXIT_OK) {
         rc = show_board(s);

@@ -839,8 +839,14 @@ rpl__av_reveal_json(const void *st, const struct rpl__env *env,
 
 /* Roles as a sentence names them: "you are the Assassin". */
 static const char *const role_words[AV_NROLES] = {
-    "Merlin",  "Percival", "a Loyal Servant of Arthur", "the Assassin",
-    "Morgana", "Mordred",  "Oberon",                    "a Minion of Mordred",
+    "Merlin",
+    "Percival",
+    "a Loyal Servant of Arthur",
+    "the Assassin",
+    "Morgana",
+    "Mordred",
+    "Oberon",
+    "a Minion of Mordred",
 };
 
 /* The seats of mask by name, "Alice (p1), Bob (p2) and Carol (p3)". */
@@ -1057,7 +1063,8 @@ board_private(const struct av_state *s, const struct rpl__env *env, int viewer,
             continue;
         if (all)
             put_who(b, env, s, c->seat);
-        rpl__buf_printf(b, "%s %s on quest %u\n", all ? " played" : "you played",
+        rpl__buf_printf(b, "%s %s on quest %u\n",
+                        all ? " played" : "you played",
                         rpl__av_card_name(c->value), s->quest[c->round].slot);
     }
     for (unsigned i = 0; i < s->nladies; i++) {
@@ -1067,8 +1074,9 @@ board_private(const struct av_state *s, const struct rpl__env *env, int viewer,
             continue;
         if (all)
             put_who(b, env, s, l->holder);
-        rpl__buf_puts(b, all ? " saw with the lady that " : "the lady showed "
-                                                            "you that ");
+        rpl__buf_puts(b, all ? " saw with the lady that "
+                             : "the lady showed "
+                               "you that ");
         put_who(b, env, s, l->target);
         rpl__buf_printf(b, " is %s\n", rpl__av_side_name(l->side));
     }
@@ -1097,9 +1105,8 @@ rpl__av_board(const void *st, const struct rpl__env *env, int viewer,
     board_track(s, out);
     if (s->phase > AV_PH_START) {
         const bool on_table =
-            s->nprops &&
-            (s->phase == AV_PH_VOTE || s->phase == AV_PH_TALLY ||
-             s->phase == AV_PH_CARDS || s->phase == AV_PH_QUEST);
+            s->nprops && (s->phase == AV_PH_VOTE || s->phase == AV_PH_TALLY ||
+                          s->phase == AV_PH_CARDS || s->phase == AV_PH_QUEST);
 
         rpl__buf_printf(out, "round %u, leader ", s->round);
         put_who(out, env, s,
