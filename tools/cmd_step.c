@@ -373,8 +373,8 @@ scan(struct session *s)
         if (st != RPL_OK) {
             return cli_file_error(s->file, st, &err);
         }
-        s->tells[no] = text != NULL;
         if (text) {
+            s->tells[no] = true;
             rpl_free(s->ctx, text);
         }
         if (s->marks[no] & RPL_MARK_HEADER) {
