@@ -51,7 +51,7 @@ DEPS_PKGS  := sqlite3 zlib libsodium jansson
 TEST_PKGS  := check
 DEPS_CMDS  := mandoc minisign clang chromium chromedriver
 DEB_PKGS   := libsqlite3-dev zlib1g-dev libsodium-dev libjansson-dev check \
-              pkg-config mandoc minisign clang libclang-rt-14-dev \
+              pkg-config mandoc minisign clang libclang-rt-14-dev tmux \
               $(BROWSER_PKGS)
 # The browser test (make browser): headless Chromium driven by Selenium.
 BROWSER_PKGS := chromium chromium-driver python3-selenium

@@ -1053,8 +1053,8 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
 /* Whether a line after the header is a game line for the module: not
  * one of the body's keywords the log layer owns followed by a space
  * (each of those has tokens after it). */
-static bool
-is_game_line(const char *text, size_t len)
+bool
+rpl__log_is_game_line(const char *text, size_t len)
 {
     const char *sp = memchr(text, ' ', len);
     const struct rpl__tok kw = {text, sp ? (size_t)(sp - text) : len};
@@ -1062,8 +1062,8 @@ is_game_line(const char *text, size_t len)
     return !sp || rpl__kw_body(&kw) == RPL__KW_NONE;
 }
 
-static enum rpl_status
-need_verified(const struct rpl_log *log, struct rpl_error *err)
+enum rpl_status
+rpl__log_need_verified(const struct rpl_log *log, struct rpl_error *err)
 {
     if (!log->is_verified)
         return rpl__err(err, RPL_E_STATE, 0,
@@ -1137,7 +1137,7 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = need_verified(log, err);
+    rc = rpl__log_need_verified(log, err);
     if (rc != RPL_OK)
         return rc;
     if (no > log->nlines)
@@ -1156,7 +1156,7 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
         const char *text = rpl__log_line(log, i, &len);
         struct rpl__line ln;
 
-        if (i <= log->header_end || !is_game_line(text, len))
+        if (i <= log->header_end || !rpl__log_is_game_line(text, len))
             continue;
         rc = rpl__line_split(&ln, text, len, i, err);
         if (rc == RPL_OK)
@@ -1192,16 +1192,16 @@ check_viewer(const struct rpl_log *log, int viewer, struct rpl_error *err)
 static enum rpl_status
 current(struct rpl_log *log, struct rpl_error *err)
 {
-    enum rpl_status rc = need_verified(log, err);
+    enum rpl_status rc = rpl__log_need_verified(log, err);
 
     if (rc == RPL_OK && log->pos == SIZE_MAX)
         rc = rpl_log_seek(log, 0, err);
     return rc;
 }
 
-/* The viewer's view, as text for people or as JSON. */
+/* The viewer's view: form 0 text for people, 1 JSON, 2 the board. */
 static enum rpl_status
-view_out(struct rpl_log *log, int viewer, bool json, char **out,
+view_out(struct rpl_log *log, int viewer, int form, char **out,
          struct rpl_error *err)
 {
     struct rpl__env env;
@@ -1216,8 +1216,10 @@ view_out(struct rpl_log *log, int viewer, bool json, char **out,
         return rc;
     env_init(&env, log);
     rpl__buf_init(&b, log->ctx);
-    if (json)
+    if (form == 1)
         log->game->view_json(log->st, &env, viewer, &b);
+    else if (form == 2 && log->game->board)
+        log->game->board(log->st, &env, viewer, &b);
     else
         log->game->view(log->st, &env, viewer, &b);
     return rpl__buf_take(&b, out, err);
@@ -1227,20 +1229,27 @@ enum rpl_status
 rpl_log_view(struct rpl_log *log, int viewer, char **text,
              struct rpl_error *err)
 {
-    return view_out(log, viewer, false, text, err);
+    return view_out(log, viewer, 0, text, err);
 }
 
 enum rpl_status
 rpl_log_view_json(struct rpl_log *log, int viewer, char **json,
                   struct rpl_error *err)
 {
-    return view_out(log, viewer, true, json, err);
+    return view_out(log, viewer, 1, json, err);
+}
+
+enum rpl_status
+rpl_log_board(struct rpl_log *log, int viewer, char **text,
+              struct rpl_error *err)
+{
+    return view_out(log, viewer, 2, text, err);
 }
 
 /* What the log layer's own lines say, for people; nothing for a seal or
  * a sig. */
 static void
-describe_own(const struct rpl_log *log, const struct rpl__line *ln,
+describe_own(struct rpl_log *log, const struct rpl__line *ln,
              struct rpl__buf *b)
 {
     const struct rpl__tok *kw = &ln->tok[0];
@@ -1254,7 +1263,13 @@ describe_own(const struct rpl_log *log, const struct rpl__line *ln,
     else if (which == RPL__KW_REVEAL)
         rpl__buf_puts(b, "the dealer reveals the secret: every deal can "
                          "now be checked");
-    else if (which == RPL__KW_OPEN && ln->ntok >= 3)
+    else if (which == RPL__KW_OPEN && ln->ntok >= 3 &&
+             log->game->describe_open) {
+        struct rpl__env env;
+
+        env_init(&env, log);
+        log->game->describe_open(log->st, &env, ln, b);
+    } else if (which == RPL__KW_OPEN && ln->ntok >= 3)
         rpl__buf_printf(b, "opened: %.*s", (int)(ln->len - (size_t)(kw->n + 1)),
                         ln->text + kw->n + 1);
 }
@@ -1289,7 +1304,7 @@ at_line(struct rpl_log *log, size_t no, struct rpl__line *ln,
 {
     size_t len = 0;
     const char *text;
-    enum rpl_status rc = need_verified(log, err);
+    enum rpl_status rc = rpl__log_need_verified(log, err);
 
     if (rc != RPL_OK)
         return rc;
@@ -1323,7 +1338,7 @@ rpl_log_describe(struct rpl_log *log, size_t no, int viewer, char **text,
     rpl__buf_init(&b, log->ctx);
     if (no <= log->header_end)
         ; /* the header tells nothing by itself */
-    else if (is_game_line(ln.text, ln.len))
+    else if (rpl__log_is_game_line(ln.text, ln.len))
         log->game->describe(log->st, &env, &ln, viewer, &b);
     else
         describe_own(log, &ln, &b);
@@ -1349,7 +1364,7 @@ rpl_log_events_json(struct rpl_log *log, size_t no, char **json,
         return rc;
     env_init(&env, log);
     rpl__buf_init(&b, log->ctx);
-    if (no > log->header_end && is_game_line(ln.text, ln.len))
+    if (no > log->header_end && rpl__log_is_game_line(ln.text, ln.len))
         log->game->events_json(log->st, &env, &ln, &b);
     else
         events_own(log, &ln, no <= log->header_end, &b);
@@ -1364,7 +1379,7 @@ reveal_out(struct rpl_log *log, bool json, char **out, struct rpl_error *err)
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = need_verified(log, err);
+    rc = rpl__log_need_verified(log, err);
     if (rc != RPL_OK)
         return rc;
     if (!log->is_complete)
@@ -1415,63 +1430,5 @@ rpl_log_digest(struct rpl_log *log, uint8_t out[32], struct rpl_error *err)
     log->game->serialize(log->st, bytes, n);
     rpl__hash(out, NULL, bytes, n);
     rpl__free(log->ctx, bytes);
-    return RPL_OK;
-}
-
-/* ------------------------------------------------------ write, reseal */
-
-enum rpl_status
-rpl_log_reseal(struct rpl_log *log, const struct rpl_seckey *sk,
-               struct rpl_error *err)
-{
-    uint8_t head[RPL__HASH] = {0};
-    struct rpl_pubkey pk;
-    struct rpl_pubkey dealer;
-    bool has_dealer = false;
-    struct rpl__line ln;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    rpl_seckey_pubkey(sk, &pk);
-    for (size_t no = 1; no <= log->nlines; no++) {
-        size_t len = 0;
-        const char *text = rpl__log_line(log, no, &len);
-
-        if (len > 7 && memcmp(text, "dealer ", 7) == 0 && !has_dealer) {
-            rc = rpl_pubkey_parse(&dealer, text + 7, len - 7, err);
-            if (rc != RPL_OK) {
-                err->line = no;
-                return rc;
-            }
-            if (memcmp(&dealer, &pk, sizeof(pk)) != 0)
-                return rpl__err(err, RPL_E_KEY, no,
-                                "the dealer line names another key than "
-                                "the one given");
-            has_dealer = true;
-        }
-        if (len > 5 && memcmp(text, "seal ", 5) == 0) {
-            uint8_t sig[64];
-            char b64[sodium_base64_ENCODED_LEN(64,
-                                               sodium_base64_VARIANT_ORIGINAL)];
-
-            if (!has_dealer)
-                return rpl__err(err, RPL_E_SEAL, no,
-                                "seal before the dealer line");
-            rc = rpl__line_split(&ln, text, len, no, err);
-            if (rc != RPL_OK)
-                return rc;
-            if (ln.ntok != 2 || ln.tok[1].n != sizeof(b64) - 1)
-                return rpl__err(err, RPL_E_SYNTAX, no,
-                                "expected \"seal <base64 signature>\"");
-            rpl__seal_sign(sk, head, sig);
-            sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
-                              sodium_base64_VARIANT_ORIGINAL);
-            /* Same length: the line is rewritten in place. */
-            memcpy(log->text + log->start[no - 1] + 5, b64, sizeof(b64) - 1);
-        }
-        rpl__chain(head, text, len);
-    }
-    log->is_verified = false;
-    log->pos = SIZE_MAX;
     return RPL_OK;
 }

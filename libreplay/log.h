@@ -109,4 +109,11 @@ const char *rpl__log_line(const struct rpl_log *log, size_t no, size_t *len);
  * choice; sets log->pos to 0. */
 enum rpl_status rpl__log_reset(struct rpl_log *log, struct rpl_error *err);
 
+/* Whether a line is a game line (not header, entropy, seal, sig, reveal
+ * or open), and RPL_E_STATE unless the log verified: the replay's
+ * helpers of log.c that review.c shares. */
+bool rpl__log_is_game_line(const char *text, size_t len);
+enum rpl_status rpl__log_need_verified(const struct rpl_log *log,
+                                       struct rpl_error *err);
+
 #endif /* LIBREPLAY_LOG_H */

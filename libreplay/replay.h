@@ -403,6 +403,35 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_events_json(struct rpl_log *log, size_t no, char **json,
                     struct rpl_error *err) RPL_NONNULL(1, 3);
 
+/* The board as people read it at the current position, for a viewer
+ * that reviews the game: every seat by name ("Alice (p3)"), the tracks
+ * with what each step needs (Avalon: the quest track with team sizes
+ * and fails needed, the team on the table and its votes, the votes so
+ * far; Shadows over Camelot: quests, swords, siege engines, life points
+ * and hand sizes), then what the viewer knows, in words ("you are
+ * Mordred; you see Bob (p2) and Dave (p4) as evil"), and for a seat only
+ * from the line that deals it.  Several lines, each ending in LF.  The
+ * same viewer rules and errors as rpl_log_view().  Free with
+ * rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status rpl_log_board(struct rpl_log *log,
+                                                    int viewer, char **text,
+                                                    struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+
+/* What kind of step line `no` is, for moving through a game by its
+ * events rather than by its lines: a mask of the RPL_MARK_ bits.  Moves
+ * the replay to line no (as rpl_log_describe() does).  RPL_E_ARG for a
+ * line out of range. */
+#define RPL_MARK_HEADER 0x01u /* a header line (before the game) */
+#define RPL_MARK_TURN   0x02u /* begins a turn: a proposal, a seat's turn */
+#define RPL_MARK_QUEST  0x04u /* decides a quest */
+#define RPL_MARK_DETAIL 0x08u /* a later line sums it up (a vote) */
+#define RPL_MARK_END    0x10u /* ends the game */
+RPL_API RPL_NODISCARD enum rpl_status rpl_log_mark(struct rpl_log *log,
+                                                   size_t no, unsigned *marks,
+                                                   struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+
 /* Who was who, who failed which quest, what each seat was told: text for
  * people or JSON.  RPL_E_INCOMPLETE unless the log is complete. */
 RPL_API RPL_NODISCARD enum rpl_status

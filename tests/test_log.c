@@ -237,6 +237,64 @@ START_TEST(recorded_game_is_complete)
 }
 END_TEST
 
+/* Review: the marks of each line, and a seat's board that shows its
+ * role only from the line that deals it. */
+START_TEST(board_and_marks)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    size_t len = 0, turns = 0, quests = 0, ends = 0, deal = 0, header = 0;
+    char *text = record(ctx, &VECTOR_GAME, &len);
+    char *board = NULL;
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert_int_eq(rep.progress, RPL_PROGRESS_COMPLETE);
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t n = 0;
+        const char *line = rpl_log_line(log, no, &n);
+        unsigned m = 0;
+
+        ck_assert_int_eq(rpl_log_mark(log, no, &m, NULL), RPL_OK);
+        /* the header is a prefix that ends with the commit line */
+        ck_assert(!(m & RPL_MARK_HEADER) || no == header + 1);
+        if (m & RPL_MARK_HEADER)
+            header = no;
+        ck_assert_int_eq((m & RPL_MARK_DETAIL) != 0,
+                         n > 5 && memcmp(line, "vote ", 5) == 0);
+        if (m & RPL_MARK_TURN)
+            ck_assert(n > 8 && memcmp(line, "propose ", 8) == 0);
+        if (m & RPL_MARK_QUEST)
+            ck_assert(n > 6 && memcmp(line, "quest ", 6) == 0);
+        turns += (m & RPL_MARK_TURN) != 0;
+        quests += (m & RPL_MARK_QUEST) != 0;
+        ends += (m & RPL_MARK_END) != 0;
+        if (n > 8 && memcmp(line, "deal p1 ", 8) == 0)
+            deal = no;
+    }
+    ck_assert_uint_ge(turns, 3);
+    ck_assert_uint_ge(quests, 3);
+    ck_assert_uint_eq(ends, 1);
+    ck_assert_uint_gt(deal, header);
+    ck_assert_uint_gt(header, 5);
+    ck_assert_int_eq(rpl_log_mark(log, 0, &(unsigned){0}, NULL), RPL_E_ARG);
+    ck_assert_int_eq(rpl_log_seek(log, deal - 1, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_board(log, 1, &board, NULL), RPL_OK);
+    ck_assert(strstr(board, "quest") && strstr(board, "fails needed"));
+    ck_assert(!strstr(board, "you are"));
+    rpl_free(ctx, board);
+    ck_assert_int_eq(rpl_log_seek(log, deal, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_board(log, 1, &board, NULL), RPL_OK);
+    ck_assert(strstr(board, "you are"));
+    rpl_free(ctx, board);
+    ck_assert_int_eq(rpl_log_board(log, 99, &board, NULL), RPL_E_ARG);
+    rpl_log_free(log);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* DESIGN.md's test vectors, as the recorder writes them. */
 START_TEST(recorded_test_vectors)
 {
@@ -1471,6 +1529,7 @@ log_suite(void)
 
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, recorded_game_is_complete);
+    tcase_add_test(tc, board_and_marks);
     tcase_add_test(tc, recorded_test_vectors);
     tcase_add_test(tc, round_trip);
     tcase_add_test(tc, pinned_key);

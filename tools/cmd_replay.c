@@ -11,14 +11,15 @@
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog replay [--as seat | --omniscient] [--to n] [--json]\n"
-    "                      file ...\n";
+    "usage: camelog replay [--as seat | --omniscient] [--to n] [--verbose]\n"
+    "                      [--json] file ...\n";
 
 static const char options[] =
     "options:\n"
     "  -a, --as seat      as seat pK knew it (needs a complete log)\n"
     "  --omniscient       with every secret (needs a complete log)\n"
     "  -t, --to n         stop after line n\n"
+    "  -v, --verbose      every line, the votes too (not only their tally)\n"
     "  --json             one JSON object per event (keys in "
     "camelog-replay(1))\n"
     "  -h, --help         this help\n";
@@ -28,6 +29,7 @@ struct replay_opts {
     bool has_to;
     size_t to;
     bool is_json;
+    bool is_verbose;
     bool is_many; /* several files: name each in text output */
 };
 
@@ -68,6 +70,54 @@ print_indented(size_t no, const char *text)
     }
 }
 
+/* Reads and verifies file.  A log that fails verification at line N > 1
+ * is replaced by its lines before N (verified again): *failed is then
+ * the failure's exit status and rep the failure, and the caller replays
+ * what is left and says where it stopped. */
+static int
+open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
+         struct rpl_report *rep, int *failed)
+{
+    struct rpl_log *log = NULL, *part = NULL;
+    struct rpl_report prep;
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t text_len = 0, cut;
+    const char *text;
+
+    memset(rep, 0, sizeof(*rep));
+    st = rpl_log_read(ctx, &log, file, &err);
+    if (st != RPL_OK) {
+        return cli_file_error(file, st, &err);
+    }
+    st = rpl_log_verify(log, NULL, rep);
+    if (st == RPL_OK) {
+        *out = log;
+        return CLI_EXIT_OK;
+    }
+    cut = rep->error.line;
+    text = rpl_log_text(log, &text_len);
+    if (cut > 1 && cut <= rpl_log_lines(log)) {
+        size_t len;
+        const char *first = rpl_log_line(log, cut, &len);
+        const size_t keep = (size_t)(first - text);
+
+        st = rpl_log_parse(ctx, &part, text, keep, false, &err);
+        if (st == RPL_OK) {
+            st = rpl_log_verify(part, NULL, &prep);
+        }
+        if (st == RPL_OK) {
+            rpl_log_free(log);
+            *out = part;
+            *failed = cli_exit_status(rep->error.code);
+            return CLI_EXIT_OK;
+        }
+        rpl_log_free(part);
+    }
+    rpl_log_free(log);
+    return cli_file_error(file, rep->error.code, &rep->error);
+}
+
 /* *printed says whether an earlier file was told (text output: an empty
  * line separates the files). */
 static int
@@ -81,9 +131,9 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
     char vbuf[16];
     const char *vname = viewer_name(o->viewer, vbuf, sizeof(vbuf));
     size_t no, last;
-    int rc;
+    int rc, failed = CLI_EXIT_OK;
 
-    rc = cli_open_log(ctx, file, &log, &rep);
+    rc = open_log(ctx, file, &log, &rep, &failed);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -119,6 +169,20 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
             rc = cli_file_error(file, st, &err);
             goto out;
         }
+        if (text && !o->is_verbose) {
+            unsigned marks = 0;
+
+            st = rpl_log_mark(log, no, &marks, &err);
+            if (st != RPL_OK) {
+                rpl_free(ctx, text);
+                rc = cli_file_error(file, st, &err);
+                goto out;
+            }
+            if (marks & RPL_MARK_DETAIL) {
+                rpl_free(ctx, text);
+                text = NULL;
+            }
+        }
         if (!text) {
             continue;
         }
@@ -143,8 +207,16 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
             goto out;
         }
     }
+    if (failed != CLI_EXIT_OK && !o->is_json) {
+        printf("-- the log fails verification at line %zu: %s; replay "
+               "stops here\n",
+               rep.error.line, rep.error.msg);
+    }
 out:
     rpl_log_free(log);
+    if (rc == CLI_EXIT_OK && failed != CLI_EXIT_OK) {
+        rc = cli_file_error(file, rep.error.code, &rep.error);
+    }
     return rc;
 }
 
@@ -156,6 +228,7 @@ cmd_replay(int argc, char **argv)
         {"omniscient", no_argument, NULL, 'O'},
         {"to", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},
+        {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -168,7 +241,7 @@ cmd_replay(int argc, char **argv)
     memset(&o, 0, sizeof(o));
     o.viewer = RPL_VIEW_PUBLIC;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":a:t:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":a:t:vh", longopts, NULL)) != -1) {
         switch (c) {
         case 'a':
             if (!cli_parse_seat(optarg, &seat) || seat > 99) {
@@ -193,6 +266,9 @@ cmd_replay(int argc, char **argv)
             break;
         case 'j':
             o.is_json = true;
+            break;
+        case 'v':
+            o.is_verbose = true;
             break;
         case 'h':
             return cli_help(usage, options);

@@ -1,42 +1,76 @@
 /*
- * cmd_step.c - camelog step: interactive review of a verified game.
- * Commands come one per line from standard input, a terminal or a pipe
- * (the prompt is written only to a terminal): n, b, j N, v [pK], s, r,
- * h, q.  After each move it prints the line, its description for the
- * viewer and the board.
+ * cmd_step.c - camelog step: a viewer for a verified game.
+ *
+ * On a terminal it reads single keys (raw mode, restored on exit and on
+ * SIGINT, SIGTERM and SIGTSTP) and redraws the screen after each move:
+ * the line, what it tells, and the board with what the viewer knows
+ * (rpl_log_board()).  From a pipe it reads one command a line and
+ * prints each answer, followed by an empty line.  Moves go by event
+ * (the lines that tell something), by turn and by quest
+ * (rpl_log_mark()); the header is one stop, the start.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "replay.h"
 
-static const char usage[] = "usage: camelog step [--as seat] file\n";
+static const char usage[] =
+    "usage: camelog step [--as seat | --omniscient] file\n";
 
 static const char options[] =
     "options:\n"
-    "  -a, --as seat  start as seat pK sees the game (needs a complete "
+    "  -a, --as seat   start as seat pK sees the game (needs a complete "
     "log)\n"
-    "  -h, --help     this help\n"
+    "  --omniscient    start with every secret (needs a complete log)\n"
+    "  -h, --help      this help\n"
     "\n"
-    "commands (one per line on standard input):\n"
-    "  n [count]  next line          b [count]  back\n"
-    "  j n        jump to line n     v [seat]   view as seat, or public\n"
-    "  s          state              r          reveal (complete logs)\n"
+    "keys (on a terminal):\n"
+    "  right, n, space  next event        left, b   previous event\n"
+    "  down, t          next turn         up, T     previous turn\n"
+    "  PgDn, ]          next quest        PgUp, [   previous quest\n"
+    "  Home, g          the start         End, G    the end\n"
+    "  s  next seat's view    a  omniscient view    v  public view\n"
+    "  r  who was who         ?  help               q  quit\n"
+    "\n"
+    "commands (one per line, from a pipe):\n"
+    "  n [count]  next event         b [count]  previous event\n"
+    "  t, T       next, previous turn\n"
+    "  ], [       next, previous quest\n"
+    "  g, G       the start, the end j n        jump to line n\n"
+    "  v [seat]   view as seat, or public        a  omniscient view\n"
+    "  s          the board          r          who was who\n"
     "  h          help               q          quit\n";
 
 static const char session_help[] =
-    "n [count]  next line (count lines forward)\n"
-    "b [count]  back one line (count lines)\n"
+    "n [count]  next event (count events forward)\n"
+    "b [count]  back one event (count events)\n"
+    "t, T       next turn, previous turn (a proposal, a player's turn)\n"
+    "], [       next quest, previous quest (the line that decides it)\n"
+    "g, G       the start (after the header), the end\n"
     "j n        jump to line n (0: before the first line)\n"
     "v [seat]   view as seat pK; v alone: the public view\n"
-    "s          state: the board and what the viewer knows\n"
+    "a          the omniscient view (complete logs only)\n"
+    "s          the board and what the viewer knows\n"
     "r          reveal who was who (complete logs only)\n"
     "h          this help\n"
     "q          quit\n";
+
+static const char key_help[] =
+    "right, n, space  next event           left, b   previous event\n"
+    "down, t          next turn            up, T     previous turn\n"
+    "PgDn, ]          next quest           PgUp, [   previous quest\n"
+    "Home, g          the start            End, G    the end\n"
+    "s  next seat's view   a  omniscient view   v  public view\n"
+    "r  who was who        ?  this help         q  quit (also Ctrl-C)\n"
+    "\npress any key\n";
 
 struct session {
     struct rpl_ctx *ctx;
@@ -44,115 +78,578 @@ struct session {
     const char *file;
     struct rpl_report rep;
     size_t lines;
+    size_t start; /* the last header line: the first stop */
     size_t pos;
     int viewer;
+    unsigned *marks; /* marks[no], 1..lines */
+    bool *tells;     /* tells[no]: the line tells something */
+    bool is_tty;
+    char status[160]; /* the terminal's message line */
 };
 
+/* ------------------------------------------------------------ terminal */
+
+/* The terminal as it was, for the signal handlers: the only state at
+ * file scope (a handler has no other way to reach it). */
+static struct termios saved_tio;
+static volatile sig_atomic_t is_raw;
+static volatile sig_atomic_t is_resumed;
+
 static void
-viewer_text(int viewer, char *buf, size_t n)
+raw_on(void)
+{
+    struct termios t = saved_tio;
+
+    t.c_lflag &= (tcflag_t) ~(ICANON | ECHO);
+    t.c_cc[VMIN] = 1;
+    t.c_cc[VTIME] = 0;
+    if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) == 0) {
+        is_raw = 1;
+    }
+}
+
+static void
+raw_off(void)
+{
+    if (is_raw) {
+        (void)tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+        is_raw = 0;
+    }
+}
+
+/* SIGINT, SIGTERM, SIGTSTP: restore the terminal, then do what the
+ * signal does by default; SIGCONT: raw mode again, and a redraw. */
+static void
+on_signal(int sig)
+{
+    const int e = errno;
+    struct sigaction sa;
+
+    if (sig == SIGCONT) {
+        raw_on();
+        is_resumed = 1;
+        errno = e;
+        return;
+    }
+    raw_off();
+    if (sig == SIGTSTP) {
+        sigset_t set;
+
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = SIG_DFL;
+        sigemptyset(&sa.sa_mask);
+        (void)sigaction(SIGTSTP, &sa, NULL);
+        sigemptyset(&set);
+        sigaddset(&set, SIGTSTP);
+        (void)sigprocmask(SIG_UNBLOCK, &set, NULL);
+        (void)raise(SIGTSTP);
+        /* resumed: the handler again */
+        sa.sa_handler = on_signal;
+        (void)sigaction(SIGTSTP, &sa, NULL);
+        errno = e;
+        return;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    (void)sigaction(sig, &sa, NULL);
+    (void)raise(sig);
+    errno = e;
+}
+
+static bool
+term_start(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGTSTP, SIGCONT};
+    struct sigaction sa;
+
+    if (tcgetattr(STDIN_FILENO, &saved_tio) != 0) {
+        return false;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        sigaddset(&sa.sa_mask, sigs[i]);
+    }
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        (void)sigaction(sigs[i], &sa, NULL);
+    }
+    raw_on();
+    return is_raw != 0;
+}
+
+static void
+term_end(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGTSTP, SIGCONT};
+    struct sigaction sa;
+
+    raw_off();
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        (void)sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* Keys beyond a byte. */
+enum {
+    KEY_NONE = 0,
+    KEY_UP = 0x100,
+    KEY_DOWN,
+    KEY_RIGHT,
+    KEY_LEFT,
+    KEY_HOME,
+    KEY_END,
+    KEY_PGUP,
+    KEY_PGDN,
+    KEY_EOF
+};
+
+/* One byte, or -1 after timeout_ms (-1: wait) or at the end. */
+static int
+read_byte(int timeout_ms)
+{
+    struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+    unsigned char c;
+    ssize_t n;
+
+    for (;;) {
+        const int r = poll(&pfd, 1, timeout_ms);
+
+        if (r < 0 && errno == EINTR) {
+            if (is_resumed) {
+                return -2;
+            }
+            continue;
+        }
+        if (r <= 0) {
+            return -1;
+        }
+        n = read(STDIN_FILENO, &c, 1);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        return n == 1 ? c : -1;
+    }
+}
+
+/* A key: a byte, or KEY_* for the escape sequences of xterm and vt100. */
+static int
+read_key(void)
+{
+    int c = read_byte(-1), d, e;
+
+    if (c == -2) {
+        return KEY_NONE; /* resumed: redraw */
+    }
+    if (c < 0) {
+        return KEY_EOF;
+    }
+    if (c != 0x1b) {
+        return c;
+    }
+    d = read_byte(50);
+    if (d != '[' && d != 'O') {
+        return KEY_NONE;
+    }
+    e = read_byte(50);
+    switch (e) {
+    case 'A':
+        return KEY_UP;
+    case 'B':
+        return KEY_DOWN;
+    case 'C':
+        return KEY_RIGHT;
+    case 'D':
+        return KEY_LEFT;
+    case 'H':
+        return KEY_HOME;
+    case 'F':
+        return KEY_END;
+    default:
+        break;
+    }
+    if (e >= '1' && e <= '8' && read_byte(50) == '~') {
+        switch (e) {
+        case '1':
+        case '7':
+            return KEY_HOME;
+        case '4':
+        case '8':
+            return KEY_END;
+        case '5':
+            return KEY_PGUP;
+        case '6':
+            return KEY_PGDN;
+        default:
+            break;
+        }
+    }
+    return KEY_NONE;
+}
+
+/* ------------------------------------------------------------- session */
+
+static void
+viewer_text(const struct session *s, int viewer, char *buf, size_t n)
 {
     if (viewer == RPL_VIEW_PUBLIC) {
         snprintf(buf, n, "public");
+    } else if (viewer == RPL_VIEW_ALL) {
+        snprintf(buf, n, "omniscient");
     } else {
-        snprintf(buf, n, "p%d", viewer);
+        const char *name = rpl_log_seat_name(s->log, (size_t)viewer);
+
+        if (name && name[0] != '\0') {
+            snprintf(buf, n, "%s (p%d)", name, viewer);
+        } else {
+            snprintf(buf, n, "p%d", viewer);
+        }
+    }
+}
+
+/* A message: the status line on a terminal, standard error otherwise. */
+static void
+say(struct session *s, const char *msg)
+{
+    if (s->is_tty) {
+        snprintf(s->status, sizeof(s->status), "%s", msg);
+    } else {
+        cli_msg("%s", msg);
     }
 }
 
 /* Whether the session may look as viewer; says why not. */
 static bool
-may_view(const struct session *s, int viewer)
+may_view(struct session *s, int viewer)
 {
+    char msg[160];
+
     if (viewer == RPL_VIEW_PUBLIC) {
         return true;
     }
-    if (viewer < 1 || (size_t)viewer > rpl_log_seats(s->log)) {
-        cli_file_msg(s->file, 0, "no seat p%d: the game has %zu seats", viewer,
-                     rpl_log_seats(s->log));
+    if (viewer > 0 && (size_t)viewer > rpl_log_seats(s->log)) {
+        snprintf(msg, sizeof(msg), "%s: no seat p%d: the game has %zu seats",
+                 s->file, viewer, rpl_log_seats(s->log));
+        say(s, msg);
         return false;
     }
     if (s->rep.progress != RPL_PROGRESS_COMPLETE) {
-        cli_file_msg(s->file, 0,
-                     "a seat's view needs a complete log (with its "
-                     "reveal); this one is %s",
-                     cli_progress_text(s->rep.progress));
+        snprintf(msg, sizeof(msg),
+                 "%s: %s view needs a complete log (with its reveal); this "
+                 "one is %s",
+                 s->file,
+                 viewer == RPL_VIEW_ALL ? "the omniscient" : "a seat's",
+                 cli_progress_text(s->rep.progress));
+        say(s, msg);
         return false;
     }
     return true;
 }
 
-/* Prints text up to its first empty line (all of it when whole). */
-static void
-print_view(const char *text, bool whole)
+/* The marks and the telling lines of the whole log, once. */
+static int
+scan(struct session *s)
 {
-    const char *p = text;
+    struct rpl_error err;
+    enum rpl_status st;
 
-    if (whole) {
-        fputs(text, stdout);
-        if (text[0] != '\0' && text[strlen(text) - 1] != '\n') {
-            fputc('\n', stdout);
-        }
-        return;
+    s->marks = calloc(s->lines + 1, sizeof(*s->marks));
+    s->tells = calloc(s->lines + 1, sizeof(*s->tells));
+    if (!s->marks || !s->tells) {
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
     }
-    while (*p != '\0') {
-        const size_t len = strcspn(p, "\n");
+    for (size_t no = 1; no <= s->lines; no++) {
+        char *text = NULL;
 
-        if (len == 0) {
-            break;
+        st = rpl_log_mark(s->log, no, &s->marks[no], &err);
+        if (st == RPL_OK) {
+            st = rpl_log_describe(s->log, no, RPL_VIEW_PUBLIC, &text, &err);
         }
-        printf("%.*s\n", (int)len, p);
-        p += len;
-        if (*p == '\n') {
-            p++;
+        if (st != RPL_OK) {
+            return cli_file_error(s->file, st, &err);
+        }
+        if (text) {
+            s->tells[no] = true;
+            rpl_free(s->ctx, text);
+        }
+        if (s->marks[no] & RPL_MARK_HEADER) {
+            s->start = no;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The stop after (dir > 0) or before pos that has a mark of want (0:
+ * any line that tells something); pos itself when there is none. */
+static size_t
+find_stop(const struct session *s, size_t pos, int dir, unsigned want)
+{
+    size_t no = pos;
+
+    for (;;) {
+        if (dir > 0) {
+            if (no >= s->lines) {
+                return pos;
+            }
+            no++;
+        } else {
+            if (no <= s->start) {
+                return pos;
+            }
+            no--;
+            if (no == s->start) {
+                return want ? pos : no;
+            }
+        }
+        if (want ? (s->marks[no] & want) != 0 : s->tells[no]) {
+            return no;
         }
     }
 }
 
+/* Prints text, with a final LF. */
+static void
+print_text(const char *text)
+{
+    fputs(text, stdout);
+    if (text[0] != '\0' && text[strlen(text) - 1] != '\n') {
+        fputc('\n', stdout);
+    }
+}
+
 static int
-show_view(struct session *s, bool whole)
+show_board(struct session *s)
 {
     struct rpl_error err;
     char *text = NULL;
-    const enum rpl_status st = rpl_log_view(s->log, s->viewer, &text, &err);
+    enum rpl_status st = rpl_log_seek(s->log, s->pos, &err);
 
+    if (st == RPL_OK) {
+        st = rpl_log_board(s->log, s->viewer, &text, &err);
+    }
     if (st != RPL_OK) {
         return cli_file_error(s->file, st, &err);
     }
-    print_view(text, whole);
+    print_text(text);
     rpl_free(s->ctx, text);
     return CLI_EXIT_OK;
 }
 
-/* Moves to line no and prints the line, its description and the board. */
+/* The line at pos and what it tells the viewer. */
 static int
-move_to(struct session *s, size_t no)
+show_line(struct session *s)
 {
     struct rpl_error err;
     enum rpl_status st;
     char *desc = NULL;
+    size_t len;
+    const char *line;
 
-    st = rpl_log_seek(s->log, no, &err);
+    if (s->pos == 0) {
+        printf("line 0: before the first line\n");
+        return CLI_EXIT_OK;
+    }
+    if (s->pos == s->start) {
+        printf("line %zu: the start (the header, lines 1-%zu)\n", s->pos,
+               s->start);
+        return CLI_EXIT_OK;
+    }
+    line = rpl_log_line(s->log, s->pos, &len);
+    printf("line %zu: %.*s\n", s->pos, (int)len, line ? line : "");
+    st = rpl_log_describe(s->log, s->pos, s->viewer, &desc, &err);
     if (st != RPL_OK) {
         return cli_file_error(s->file, st, &err);
     }
-    s->pos = rpl_log_tell(s->log);
-    if (s->pos == 0) {
-        printf("line 0: before the first line\n");
-    } else {
-        size_t len;
-        const char *line = rpl_log_line(s->log, s->pos, &len);
+    if (desc) {
+        print_text(desc);
+        rpl_free(s->ctx, desc);
+    }
+    return CLI_EXIT_OK;
+}
 
-        printf("line %zu: %.*s\n", s->pos, (int)len, line ? line : "");
-        st = rpl_log_describe(s->log, s->pos, s->viewer, &desc, &err);
-        if (st != RPL_OK) {
-            return cli_file_error(s->file, st, &err);
-        }
-        if (desc) {
-            print_view(desc, true);
-            rpl_free(s->ctx, desc);
+static int
+move_to(struct session *s, size_t no)
+{
+    struct rpl_error err;
+    const enum rpl_status st = rpl_log_seek(s->log, no, &err);
+
+    if (st != RPL_OK) {
+        return cli_file_error(s->file, st, &err);
+    }
+    s->pos = no;
+    return CLI_EXIT_OK;
+}
+
+static int
+do_reveal(struct session *s)
+{
+    struct rpl_error err;
+    enum rpl_status st;
+    char *text = NULL;
+    char msg[160];
+
+    if (s->rep.progress != RPL_PROGRESS_COMPLETE) {
+        snprintf(msg, sizeof(msg), "%s: no reveal: the log is %s", s->file,
+                 cli_progress_text(s->rep.progress));
+        say(s, msg);
+        return CLI_EXIT_OK;
+    }
+    st = rpl_log_reveal_text(s->log, &text, &err);
+    if (st != RPL_OK) {
+        return cli_file_error(s->file, st, &err);
+    }
+    print_text(text);
+    rpl_free(s->ctx, text);
+    return CLI_EXIT_OK;
+}
+
+/* The next viewer of s: public, p1 .. pN, public. */
+static int
+next_seat(const struct session *s)
+{
+    if (s->viewer < 1) {
+        return 1;
+    }
+    return (size_t)s->viewer >= rpl_log_seats(s->log) ? RPL_VIEW_PUBLIC
+                                                      : s->viewer + 1;
+}
+
+/* ------------------------------------------------------------ terminal */
+
+static int
+draw(struct session *s, bool help, bool reveal)
+{
+    char vbuf[80];
+    int rc = CLI_EXIT_OK;
+
+    viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
+    fputs("\033[H\033[2J", stdout);
+    printf("%s: line %zu of %zu (%s), viewing as %s\n\n", s->file, s->pos,
+           s->lines, cli_progress_text(s->rep.progress), vbuf);
+    if (help) {
+        fputs(key_help, stdout);
+    } else if (reveal) {
+        rc = do_reveal(s);
+    } else {
+        rc = show_line(s);
+        if (rc == CLI_EXIT_OK) {
+            fputc('\n', stdout);
+            rc = show_board(s);
         }
     }
-    return show_view(s, false);
+    printf("\n%s\n", s->status[0] != '\0'
+                         ? s->status
+                         : "-> next  <- back  down/up turn  PgDn/PgUp quest  "
+                           "s seat  a all  ? help  q quit");
+    s->status[0] = '\0';
+    fflush(stdout);
+    return rc;
 }
+
+static int
+run_keys(struct session *s)
+{
+    bool help = false, reveal = false;
+    int rc = draw(s, false, false);
+
+    while (rc == CLI_EXIT_OK) {
+        const int k = read_key();
+        size_t to = s->pos;
+
+        if (is_resumed) {
+            is_resumed = 0;
+        }
+        if (help || reveal) {
+            help = reveal = false;
+            if (k == 'q' || k == KEY_EOF) {
+                break;
+            }
+            rc = draw(s, false, false);
+            continue;
+        }
+        switch (k) {
+        case 'q':
+        case KEY_EOF:
+            return CLI_EXIT_OK;
+        case KEY_RIGHT:
+        case 'n':
+        case ' ':
+            to = find_stop(s, s->pos, 1, 0);
+            break;
+        case KEY_LEFT:
+        case 'b':
+            to = find_stop(s, s->pos, -1, 0);
+            break;
+        case KEY_DOWN:
+        case 't':
+            to = find_stop(s, s->pos, 1, RPL_MARK_TURN);
+            break;
+        case KEY_UP:
+        case 'T':
+            to = find_stop(s, s->pos, -1, RPL_MARK_TURN);
+            break;
+        case KEY_PGDN:
+        case ']':
+            to = find_stop(s, s->pos, 1, RPL_MARK_QUEST);
+            break;
+        case KEY_PGUP:
+        case '[':
+            to = find_stop(s, s->pos, -1, RPL_MARK_QUEST);
+            break;
+        case KEY_HOME:
+        case 'g':
+            to = s->start;
+            break;
+        case KEY_END:
+        case 'G':
+            to = s->lines;
+            break;
+        case 's':
+            if (may_view(s, next_seat(s))) {
+                s->viewer = next_seat(s);
+            }
+            break;
+        case 'a':
+            if (may_view(s, RPL_VIEW_ALL)) {
+                s->viewer = RPL_VIEW_ALL;
+            }
+            break;
+        case 'v':
+            s->viewer = RPL_VIEW_PUBLIC;
+            break;
+        case 'r':
+            reveal = s->rep.progress == RPL_PROGRESS_COMPLETE;
+            if (!reveal) {
+                (void)do_reveal(s);
+            }
+            break;
+        case '?':
+        case 'h':
+            help = true;
+            break;
+        default:
+            break;
+        }
+        if (to == s->pos &&
+            (k == KEY_RIGHT || k == 'n' || k == ' ' || k == KEY_DOWN ||
+             k == 't' || k == KEY_PGDN || k == ']')) {
+            snprintf(s->status, sizeof(s->status), "no further: at line %zu",
+                     s->pos);
+        }
+        rc = move_to(s, to);
+        if (rc == CLI_EXIT_OK) {
+            rc = draw(s, help, reveal);
+        }
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ line mode */
 
 /* An optional count or number after a command letter. */
 static bool
@@ -165,26 +662,55 @@ parse_arg(const char *arg, size_t *out, size_t dflt)
     return cli_parse_size(arg, out);
 }
 
+/* Moves count stops of want in direction dir; says so when none. */
 static int
-do_reveal(struct session *s, bool *printed)
+step_by(struct session *s, int dir, unsigned want, size_t count, bool *printed)
 {
-    struct rpl_error err;
-    enum rpl_status st;
-    char *text = NULL;
+    size_t to = s->pos;
+    int rc;
 
-    if (s->rep.progress != RPL_PROGRESS_COMPLETE) {
-        cli_file_msg(s->file, 0, "no reveal: the log is %s",
-                     cli_progress_text(s->rep.progress));
+    for (size_t i = 0; i < count; i++) {
+        const size_t next = find_stop(s, to, dir, want);
+
+        if (next == to) {
+            break;
+        }
+        to = next;
+    }
+    if (to == s->pos) {
+        if (dir > 0) {
+            cli_msg("no further %s (at line %zu)",
+                    want == RPL_MARK_TURN    ? "turn"
+                    : want == RPL_MARK_QUEST ? "quest"
+                                             : "event",
+                    s->pos);
+        } else {
+            cli_msg("no earlier %s (at line %zu)",
+                    want == RPL_MARK_TURN    ? "turn"
+                    : want == RPL_MARK_QUEST ? "quest"
+                                             : "event",
+                    s->pos);
+        }
         return CLI_EXIT_OK;
     }
-    st = rpl_log_reveal_text(s->log, &text, &err);
-    if (st != RPL_OK) {
-        return cli_file_error(s->file, st, &err);
-    }
-    print_view(text, true);
-    rpl_free(s->ctx, text);
     *printed = true;
-    return CLI_EXIT_OK;
+    rc = move_to(s, to);
+    if (rc == CLI_EXIT_OK) {
+        rc = show_line(s);
+    }
+    return rc == CLI_EXIT_OK ? show_board(s) : rc;
+}
+
+static int
+jump(struct session *s, size_t no, bool *printed)
+{
+    int rc = move_to(s, no);
+
+    *printed = true;
+    if (rc == CLI_EXIT_OK) {
+        rc = show_line(s);
+    }
+    return rc == CLI_EXIT_OK ? show_board(s) : rc;
 }
 
 /* Runs one command line; *printed is set when it wrote to stdout, *quit
@@ -197,7 +723,7 @@ command(struct session *s, char *line, bool *printed, bool *quit)
     char *arg = cmd ? strtok(NULL, " \t\r\n") : NULL;
     const char *extra = arg ? strtok(NULL, " \t\r\n") : NULL;
     size_t n;
-    char vbuf[16];
+    char vbuf[80];
 
     if (!cmd) {
         return CLI_EXIT_OK; /* empty line */
@@ -208,34 +734,39 @@ command(struct session *s, char *line, bool *printed, bool *quit)
     }
     switch (cmd[0]) {
     case 'n':
-        if (!parse_arg(arg, &n, 1) || n == 0) {
-            cli_msg("n takes a count of lines");
-        } else if (s->pos >= s->lines) {
-            cli_msg("at the last line (%zu)", s->lines);
-        } else {
-            *printed = true;
-            return move_to(s, n > s->lines - s->pos ? s->lines : s->pos + n);
-        }
-        return CLI_EXIT_OK;
     case 'b':
         if (!parse_arg(arg, &n, 1) || n == 0) {
-            cli_msg("b takes a count of lines");
-        } else if (s->pos == 0) {
-            cli_msg("at the start");
-        } else {
-            *printed = true;
-            return move_to(s, n > s->pos ? 0 : s->pos - n);
+            cli_msg("%c takes a count of events", cmd[0]);
+            return CLI_EXIT_OK;
         }
-        return CLI_EXIT_OK;
+        return step_by(s, cmd[0] == 'n' ? 1 : -1, 0, n, printed);
+    case 't':
+    case 'T':
+        return step_by(s, cmd[0] == 't' ? 1 : -1, RPL_MARK_TURN, 1, printed);
+    case ']':
+    case '[':
+        return step_by(s, cmd[0] == ']' ? 1 : -1, RPL_MARK_QUEST, 1, printed);
+    case 'g':
+        return jump(s, s->start, printed);
+    case 'G':
+        return jump(s, s->lines, printed);
     case 'j':
         if (!arg || !cli_parse_size(arg, &n) || n > s->lines) {
             cli_msg("j takes a line number from 0 to %zu", s->lines);
             return CLI_EXIT_OK;
         }
-        *printed = true;
-        return move_to(s, n);
+        return jump(s, n, printed);
     case 'v':
-        if (!arg) {
+    case 'a':
+        if (cmd[0] == 'a') {
+            if (arg || !may_view(s, RPL_VIEW_ALL)) {
+                if (arg) {
+                    cli_msg("a takes nothing");
+                }
+                return CLI_EXIT_OK;
+            }
+            s->viewer = RPL_VIEW_ALL;
+        } else if (!arg) {
             s->viewer = RPL_VIEW_PUBLIC;
         } else if (!cli_parse_seat(arg, &n) || n > 99) {
             cli_msg("v takes a seat like p3");
@@ -245,16 +776,20 @@ command(struct session *s, char *line, bool *printed, bool *quit)
         } else {
             s->viewer = (int)n;
         }
-        viewer_text(s->viewer, vbuf, sizeof(vbuf));
+        viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
         printf("viewing as %s\n", vbuf);
         *printed = true;
-        return show_view(s, false);
+        return show_board(s);
     case 's':
         *printed = true;
-        return show_view(s, true);
+        return show_board(s);
     case 'r':
-        return do_reveal(s, printed);
+        if (s->rep.progress == RPL_PROGRESS_COMPLETE) {
+            *printed = true;
+        }
+        return do_reveal(s);
     case 'h':
+    case '?':
         fputs(session_help, stdout);
         *printed = true;
         return CLI_EXIT_OK;
@@ -267,20 +802,50 @@ command(struct session *s, char *line, bool *printed, bool *quit)
     }
 }
 
+static int
+run_lines(struct session *s)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    bool quit = false, printed;
+    char vbuf[80];
+    int rc;
+
+    viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
+    printf("%s: %zu lines, %s; viewing as %s; h for help\n", s->file, s->lines,
+           cli_progress_text(s->rep.progress), vbuf);
+    rc = show_line(s);
+    if (rc == CLI_EXIT_OK) {
+        rc = show_board(s);
+    }
+    fputc('\n', stdout);
+    while (!quit && rc == CLI_EXIT_OK) {
+        fflush(stdout);
+        if (getline(&line, &cap, stdin) < 0) {
+            break;
+        }
+        printed = false;
+        rc = command(s, line, &printed, &quit);
+        if (printed) {
+            fputc('\n', stdout); /* an empty line ends each answer */
+        }
+    }
+    free(line);
+    return rc;
+}
+
 int
 cmd_step(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"as", required_argument, NULL, 'a'},
+        {"omniscient", no_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct session s;
-    const bool is_tty = isatty(STDIN_FILENO) == 1;
-    char *line = NULL;
-    size_t cap = 0, seat;
-    bool quit = false, printed;
-    char vbuf[16];
+    size_t seat;
+    bool has_as = false, has_all = false;
     int c, rc;
 
     memset(&s, 0, sizeof(s));
@@ -296,12 +861,21 @@ cmd_step(int argc, char **argv)
                                        optarg);
             }
             s.viewer = (int)seat;
+            has_as = true;
+            break;
+        case 'O':
+            s.viewer = RPL_VIEW_ALL;
+            has_all = true;
             break;
         case 'h':
             return cli_help(usage, options);
         default:
             return cli_option_error("step", c, argv);
         }
+    }
+    if (has_as && has_all) {
+        return cli_usage_error("step",
+                               "--as and --omniscient exclude each other");
     }
     if (argc - optind != 1) {
         return cli_usage_error("step", "step takes one file");
@@ -327,31 +901,25 @@ cmd_step(int argc, char **argv)
         goto out;
     }
     s.lines = rpl_log_lines(s.log);
-    viewer_text(s.viewer, vbuf, sizeof(vbuf));
-    printf("%s: %zu lines, %s; viewing as %s; h for help\n", s.file, s.lines,
-           cli_progress_text(s.rep.progress), vbuf);
-    while (!quit) {
-        if (is_tty) {
-            printf("[%zu/%zu] ", s.pos, s.lines);
-        }
-        fflush(stdout);
-        if (getline(&line, &cap, stdin) < 0) {
-            if (is_tty) {
-                fputc('\n', stdout);
-            }
-            break;
-        }
-        printed = false;
-        rc = command(&s, line, &printed, &quit);
-        if (printed) {
-            fputc('\n', stdout); /* an empty line ends each answer */
-        }
-        if (rc != CLI_EXIT_OK) {
-            break;
-        }
+    rc = scan(&s);
+    if (rc == CLI_EXIT_OK) {
+        rc = move_to(&s, s.start);
+    }
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    s.is_tty = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1;
+    if (s.is_tty && term_start()) {
+        rc = run_keys(&s);
+        term_end();
+        fputc('\n', stdout);
+    } else {
+        s.is_tty = false;
+        rc = run_lines(&s);
     }
 out:
-    free(line);
+    free(s.marks);
+    free(s.tells);
     rpl_log_free(s.log);
     rpl_ctx_free(s.ctx);
     return cli_finish(rc);

@@ -437,6 +437,21 @@ struct rpl__game {
      * the game cannot show a seat's view before the reveal. */
     enum rpl_status (*seat_learn)(void *st, size_t seat, const char *label,
                                   const char *value, struct rpl_error *err);
+
+    /* rpl_log_board(): the board for people reviewing the game, with
+     * names, then what viewer knows in words (a seat: only from the line
+     * that deals it).  Appends to out.  NULL: view() stands in. */
+    void (*board)(const void *st, const struct rpl__env *env, int viewer,
+                  struct rpl__buf *out);
+    /* rpl_log_mark(): the RPL_MARK_ bits (not RPL_MARK_HEADER) of game
+     * line ln, from the states before and after it.  NULL: none. */
+    unsigned (*mark)(const void *before, const void *after,
+                     const struct rpl__line *ln);
+    /* An `open` line (after reveal, applied: st is the state after it)
+     * told in words for people ("Bob (p2) played success on quest 1").
+     * NULL: the log layer's "opened: <label> <value>". */
+    void (*describe_open)(const void *st, const struct rpl__env *env,
+                          const struct rpl__line *ln, struct rpl__buf *out);
 };
 
 /* Sets bit i of a coverage set (cover()). */

@@ -26,3 +26,11 @@ echo "== a game in progress has no seat's view, nor an omniscient one"
 camelog replay --as p2 progress.camelog
 echo "exit $?"
 camelog replay --omniscient progress.camelog
+echo "exit $?"
+echo "== verbose: every vote on its own line"
+camelog replay --verbose --to 24 game.camelog | tail -n 7
+echo "exit $?"
+echo "== a log that fails verification: replayed up to the line before"
+camelog cat game.camelog | sed '51s/vote p5 yes/vote p5 no/' | gzip -n >bad.camelog
+camelog replay bad.camelog | tail -n 3
+echo "exit ${PIPESTATUS[0]}"

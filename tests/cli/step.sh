@@ -18,3 +18,9 @@ echo "exit $?"
 camelog step --as p1 progress.camelog </dev/null
 echo "exit $?"
 camelog step --as p7 game.camelog </dev/null
+echo "== by turn and by quest, the start and the end, omniscient"
+printf '%s\n' t t ']' T '[' G g a | camelog step game.camelog
+echo "exit $?"
+echo "== a seat's role only from the line that deals it"
+printf 'n 2\nn 5\n' | camelog step --as p3 game.camelog | grep -E '^(line|you)'
+echo "exit $?"

@@ -433,6 +433,12 @@ void rpl__av_reveal_text(const void *st, const struct rpl__env *env,
                          struct rpl__buf *out);
 void rpl__av_reveal_json(const void *st, const struct rpl__env *env,
                          struct rpl__buf *out);
+void rpl__av_board(const void *st, const struct rpl__env *env, int viewer,
+                   struct rpl__buf *out);
+unsigned rpl__av_mark(const void *before, const void *after,
+                      const struct rpl__line *ln);
+void rpl__av_describe_open(const void *st, const struct rpl__env *env,
+                           const struct rpl__line *ln, struct rpl__buf *out);
 
 /* ------------------------------------------------------------ players.c */
 

@@ -110,4 +110,7 @@ const struct rpl__game rpl__avalon = {
     .cover = rpl__av_cover,
     .corpus_rules = rpl__av_corpus_rules,
     .seat_learn = rpl__av_seat_learn,
+    .board = rpl__av_board,
+    .mark = rpl__av_mark,
+    .describe_open = rpl__av_describe_open,
 };

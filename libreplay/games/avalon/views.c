@@ -837,3 +837,365 @@ rpl__av_reveal_json(const void *st, const struct rpl__env *env,
                               : ""));
     rpl__jdump(&j, o, out);
 }
+
+/* ------------------------------------------------------------ board */
+
+/* Roles as a sentence names them: "you are the Assassin". */
+static const char *const role_words[AV_NROLES] = {
+    "Merlin",
+    "Percival",
+    "a Loyal Servant of Arthur",
+    "the Assassin",
+    "Morgana",
+    "Mordred",
+    "Oberon",
+    "a Minion of Mordred",
+};
+
+/* The seats of mask by name, "Alice (p1), Bob (p2) and Carol (p3)". */
+static void
+put_list(struct rpl__buf *b, const struct rpl__env *env,
+         const struct av_state *s, uint16_t mask)
+{
+    const unsigned total = popcount16(mask);
+    unsigned done = 0;
+
+    for (unsigned k = 1; k <= s->n; k++) {
+        if (!(mask & bit(k)))
+            continue;
+        if (done)
+            rpl__buf_puts(b, done + 1 == total ? " and " : ", ");
+        put_who(b, env, s, k);
+        done++;
+    }
+}
+
+/* The seats of mask by first name only, "Alice Bob", for the history. */
+static void
+put_short(struct rpl__buf *b, const struct rpl__env *env,
+          const struct av_state *s, uint16_t mask)
+{
+    bool first = true;
+
+    for (unsigned k = 1; k <= s->n; k++) {
+        const char *name = seat_name(env, s, k);
+
+        if (!(mask & bit(k)))
+            continue;
+        if (name)
+            rpl__buf_printf(b, "%s%s", first ? "" : " ", name);
+        else
+            rpl__buf_printf(b, "%sp%u", first ? "" : " ", k);
+        first = false;
+    }
+}
+
+/* The quest of a board slot (1..5), or NULL while it is not played. */
+static const struct av_quest *
+quest_of_slot(const struct av_state *s, unsigned slot)
+{
+    for (unsigned r = 1; r <= 5; r++)
+        if (s->quest[r].result && s->quest[r].slot == slot)
+            return &s->quest[r];
+    return NULL;
+}
+
+static void
+board_track(const struct av_state *s, struct rpl__buf *b)
+{
+    rpl__buf_puts(b, "quest        ");
+    for (unsigned q = 1; q <= 5; q++)
+        rpl__buf_printf(b, q < 5 ? "%-9u" : "%u", q);
+    rpl__buf_puts(b, "\nteam size    ");
+    for (unsigned q = 1; q <= 5; q++)
+        rpl__buf_printf(b, q < 5 ? "%-9u" : "%u", av_team_size(s, q));
+    rpl__buf_puts(b, "\nfails needed ");
+    for (unsigned q = 1; q <= 5; q++)
+        rpl__buf_printf(b, q < 5 ? "%-9u" : "%u", av_fails_needed(s->n, q));
+    rpl__buf_puts(b, "\nresult       ");
+    for (unsigned q = 1; q <= 5; q++) {
+        const struct av_quest *r = quest_of_slot(s, q);
+        char cell[16];
+
+        if (!r)
+            snprintf(cell, sizeof(cell), "-");
+        else if (r->result == AV_SUCCESS)
+            snprintf(cell, sizeof(cell), "success");
+        else
+            snprintf(cell, sizeof(cell), "fail(%u)", r->fails);
+        rpl__buf_printf(b, q < 5 ? "%-9s" : "%s", cell);
+    }
+    rpl__buf_puts(b, "\n");
+}
+
+static void
+board_history(const struct av_state *s, const struct rpl__env *env,
+              struct rpl__buf *b)
+{
+    unsigned done = 0, tries = 0, round = 0;
+
+    for (unsigned i = 0; i < s->nprops; i++)
+        done += s->prop[i].result != 0;
+    if (!done)
+        return;
+    rpl__buf_puts(b, "votes so far (yes in brackets):\n");
+    for (unsigned i = 0; i < s->nprops; i++) {
+        const struct av_prop *pr = &s->prop[i];
+        const char *name = seat_name(env, s, pr->leader);
+
+        if (!pr->result)
+            continue;
+        tries = pr->round == round ? tries + 1 : 1;
+        round = pr->round;
+        rpl__buf_printf(b, "  quest %u, team %u: ", pr->slot, tries);
+        if (name)
+            rpl__buf_puts(b, name);
+        else
+            rpl__buf_printf(b, "p%u", pr->leader);
+        rpl__buf_puts(b, " chose ");
+        put_short(b, env, s, pr->team);
+        rpl__buf_printf(b, ": %s %u-%u [",
+                        pr->result == 1 ? "approved" : "rejected",
+                        popcount16(pr->yes), s->n - popcount16(pr->yes));
+        put_short(b, env, s, pr->yes);
+        rpl__buf_puts(b, "]\n");
+    }
+}
+
+static void
+board_next(const struct av_state *s, const struct rpl__env *env,
+           struct rpl__buf *b)
+{
+    switch (s->phase) {
+    case AV_PH_DEAL:
+        rpl__buf_puts(b, "next: the dealer deals ");
+        put_who(b, env, s, s->ndeals + 1u);
+        rpl__buf_puts(b, " a role\n");
+        break;
+    case AV_PH_PROPOSE:
+        rpl__buf_puts(b, "next: ");
+        put_who(b, env, s, av_leader(s));
+        rpl__buf_puts(b, " proposes a team\n");
+        break;
+    case AV_PH_VOTE:
+        rpl__buf_puts(b, "next: ");
+        put_who(b, env, s, s->prop[s->nprops - 1].nvotes + 1u);
+        rpl__buf_puts(b, " votes\n");
+        break;
+    case AV_PH_TALLY:
+        rpl__buf_puts(b, "next: the dealer counts the votes\n");
+        break;
+    case AV_PH_CARDS:
+        rpl__buf_puts(b, "next: ");
+        put_who(b, env, s, rpl__av_next_card(s));
+        rpl__buf_puts(b, " plays a quest card\n");
+        break;
+    case AV_PH_QUEST:
+        rpl__buf_puts(b, "next: the dealer counts the quest cards\n");
+        break;
+    case AV_PH_LADY:
+        rpl__buf_puts(b, "next: ");
+        put_who(b, env, s, s->lady_holder);
+        rpl__buf_puts(b, " examines a seat with the lady of the lake\n");
+        break;
+    case AV_PH_ASSASSIN:
+        rpl__buf_puts(b, "next: the assassin names a seat as merlin\n");
+        break;
+    case AV_PH_END:
+        rpl__buf_puts(b, "next: the dealer ends the game\n");
+        break;
+    default:
+        if (s->reason == AV_R_ABORTED)
+            rpl__buf_puts(b, "over: the game was aborted\n");
+        else
+            rpl__buf_printf(b, "over: %s wins (%s)\n",
+                            rpl__av_winner_name[s->reason],
+                            rpl__av_reason_name[s->reason]);
+        break;
+    }
+}
+
+/* What seat k knew at night, in words; you: as "you are", else as
+ * "Alice (p1) is". */
+static void
+knows_words(const struct av_state *s, const struct rpl__env *env, unsigned k,
+            bool you, struct rpl__buf *b)
+{
+    const unsigned role = s->role[k];
+    const uint16_t seen = rpl__av_seen(s, k);
+
+    if (you) {
+        rpl__buf_printf(b, "you are %s (%s)", role_words[role],
+                        rpl__av_side_name(av_side_of(role)));
+    } else {
+        put_who(b, env, s, k);
+        rpl__buf_printf(b, " is %s (%s)", role_words[role],
+                        rpl__av_side_name(av_side_of(role)));
+    }
+    if (seen) {
+        rpl__buf_puts(b, you ? "; you see " : "; sees ");
+        put_list(b, env, s, seen);
+        rpl__buf_puts(b, role == AV_PERCIVAL ? " as Merlin or Morgana"
+                                             : " as evil");
+    }
+    rpl__buf_puts(b, "\n");
+}
+
+static void
+board_private(const struct av_state *s, const struct rpl__env *env, int viewer,
+              struct rpl__buf *b)
+{
+    const bool all = viewer == RPL_VIEW_ALL;
+
+    if (!all && !is_seat_viewer(s, viewer))
+        return;
+    if (!s->knows) {
+        rpl__buf_puts(b, all ? "the roles are not revealed\n"
+                             : "what you know is not revealed\n");
+        return;
+    }
+    for (unsigned k = 1; k <= s->n; k++) {
+        if ((!all && (int)k != viewer) || !s->deal_line[k])
+            continue;
+        knows_words(s, env, k, !all, b);
+    }
+    for (unsigned i = 0; i < s->ncards; i++) {
+        const struct av_card *c = &s->card[i];
+
+        if (!c->value || !(all || (int)c->seat == viewer))
+            continue;
+        if (all)
+            put_who(b, env, s, c->seat);
+        rpl__buf_printf(b, "%s %s on quest %u\n",
+                        all ? " played" : "you played",
+                        rpl__av_card_name(c->value), s->quest[c->round].slot);
+    }
+    for (unsigned i = 0; i < s->nladies; i++) {
+        const struct av_lady *l = &s->lady[i];
+
+        if (!l->side || !(all || (int)l->holder == viewer))
+            continue;
+        if (all)
+            put_who(b, env, s, l->holder);
+        rpl__buf_puts(b, all ? " saw with the lady that "
+                             : "the lady showed "
+                               "you that ");
+        put_who(b, env, s, l->target);
+        rpl__buf_printf(b, " is %s\n", rpl__av_side_name(l->side));
+    }
+}
+
+void
+rpl__av_board(const void *st, const struct rpl__env *env, int viewer,
+              struct rpl__buf *out)
+{
+    const struct av_state *s = st;
+
+    rpl__buf_printf(out, "Avalon, %u players:", s->n);
+    for (unsigned k = 1; k <= s->n; k++) {
+        rpl__buf_puts(out, k > 1 ? ", " : " ");
+        put_who(out, env, s, k);
+    }
+    rpl__buf_puts(out, "\nroles:");
+    for (unsigned i = 0; i < s->n; i++) {
+        rpl__buf_puts(out, i ? ", " : " ");
+        rpl__buf_puts(out, rpl__av_role_name[s->roster[i]]);
+    }
+    rpl__buf_puts(out, s->is_lady ? "; lady of the lake" : "");
+    rpl__buf_puts(out, s->is_targeting ? "; targeting" : "");
+    put_variants(out, s, "; house rules ");
+    rpl__buf_puts(out, "\n");
+    board_track(s, out);
+    if (s->phase > AV_PH_START) {
+        const bool on_table =
+            s->nprops && (s->phase == AV_PH_VOTE || s->phase == AV_PH_TALLY ||
+                          s->phase == AV_PH_CARDS || s->phase == AV_PH_QUEST);
+
+        rpl__buf_printf(out, "round %u, leader ", s->round);
+        put_who(out, env, s,
+                on_table ? s->prop[s->nprops - 1].leader : av_leader(s));
+        rpl__buf_printf(out, ", teams rejected %u of 5\n", s->rejections);
+    }
+    if (s->is_lady && s->lady_holder) {
+        rpl__buf_puts(out, "lady of the lake: ");
+        put_who(out, env, s, s->lady_holder);
+        rpl__buf_puts(out, "\n");
+    }
+    if (s->nprops && (s->phase == AV_PH_VOTE || s->phase == AV_PH_TALLY ||
+                      s->phase == AV_PH_CARDS || s->phase == AV_PH_QUEST)) {
+        const struct av_prop *pr = &s->prop[s->nprops - 1];
+
+        rpl__buf_printf(out, "team for quest %u, by ", pr->slot);
+        put_who(out, env, s, pr->leader);
+        rpl__buf_puts(out, ": ");
+        put_list(out, env, s, pr->team);
+        rpl__buf_puts(out, "\n");
+        if (pr->nvotes) {
+            rpl__buf_puts(out, "votes:");
+            for (unsigned k = 1; k <= pr->nvotes; k++) {
+                rpl__buf_puts(out, k > 1 ? ", " : " ");
+                put_who(out, env, s, k);
+                rpl__buf_puts(out, pr->yes & bit(k) ? " yes" : " no");
+            }
+            rpl__buf_puts(out, "\n");
+        }
+    }
+    board_history(s, env, out);
+    if (s->assassinate_line) {
+        rpl__buf_puts(out, "assassination: ");
+        put_who(out, env, s, s->assassin);
+        rpl__buf_puts(out, " named ");
+        put_who(out, env, s, s->target);
+        rpl__buf_puts(out, " as merlin\n");
+    }
+    if (s->phase <= AV_PH_START)
+        rpl__buf_puts(out, "next: the dealer starts the game\n");
+    else
+        board_next(s, env, out);
+    board_private(s, env, viewer, out);
+}
+
+unsigned
+rpl__av_mark(const void *before, const void *after, const struct rpl__line *ln)
+{
+    const struct av_state *a = before, *s = after;
+    const int kw = ln->ntok ? rpl__av_keyword(&ln->tok[0]) : -1;
+    unsigned m = 0;
+
+    if (s->nprops > a->nprops)
+        m |= RPL_MARK_TURN;
+    if (s->successes + s->failures > a->successes + a->failures)
+        m |= RPL_MARK_QUEST;
+    if (kw == AV_KW_VOTE)
+        m |= RPL_MARK_DETAIL;
+    if (s->phase == AV_PH_OVER && a->phase != AV_PH_OVER)
+        m |= RPL_MARK_END;
+    return m;
+}
+
+void
+rpl__av_describe_open(const void *st, const struct rpl__env *env,
+                      const struct rpl__line *ln, struct rpl__buf *out)
+{
+    const struct av_state *s = st;
+    unsigned long r = 0;
+    size_t k = 0;
+
+    if (ln->ntok == 5 && rpl__tok_is(&ln->tok[1], "card") &&
+        rpl__tok_uint(&ln->tok[2], 5, &r) && r >= 1 &&
+        rpl__tok_seat(&ln->tok[3], s->n, &k)) {
+        put_who(out, env, s, (unsigned)k);
+        rpl__buf_printf(out, " had played %.*s on quest %u", (int)ln->tok[4].n,
+                        ln->tok[4].p, s->quest[r].slot);
+        return;
+    }
+    if (ln->ntok == 4 && rpl__tok_is(&ln->tok[1], "role") &&
+        rpl__tok_seat(&ln->tok[2], s->n, &k)) {
+        put_who(out, env, s, (unsigned)k);
+        rpl__buf_printf(out, " was dealt %.*s", (int)ln->tok[3].n,
+                        ln->tok[3].p);
+        return;
+    }
+    rpl__buf_printf(out, "opened: %.*s", (int)(ln->len - ln->tok[0].n - 1),
+                    ln->text + ln->tok[0].n + 1);
+}

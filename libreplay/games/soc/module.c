@@ -64,4 +64,6 @@ const struct rpl__game rpl__soc = {
     .ncov = SOC_NCOV,
     .cover = rpl__soc_cover,
     .corpus_rules = rpl__soc_corpus_rules,
+    .board = rpl__soc_board,
+    .mark = rpl__soc_mark,
 };

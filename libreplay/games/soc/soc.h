@@ -883,6 +883,10 @@ size_t rpl__soc_serialize(const void *st, uint8_t *buf, size_t cap);
 
 void rpl__soc_view(const void *st, const struct rpl__env *env, int viewer,
                    struct rpl__buf *out);
+void rpl__soc_board(const void *st, const struct rpl__env *env, int viewer,
+                    struct rpl__buf *out);
+unsigned rpl__soc_mark(const void *before, const void *after,
+                       const struct rpl__line *ln);
 void rpl__soc_view_json(const void *st, const struct rpl__env *env, int viewer,
                         struct rpl__buf *out);
 void rpl__soc_describe(const void *st, const struct rpl__env *env,

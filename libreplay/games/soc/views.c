@@ -963,3 +963,197 @@ rpl__soc_reveal_json(const void *st, const struct rpl__env *env,
                               : ""));
     rpl__jdump(&j, o, out);
 }
+
+/* ------------------------------------------------------------ board */
+
+/* Cards by English name, "Fight 3, Merlin"; "none" for no card. */
+static void
+put_names(struct rpl__buf *b, const uint8_t *cards, unsigned n)
+{
+    if (!n)
+        rpl__buf_puts(b, "none");
+    for (unsigned i = 0; i < n; i++)
+        rpl__buf_printf(b, "%s%s", i ? ", " : "",
+                        cards[i] < SOC_NCARDS ? rpl__soc_card[cards[i]].name
+                                              : "?");
+}
+
+static void
+board_seats(const struct soc_state *s, const struct rpl__env *env,
+            struct rpl__buf *b)
+{
+    const struct soc_pub *p = &s->p;
+
+    rpl__buf_puts(b, "knights:\n");
+    for (unsigned k = 1; k <= p->n; k++) {
+        const struct soc_seat *t = &p->seat[k];
+
+        rpl__buf_puts(b, "  ");
+        put_who(b, env, p, k);
+        if (p->phase >= SOC_PH_PLAY)
+            rpl__buf_printf(b, ", %s", rpl__soc_knight[t->knight].name);
+        if (t->flags & SOC_F_REVEALED)
+            rpl__buf_puts(b, ": the revealed traitor");
+        else if (!(t->flags & SOC_F_ALIVE))
+            rpl__buf_puts(b, ": dead");
+        else
+            rpl__buf_printf(b, ": %u life point%s, at %s", t->lp,
+                            t->lp == 1 ? "" : "s", loc_word[t->loc]);
+        rpl__buf_printf(b, ", %u white card%s in hand", t->hand_n,
+                        t->hand_n == 1 ? "" : "s");
+        for (unsigned r = 0; r < SOC_NRELICS; r++)
+            if (p->relic[r] == k)
+                rpl__buf_printf(b, ", holds %s", rpl__soc_relic_tok[r]);
+        if (t->flags & SOC_F_ACCUSED)
+            rpl__buf_puts(b, ", has accused");
+        if ((t->flags & SOC_F_LOYAL) && p->traitor_on)
+            rpl__buf_puts(b, ", shown loyal");
+        rpl__buf_puts(b, p->phase < SOC_PH_OVER && k == p->cur &&
+                                 p->phase >= SOC_PH_PLAY
+                             ? "  <- to play\n"
+                             : "\n");
+    }
+}
+
+static void
+board_quests(const struct soc_state *s, struct rpl__buf *b)
+{
+    const struct soc_pub *p = &s->p;
+
+    rpl__buf_puts(b, "quests:\n  black knight: ");
+    combat_text(b, &p->bk);
+    rpl__buf_puts(b, "\n");
+    if (p->ld_stage < 2) {
+        rpl__buf_puts(b, p->ld_stage ? "  dragon: " : "  lancelot: ");
+        combat_text(b, &p->ld);
+        rpl__buf_puts(b, "\n");
+    } else {
+        rpl__buf_puts(b, "  lancelot and dragon: over\n");
+    }
+    if (p->exc_state)
+        rpl__buf_printf(b, "  excalibur: %s\n",
+                        p->exc_state == 1 ? "won" : "lost");
+    else
+        rpl__buf_printf(b, "  excalibur: %u of %u steps\n", p->exc_pos,
+                        SOC_EXC_WIN);
+    if (p->grail_state) {
+        rpl__buf_printf(b, "  grail: %s\n",
+                        p->grail_state == 1 ? "won" : "lost");
+    } else {
+        rpl__buf_puts(b, "  grail:");
+        for (unsigned i = 0; i < SOC_GRAIL_SPOTS; i++)
+            rpl__buf_printf(b, "%s%s", i ? "," : " ", tok(p->grail[i]));
+        rpl__buf_puts(b, "\n");
+    }
+    for (unsigned w = 0; w < 2; w++) {
+        const struct soc_war *war = &p->war[w];
+
+        rpl__buf_printf(b, "  %s: knights ", w ? "saxons" : "picts");
+        put_cards(b, war->white, war->nwhite);
+        rpl__buf_printf(b, ", %u figure%s%s\n", war->figures,
+                        war->figures == 1 ? "" : "s",
+                        war->mordred ? ", mordred" : "");
+    }
+}
+
+static void
+board_knows(const struct soc_state *s, const struct rpl__env *env, int viewer,
+            struct rpl__buf *b)
+{
+    const struct soc_pub *p = &s->p;
+    const bool all = viewer == RPL_VIEW_ALL;
+    uint8_t cards[SOC_NWHITE];
+
+    if (!all && !is_seat(p, viewer))
+        return;
+    if (!p->knows) {
+        rpl__buf_puts(b, all ? "hands and loyalty are not revealed\n"
+                             : "what you know is not revealed\n");
+        return;
+    }
+    if (p->phase < SOC_PH_PLAY)
+        return;
+    for (unsigned k = 1; k <= p->n; k++) {
+        const unsigned n = hand_cards(s, k, cards);
+
+        if (!all && (int)k != viewer)
+            continue;
+        if (all)
+            put_who(b, env, p, k);
+        rpl__buf_printf(b, "%s %s", all ? " is" : "you are",
+                        rpl__soc_knight[p->seat[k].knight].name);
+        if (all || knows_loyalty(p, k))
+            rpl__buf_printf(b, ", %s",
+                            s->h.loyalty[k] == SOC_TRAITOR ? "the traitor"
+                                                           : "loyal");
+        else
+            rpl__buf_puts(b, ", loyalty card not looked at yet");
+        rpl__buf_printf(b, "; %s hand: ", all ? "the" : "your");
+        put_names(b, cards, n);
+        rpl__buf_puts(b, "\n");
+    }
+}
+
+void
+rpl__soc_board(const void *st, const struct rpl__env *env, int viewer,
+               struct rpl__buf *out)
+{
+    const struct soc_state *s = st;
+    const struct soc_pub *p = &s->p;
+    unsigned wd = p->wdisc_unknown, bd = 0;
+
+    rpl__buf_printf(out, "Shadows over Camelot, %u players; traitor %s%s\n",
+                    p->n, p->traitor_on ? "on" : "off",
+                    p->brave ? "; brave" : "");
+    if (p->phase >= SOC_PH_PLAY) {
+        rpl__buf_printf(out, "turn %u: ", p->turns);
+        put_who(out, env, p, p->cur);
+        rpl__buf_puts(out, " to play; first player ");
+        put_who(out, env, p, p->first);
+        rpl__buf_puts(out, "\n");
+    }
+    rpl__buf_printf(out,
+                    "swords on the round table: %u white, %u black; siege "
+                    "engines: %u\n",
+                    p->swords_w, p->swords_b, p->siege);
+    board_seats(s, env, out);
+    board_quests(s, out);
+    for (unsigned c = 0; c < SOC_NWT; c++)
+        wd += p->wdisc[c];
+    for (unsigned c = 0; c < SOC_NBT; c++)
+        bd += p->bdisc[c];
+    rpl__buf_printf(out,
+                    "white deck %u, discards %u; black deck %u, discards "
+                    "%u\n",
+                    p->wpile_n, wd, p->bpile_n, bd);
+    if (p->phase == SOC_PH_OVER) {
+        if (p->reason == SOC_R_ABORTED)
+            rpl__buf_puts(out, "over: the game was aborted\n");
+        else
+            rpl__buf_printf(out, "over: %s %s (%s)\n",
+                            rpl__soc_winner_tok(p->winner), win_verb(p->winner),
+                            rpl__soc_reason_tok(p->reason));
+    } else if (p->phase < SOC_PH_PLAY) {
+        rpl__buf_puts(out, "next: the dealer starts the game\n");
+    }
+    board_knows(s, env, viewer, out);
+}
+
+unsigned
+rpl__soc_mark(const void *before, const void *after, const struct rpl__line *ln)
+{
+    const struct soc_pub *a = &((const struct soc_state *)before)->p;
+    const struct soc_pub *p = &((const struct soc_state *)after)->p;
+    unsigned m = 0;
+
+    (void)ln;
+    if (p->turns > a->turns)
+        m |= RPL_MARK_TURN;
+    if (p->swords_w + p->swords_b != a->swords_w + a->swords_b ||
+        p->exc_state != a->exc_state || p->grail_state != a->grail_state ||
+        p->ld_stage != a->ld_stage)
+        m |= RPL_MARK_QUEST;
+    if (p->phase == SOC_PH_OVER && a->phase != SOC_PH_OVER)
+        m |= RPL_MARK_END;
+    return m;
+}
