@@ -641,8 +641,11 @@ rpl__rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
     rc = rpl__rec_need_play(rec, err);
     if (rc != RPL_OK)
         return rc;
+    if (!rec->game->abort_line)
+        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                        "this game has no line for an abandoned game");
     memset(&e, 0, sizeof(e));
-    snprintf(e.line, sizeof(e.line), "end aborted");
+    snprintf(e.line, sizeof(e.line), "%s", rec->game->abort_line);
     /* Queued submissions die with the game. */
     sodium_memzero(rec->queue, sizeof(rec->queue));
     rec->nqueue = 0;

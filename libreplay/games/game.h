@@ -452,6 +452,11 @@ struct rpl__game {
      * NULL: the log layer's "opened: <label> <value>". */
     void (*describe_open)(const void *st, const struct rpl__env *env,
                           const struct rpl__line *ln, struct rpl__buf *out);
+    /* The line the dealer writes to end an abandoned game
+     * (rpl_rec_abort()), e.g. "end aborted"; apply() accepts it after the
+     * start and before the line that decides the game.  NULL: the game
+     * cannot be abandoned. */
+    const char *abort_line;
 };
 
 /* Sets bit i of a coverage set (cover()). */

@@ -113,4 +113,5 @@ const struct rpl__game rpl__avalon = {
     .board = rpl__av_board,
     .mark = rpl__av_mark,
     .describe_open = rpl__av_describe_open,
+    .abort_line = "end aborted",
 };

@@ -66,4 +66,5 @@ const struct rpl__game rpl__soc = {
     .corpus_rules = rpl__soc_corpus_rules,
     .board = rpl__soc_board,
     .mark = rpl__soc_mark,
+    .abort_line = "end aborted",
 };

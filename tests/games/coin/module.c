@@ -1016,4 +1016,5 @@ const struct rpl__game rpl__coin = {
     .index = coin_index,
     .info = &coin_info,
     .rules_line = coin_rules_line,
+    .abort_line = "end aborted",
 };
