@@ -21,8 +21,6 @@ proposal, a vote on behalf of another seat): each is refused and the
 game goes on.  At the end it writes DIR/game.camelog, and
 `camelog verify --pubkey` checks it.  Exits 0 when all went as expected.
 """
-import base64
-import hashlib
 import json
 import os
 import subprocess
@@ -95,53 +93,15 @@ def seat_main(camelog, k, workdir):
         elif cmd == "sign":
             p = run(camelog, "seat", "sign", "--key", key + ".key", seen,
                     msg["text"], check=False)
-            if p.returncode == 0:
-                reply({"sig": p.stdout.strip()})
-            elif msg["text"].startswith("vote "):
-                reply({"sig": sign_vote_fallback(d, key, seen, msg)})
-            else:
+            if p.returncode != 0:
                 sys.exit("seat: camelog seat sign: %s" % p.stderr)
+            reply({"sig": p.stdout.strip()})
         elif cmd == "act":
             reply({"action": choose(me, msg["actions"])})
         elif cmd == "bye":
             reply({"checked": checked})
             return 0
     return 1
-
-
-def head(path):
-    """The chain value after the last line of the log (camelog(5), Chain):
-    h_0 = 32 zero bytes, h_i = BLAKE2b-256(h_(i-1) || L_i)."""
-    h = bytes(32)
-    with open(path, "rb") as f:
-        for line in f.read().splitlines():
-            h = hashlib.blake2b(h + line, digest_size=32).digest()
-    return h
-
-
-def sign_vote_fallback(d, key, seen, msg):
-    """FALLBACK, to be removed once `camelog seat sign` signs a vote whose
-    earlier votes are still queued at the host: the host writes a
-    proposal's votes only when every seat has voted and signed, so the
-    seat's log never holds the votes before its own, and `camelog seat
-    sign` (which applies the vote to the log in seat order) refuses it.
-    The seat then makes the message itself: its base is the chain value of
-    its own log, which ends before the proposal's first vote, and the line
-    is the vote it submitted; it signs that with its own key through
-    minisign's legacy mode (plain Ed25519 over the bytes)."""
-    base = head(seen)
-    if base.hex() != msg["base"]:
-        sys.exit("seat: the host's base is not the head of my log")
-    message = b"camelog sig v1" + base + msg["text"].encode()
-    mpath = os.path.join(d, "message.bin")
-    with open(mpath, "wb") as f:
-        f.write(message)
-    subprocess.run(["minisign", "-S", "-l", "-s", key + ".key", "-m", mpath,
-                    "-x", mpath + ".sig"], check=True, capture_output=True,
-                   input=b"\n")
-    with open(mpath + ".sig") as f:
-        raw = base64.b64decode(f.read().splitlines()[1])
-    return raw[10:74].hex()  # "Ed" || key id (8) || signature (64)
 
 
 def choose(me, actions):
