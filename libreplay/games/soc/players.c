@@ -304,12 +304,13 @@ enumerate(struct pick *pk)
         break;
     case SOC_N_ALLOT:
         /* The table's agreement: each card back to the seat that laid
-         * it, or (random player) one recipient drawn per card. */
+         * it, or (random player) one recipient drawn per card.  A list
+         * of the legal actions (no stream) offers the first form. */
         base(&cmd, SOC_K_ALLOT, k);
         cmd.nseats = p->npool;
         for (unsigned i = 0; i < p->npool; i++)
             cmd.seats[i] =
-                (uint8_t)(pk->plausible
+                (uint8_t)(pk->plausible || !pk->rng
                               ? i + 1u
                               : 1u + rpl__stream_uniform(pk->rng, p->n));
         offer(pk, &cmd);
