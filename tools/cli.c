@@ -907,3 +907,124 @@ cli_coverage_json(const struct cli_coverage *c, size_t g)
     }
     return o;
 }
+
+/* ---------------------------------------------------------- deliveries */
+
+/* The limits of a deliveries file: those of a log (RPL_MAX_TEXT,
+ * RPL_MAX_LINE, RPL_MAX_LINES). */
+#define DELIV_TEXT_MAX  (16u * 1024u * 1024u)
+#define DELIV_LINE_MAX  4096u
+#define DELIV_LINES_MAX 100000u
+
+/* Reads the deliveries file (either form of camelog(5), one a line, not
+ * mixed) into *out (free(); wiped: it holds nonces); reports failures. */
+static int
+read_deliveries(const char *file, struct rpl_delivery **out, size_t *count)
+{
+    char *buf = NULL;
+    size_t len = 0, no = 0, n = 0, cap = 0;
+    struct rpl_delivery *d = NULL;
+    int form = 0; /* 1 text, 2 JSON */
+    int rc = cli_read_file(file, DELIV_TEXT_MAX, &buf, &len);
+    char *p;
+
+    if (rc == CLI_EXIT_INVALID) {
+        cli_file_msg(file, 0, "larger than %u bytes", DELIV_TEXT_MAX);
+        return rc;
+    }
+    if (rc != CLI_EXIT_OK) {
+        cli_file_msg(file, 0, "%s", cli_input_errtext(errno));
+        return rc;
+    }
+    for (p = buf; rc == CLI_EXIT_OK && p < buf + len;) {
+        char *lf = memchr(p, '\n', (size_t)(buf + len - p));
+        const size_t k = lf ? (size_t)(lf - p) : (size_t)(buf + len - p);
+        const int this_form = k > 0 && p[0] == '{' ? 2 : 1;
+        struct rpl_error err;
+        enum rpl_status st;
+
+        no++;
+        if (no > DELIV_LINES_MAX) {
+            cli_file_msg(file, no, "more than %u deliveries (RPL_MAX_LINES)",
+                         DELIV_LINES_MAX);
+            rc = CLI_EXIT_INVALID;
+        } else if (!lf) {
+            cli_file_msg(file, no, "the last line does not end with LF");
+            rc = CLI_EXIT_INVALID;
+        } else if (k > DELIV_LINE_MAX) {
+            cli_file_msg(file, no,
+                         "a line of %zu bytes: at most %u (RPL_MAX_LINE)", k,
+                         DELIV_LINE_MAX);
+            rc = CLI_EXIT_INVALID;
+        } else if (form != 0 && this_form != form) {
+            cli_file_msg(file, no,
+                         "text and JSON deliveries mixed in one file");
+            rc = CLI_EXIT_INVALID;
+        } else if (n == cap) {
+            const size_t ncap = cap ? 2 * cap : 64;
+            struct rpl_delivery *nd = calloc(ncap, sizeof(*nd));
+
+            if (!nd) {
+                cli_file_msg(file, 0, "out of memory");
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            if (d) {
+                memcpy(nd, d, n * sizeof(*d));
+                memset(d, 0, n * sizeof(*d));
+                free(d);
+            }
+            d = nd;
+            cap = ncap;
+        }
+        if (rc != CLI_EXIT_OK) {
+            break;
+        }
+        form = this_form;
+        st = rpl_delivery_parse(p, k, &d[n], &err);
+        if (st != RPL_OK) {
+            cli_file_msg(file, no, "%s", err.msg);
+            rc = cli_exit_status(st);
+            break;
+        }
+        n++;
+        p = lf + 1;
+    }
+    memset(buf, 0, len);
+    free(buf);
+    if (rc != CLI_EXIT_OK) {
+        if (d) {
+            memset(d, 0, cap * sizeof(*d));
+            free(d);
+        }
+        return rc;
+    }
+    *out = d;
+    *count = n;
+    return CLI_EXIT_OK;
+}
+
+int
+cli_learn_deliveries(struct rpl_log *log, const char *file, size_t seat,
+                     const char *deliveries)
+{
+    struct rpl_delivery *d = NULL;
+    struct rpl_error err;
+    enum rpl_status st;
+    size_t n = 0;
+    int rc = read_deliveries(deliveries, &d, &n);
+
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_log_learn(log, seat, d, n, &err);
+    if (d) {
+        memset(d, 0, n * sizeof(*d));
+        free(d);
+    }
+    if (st != RPL_OK) {
+        cli_file_msg(file, err.line, "%s (deliveries %s)", err.msg, deliveries);
+        return cli_exit_status(st);
+    }
+    return CLI_EXIT_OK;
+}

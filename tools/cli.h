@@ -284,4 +284,10 @@ void cli_coverage_print(const struct cli_coverage *c, FILE *f);
  * when out of memory. */
 json_t *cli_coverage_json(const struct cli_coverage *c, size_t game);
 
+/* Gives log seat's deliveries from the file deliveries (either form of
+ * camelog(5), one a line, not mixed), checked against their commitments
+ * (rpl_log_learn()); reports failures as file's. */
+int cli_learn_deliveries(struct rpl_log *log, const char *file, size_t seat,
+                         const char *deliveries);
+
 #endif /* CAMELOG_CLI_H */

@@ -23,12 +23,16 @@
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog step [--as seat | --omniscient] file\n";
+    "usage: camelog step [--as seat [--deliveries file] | --omniscient] "
+    "file\n";
 
 static const char options[] =
     "options:\n"
     "  -a, --as seat   start as seat pK sees the game (needs a complete "
     "log)\n"
+    "  --deliveries file\n"
+    "                  the seat's own deliveries: its view of a game in\n"
+    "                  progress\n"
     "  --omniscient    start with every secret (needs a complete log)\n"
     "  -h, --help      this help\n"
     "\n"
@@ -84,6 +88,7 @@ struct session {
     unsigned *marks; /* marks[no], 1..lines */
     bool *tells;     /* tells[no]: the line tells something */
     bool is_tty;
+    int learned;      /* the seat whose deliveries the log has, or 0 */
     char status[160]; /* the terminal's message line */
 };
 
@@ -337,7 +342,7 @@ may_view(struct session *s, int viewer)
         say(s, msg);
         return false;
     }
-    if (s->rep.progress != RPL_PROGRESS_COMPLETE) {
+    if (s->rep.progress != RPL_PROGRESS_COMPLETE && viewer != s->learned) {
         snprintf(msg, sizeof(msg),
                  "%s: %s view needs a complete log (with its reveal); this "
                  "one is %s",
@@ -840,12 +845,14 @@ cmd_step(int argc, char **argv)
     static const struct option longopts[] = {
         {"as", required_argument, NULL, 'a'},
         {"omniscient", no_argument, NULL, 'O'},
+        {"deliveries", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct session s;
     size_t seat;
     bool has_as = false, has_all = false;
+    const char *deliveries = NULL;
     int c, rc;
 
     memset(&s, 0, sizeof(s));
@@ -867,6 +874,9 @@ cmd_step(int argc, char **argv)
             s.viewer = RPL_VIEW_ALL;
             has_all = true;
             break;
+        case 'd':
+            deliveries = optarg;
+            break;
         case 'h':
             return cli_help(usage, options);
         default:
@@ -876,6 +886,9 @@ cmd_step(int argc, char **argv)
     if (has_as && has_all) {
         return cli_usage_error("step",
                                "--as and --omniscient exclude each other");
+    }
+    if (deliveries && !has_as) {
+        return cli_usage_error("step", "--deliveries needs --as");
     }
     if (argc - optind != 1) {
         return cli_usage_error("step", "step takes one file");
@@ -893,6 +906,13 @@ cmd_step(int argc, char **argv)
     rc = cli_open_log(s.ctx, s.file, &s.log, &s.rep);
     if (rc != CLI_EXIT_OK) {
         goto out;
+    }
+    if (deliveries && (size_t)s.viewer <= rpl_log_seats(s.log)) {
+        rc = cli_learn_deliveries(s.log, s.file, (size_t)s.viewer, deliveries);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
+        s.learned = s.viewer;
     }
     if (!may_view(&s, s.viewer)) {
         rc = s.viewer > 0 && (size_t)s.viewer > rpl_log_seats(s.log)

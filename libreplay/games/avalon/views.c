@@ -1021,8 +1021,8 @@ static void
 knows_words(const struct av_state *s, const struct rpl__env *env, unsigned k,
             bool you, struct rpl__buf *b)
 {
-    const unsigned role = s->role[k];
-    const uint16_t seen = rpl__av_seen(s, k);
+    uint16_t seen = 0;
+    const unsigned role = rpl__av_known_role(s, k, &seen);
 
     if (you) {
         rpl__buf_printf(b, "you are %s (%s)", role_words[role],
@@ -1049,7 +1049,7 @@ board_private(const struct av_state *s, const struct rpl__env *env, int viewer,
 
     if (!all && !is_seat_viewer(s, viewer))
         return;
-    if (!s->knows) {
+    if (all ? !s->knows : !rpl__av_seat_knows(s, viewer)) {
         rpl__buf_puts(b, all ? "the roles are not revealed\n"
                              : "what you know is not revealed\n");
         return;
