@@ -127,6 +127,10 @@ enum rpl_status rpl__line_split(struct rpl__line *ln, const char *text,
 bool rpl__tok_is(const struct rpl__tok *t, const char *s);
 /* "pK" with 1 <= K <= seats, no leading zero. */
 bool rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat);
+/* The seat named by the last pK token of a commitment label ("deal p3"),
+ * 0 when none: whom the dealer tells a secret about a line no seat
+ * authored (the recorder, and a seat checking where a delivery goes). */
+size_t rpl__label_seat(const char *label, size_t seats);
 /* Decimal without leading zeros, <= max. */
 bool rpl__tok_uint(const struct rpl__tok *t, unsigned long max,
                    unsigned long *v);

@@ -396,20 +396,6 @@ add_delivery(struct rpl_recorder *rec, size_t seat, const struct rpl__emit *e,
     return RPL_OK;
 }
 
-/* The seat named by the last pK token of a label ("deal p3"). */
-static size_t
-label_seat(const char *label, size_t seats)
-{
-    const char *s = strrchr(label, ' ');
-    struct rpl__tok t;
-    size_t seat = 0;
-
-    s = s ? s + 1 : label;
-    t.p = s;
-    t.n = strlen(s);
-    return rpl__tok_seat(&t, seats, &seat) ? seat : 0;
-}
-
 /* Writes one emitted line: its commitment, the learned secret (a
  * player's choice), the module's check, the line, the delivery and the
  * seat's signature (made with seat_sk, or sig checked), and the line
@@ -460,8 +446,9 @@ rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
         rc = rec->game->apply(rec->pub, &ln, &rec->pub_env, &pa, err);
     }
     if (rc == RPL_OK && e->label[0]) {
-        const size_t to =
-            applied.author ? applied.author : label_seat(e->label, rec->seats);
+        const size_t to = applied.author
+                              ? applied.author
+                              : rpl__label_seat(e->label, rec->seats);
 
         rc = add_delivery(rec, to, e, nonce, err);
     }

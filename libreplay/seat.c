@@ -484,21 +484,6 @@ rpl_delivery_parse(const char *text, size_t len, struct rpl_delivery *out,
     return RPL_OK;
 }
 
-/* The seat named by the last pK token of a label ("deal p3"): whom the
- * dealer tells a secret about a line no seat authored (as rec.c). */
-static size_t
-label_seat(const char *label, size_t seats)
-{
-    const char *s = strrchr(label, ' ');
-    struct rpl__tok t;
-    size_t seat = 0;
-
-    s = s ? s + 1 : label;
-    t.p = s;
-    t.n = strlen(s);
-    return rpl__tok_seat(&t, seats, &seat) ? seat : 0;
-}
-
 /* Whether label can be the one line ln commits: its first word is the
  * line's keyword and each of its seats stands on the line.  (Numbers in a
  * label, such as a round, are not on the line.) */
@@ -582,7 +567,7 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       d->label, d->line, show);
         goto out;
     }
-    to = w.author ? w.author : label_seat(d->label, log->seats);
+    to = w.author ? w.author : rpl__label_seat(d->label, log->seats);
     if (d->seat != 0 && to != 0 && d->seat != to) {
         rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
                       "the delivery of line %zu (\"%s\") is addressed to "

@@ -460,3 +460,16 @@ rpl__list_next(const char **list, const char **word, size_t *len)
     *list = p[*len] == ',' ? p + *len + 1 : NULL;
     return true;
 }
+
+size_t
+rpl__label_seat(const char *label, size_t seats)
+{
+    const char *s = strrchr(label, ' ');
+    struct rpl__tok t;
+    size_t seat = 0;
+
+    s = s ? s + 1 : label;
+    t.p = s;
+    t.n = strlen(s);
+    return rpl__tok_seat(&t, seats, &seat) ? seat : 0;
+}
