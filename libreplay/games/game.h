@@ -472,6 +472,15 @@ rpl__cov_set(uint64_t *bits, size_t i)
 #define RPL__COL_SIDE    1
 #define RPL__COL_VARIANT 2
 
+/* The games' statistics in text (stats_text.c): a count or a string of
+ * a stats object (0 or "" when missing), and the per-player table of its
+ * "records", whose two sides side1 and side2 name its keys (side1,
+ * side1_wins, ...) and headings. */
+uint64_t rpl__stats_uint(const json_t *o, const char *key);
+const char *rpl__stats_text(const json_t *o, const char *key);
+void rpl__stats_records_text(const json_t *o, const char *side1,
+                             const char *side2, struct rpl__buf *b);
+
 /* The registry (registry.c): NULL for an unknown name. */
 const struct rpl__game *rpl__game_find(const char *name, size_t len);
 /* Game i of the registry (0-based, a fixed order); NULL past the last. */

@@ -168,22 +168,6 @@ totals(const struct rpl__stats *s, uint64_t *ended, struct rpl_error *err)
 #undef TEXT
 #undef N
 
-static uint64_t
-jint(const json_t *o, const char *key)
-{
-    const json_int_t v = json_integer_value(json_object_get(o, key));
-
-    return v < 0 ? 0 : (uint64_t)v;
-}
-
-static const char *
-jtext(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-
-    return s ? s : "";
-}
-
 /* The text section, from the object. */
 static void
 write_text(const json_t *o, struct rpl__buf *b)
@@ -191,33 +175,36 @@ write_text(const json_t *o, struct rpl__buf *b)
     char p1[32], p2[32];
     const json_t *a, *e;
     size_t i;
-    const uint64_t good = jint(o, "good"), evil = jint(o, "evil");
+    const uint64_t good = rpl__stats_uint(o, "good"),
+                   evil = rpl__stats_uint(o, "evil");
 
     rpl__buf_printf(b, "\navalon: %llu games\n",
-                    (unsigned long long)jint(o, "games"));
+                    (unsigned long long)rpl__stats_uint(o, "games"));
     rpl__buf_printf(b, "wins: good %llu (%s), evil %llu (%s), aborted %llu\n",
                     (unsigned long long)good,
                     rpl__percent(p1, sizeof(p1), good, good + evil),
                     (unsigned long long)evil,
                     rpl__percent(p2, sizeof(p2), evil, good + evil),
-                    (unsigned long long)jint(o, "aborted"));
+                    (unsigned long long)rpl__stats_uint(o, "aborted"));
     rpl__buf_printf(b, "assassination: %llu hits in %llu attempts (%s)\n",
-                    (unsigned long long)jint(o, "hits"),
-                    (unsigned long long)jint(o, "assassinations"),
-                    rpl__percent(p1, sizeof(p1), jint(o, "hits"),
-                                 jint(o, "assassinations")));
+                    (unsigned long long)rpl__stats_uint(o, "hits"),
+                    (unsigned long long)rpl__stats_uint(o, "assassinations"),
+                    rpl__percent(p1, sizeof(p1), rpl__stats_uint(o, "hits"),
+                                 rpl__stats_uint(o, "assassinations")));
     a = json_object_get(o, "reasons");
     if (json_array_size(a) > 0) {
         uint64_t ended = 0;
 
-        json_array_foreach(a, i, e) ended += jint(e, "games");
+        json_array_foreach(a, i, e) ended += rpl__stats_uint(e, "games");
         rpl__buf_puts(b, "\nend reasons:\n");
         json_array_foreach(a, i, e)
         {
-            rpl__buf_printf(
-                b, "  %-8s %-14s %6llu  %6s\n", jtext(e, "winner"),
-                jtext(e, "reason"), (unsigned long long)jint(e, "games"),
-                rpl__percent(p1, sizeof(p1), jint(e, "games"), ended));
+            rpl__buf_printf(b, "  %-8s %-14s %6llu  %6s\n",
+                            rpl__stats_text(e, "winner"),
+                            rpl__stats_text(e, "reason"),
+                            (unsigned long long)rpl__stats_uint(e, "games"),
+                            rpl__percent(p1, sizeof(p1),
+                                         rpl__stats_uint(e, "games"), ended));
         }
     }
     a = json_object_get(o, "by_players");
@@ -227,15 +214,17 @@ write_text(const json_t *o, struct rpl__buf *b)
                         "good", "evil", "evil wins", "assassin hits");
         json_array_foreach(a, i, e)
         {
-            const uint64_t g = jint(e, "good"), v = jint(e, "evil");
+            const uint64_t g = rpl__stats_uint(e, "good"),
+                           v = rpl__stats_uint(e, "evil");
 
             rpl__buf_printf(b, "  %7llu %6llu %6llu %6llu %9s %13s\n",
-                            (unsigned long long)jint(e, "players"),
-                            (unsigned long long)jint(e, "games"),
+                            (unsigned long long)rpl__stats_uint(e, "players"),
+                            (unsigned long long)rpl__stats_uint(e, "games"),
                             (unsigned long long)g, (unsigned long long)v,
                             rpl__percent(p1, sizeof(p1), v, g + v),
-                            rpl__percent(p2, sizeof(p2), jint(e, "hits"),
-                                         jint(e, "assassinations")));
+                            rpl__percent(p2, sizeof(p2),
+                                         rpl__stats_uint(e, "hits"),
+                                         rpl__stats_uint(e, "assassinations")));
         }
     }
     a = json_object_get(o, "by_roles");
@@ -245,13 +234,14 @@ write_text(const json_t *o, struct rpl__buf *b)
                         "evil wins", "roles");
         json_array_foreach(a, i, e)
         {
-            const uint64_t g = jint(e, "good"), v = jint(e, "evil");
+            const uint64_t g = rpl__stats_uint(e, "good"),
+                           v = rpl__stats_uint(e, "evil");
 
             rpl__buf_printf(b, "  %7llu %6llu %9s  %s\n",
-                            (unsigned long long)jint(e, "players"),
-                            (unsigned long long)jint(e, "games"),
+                            (unsigned long long)rpl__stats_uint(e, "players"),
+                            (unsigned long long)rpl__stats_uint(e, "games"),
                             rpl__percent(p1, sizeof(p1), v, g + v),
-                            jtext(e, "roles"));
+                            rpl__stats_text(e, "roles"));
         }
     }
     a = json_object_get(o, "roles");
@@ -261,44 +251,15 @@ write_text(const json_t *o, struct rpl__buf *b)
                         "win");
         json_array_foreach(a, i, e)
         {
-            rpl__buf_printf(b, "  %-10s %6llu %6llu %6s\n", jtext(e, "role"),
-                            (unsigned long long)jint(e, "seats"),
-                            (unsigned long long)jint(e, "wins"),
-                            rpl__percent(p1, sizeof(p1), jint(e, "wins"),
-                                         jint(e, "seats")));
-        }
-    }
-    a = json_object_get(o, "records");
-    if (json_array_size(a) > 0) {
-        rpl__buf_puts(b, "\nplayers (wins over revealed games):\n");
-        rpl__buf_printf(b, "  %-16s %6s %8s %5s %6s %6s %11s %11s\n", "name",
-                        "games", "revealed", "wins", "losses", "win",
-                        "good w/g", "evil w/g");
-        json_array_foreach(a, i, e)
-        {
-            char good_wg[48], evil_wg[48];
-
-            snprintf(good_wg, sizeof(good_wg), "%llu/%llu",
-                     (unsigned long long)jint(e, "good_wins"),
-                     (unsigned long long)jint(e, "good"));
-            snprintf(evil_wg, sizeof(evil_wg), "%llu/%llu",
-                     (unsigned long long)jint(e, "evil_wins"),
-                     (unsigned long long)jint(e, "evil"));
             rpl__buf_printf(
-                b, "  %-16s %6llu %8llu %5llu %6llu %6s %11s %11s\n",
-                jtext(e, "name"), (unsigned long long)jint(e, "games"),
-                (unsigned long long)jint(e, "revealed"),
-                (unsigned long long)jint(e, "wins"),
-                (unsigned long long)jint(e, "losses"),
-                rpl__percent(p1, sizeof(p1), jint(e, "wins"),
-                             jint(e, "wins") + jint(e, "losses")),
-                good_wg, evil_wg);
+                b, "  %-10s %6llu %6llu %6s\n", rpl__stats_text(e, "role"),
+                (unsigned long long)rpl__stats_uint(e, "seats"),
+                (unsigned long long)rpl__stats_uint(e, "wins"),
+                rpl__percent(p1, sizeof(p1), rpl__stats_uint(e, "wins"),
+                             rpl__stats_uint(e, "seats")));
         }
     }
-    if (jint(o, "records_total") > json_array_size(a))
-        rpl__buf_printf(b, "  (%llu of %llu players shown)\n",
-                        (unsigned long long)json_array_size(a),
-                        (unsigned long long)jint(o, "records_total"));
+    rpl__stats_records_text(o, "good", "evil", b);
 }
 
 /* The chart: evil and good wins by player count. */
@@ -318,11 +279,11 @@ write_chart(const struct rpl__stats *s)
         if (c.nbars == sizeof(bar) / sizeof(bar[0]))
             break;
         snprintf(b->label, sizeof(b->label), "%llu players",
-                 (unsigned long long)jint(e, "players"));
+                 (unsigned long long)rpl__stats_uint(e, "players"));
         snprintf(b->note, sizeof(b->note), "%llu games",
-                 (unsigned long long)jint(e, "games"));
-        b->low = jint(e, "evil");
-        b->high = jint(e, "good");
+                 (unsigned long long)rpl__stats_uint(e, "games"));
+        b->low = rpl__stats_uint(e, "evil");
+        b->high = rpl__stats_uint(e, "good");
         c.nbars++;
     }
     s->chart(s->rows.a, &c);
@@ -340,8 +301,8 @@ rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
     if (rc == RPL_OK)
         rc = rows_array(s, Q_REASONS, "reasons", reason_row, s->json, err);
     /* A reason's share is over the games that ended. */
-    json_array_foreach(json_object_get(s->json, "reasons"), i, e)
-        rpl__jset(s->jb, e, "share", rpl__jrate(jint(e, "games"), ended));
+    json_array_foreach(json_object_get(s->json, "reasons"), i, e) rpl__jset(
+        s->jb, e, "share", rpl__jrate(rpl__stats_uint(e, "games"), ended));
     if (rc == RPL_OK)
         rc = rows_array(s, Q_PLAYERS, "by_players", players_row, s->json, err);
     if (rc == RPL_OK)

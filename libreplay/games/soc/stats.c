@@ -182,71 +182,58 @@ heads(const struct rpl__stats *s, uint64_t *ended, struct rpl_error *err)
 #undef TEXT
 #undef N
 
-static uint64_t
-jint(const json_t *o, const char *key)
-{
-    const json_int_t v = json_integer_value(json_object_get(o, key));
-
-    return v < 0 ? 0 : (uint64_t)v;
-}
-
-static const char *
-jtext(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-
-    return s ? s : "";
-}
-
 /* The text section, from the object. */
 static void
 write_text(const json_t *o, struct rpl__buf *b)
 {
     const json_t *t = json_object_get(o, "traitor");
     const json_t *acc = json_object_get(o, "accusations");
-    const uint64_t knights = jint(o, "knights"), evil = jint(o, "evil");
+    const uint64_t knights = rpl__stats_uint(o, "knights"),
+                   evil = rpl__stats_uint(o, "evil");
     char p1[32], p2[32];
     const json_t *a, *e;
     size_t i;
 
     rpl__buf_printf(b, "\nsoc: %llu games\n",
-                    (unsigned long long)jint(o, "games"));
+                    (unsigned long long)rpl__stats_uint(o, "games"));
     rpl__buf_printf(b,
                     "wins: knights %llu (%s), evil %llu (%s), aborted %llu\n",
                     (unsigned long long)knights,
                     rpl__percent(p1, sizeof(p1), knights, knights + evil),
                     (unsigned long long)evil,
                     rpl__percent(p2, sizeof(p2), evil, knights + evil),
-                    (unsigned long long)jint(o, "aborted"));
+                    (unsigned long long)rpl__stats_uint(o, "aborted"));
     rpl__buf_printf(
         b,
         "traitor: dealt in %llu, none in %llu, unknown in %llu; came out "
         "by accusation %llu, fate %llu, last %llu, flip %llu, never %llu\n",
-        (unsigned long long)jint(t, "dealt"),
-        (unsigned long long)jint(t, "none"),
-        (unsigned long long)jint(t, "unknown"),
-        (unsigned long long)jint(t, "accusation"),
-        (unsigned long long)jint(t, "fate"),
-        (unsigned long long)jint(t, "last"),
-        (unsigned long long)jint(t, "flip"),
-        (unsigned long long)jint(t, "never"));
-    rpl__buf_printf(
-        b, "accusations: %llu right in %llu (%s)\n",
-        (unsigned long long)jint(acc, "right"),
-        (unsigned long long)jint(acc, "made"),
-        rpl__percent(p1, sizeof(p1), jint(acc, "right"), jint(acc, "made")));
+        (unsigned long long)rpl__stats_uint(t, "dealt"),
+        (unsigned long long)rpl__stats_uint(t, "none"),
+        (unsigned long long)rpl__stats_uint(t, "unknown"),
+        (unsigned long long)rpl__stats_uint(t, "accusation"),
+        (unsigned long long)rpl__stats_uint(t, "fate"),
+        (unsigned long long)rpl__stats_uint(t, "last"),
+        (unsigned long long)rpl__stats_uint(t, "flip"),
+        (unsigned long long)rpl__stats_uint(t, "never"));
+    rpl__buf_printf(b, "accusations: %llu right in %llu (%s)\n",
+                    (unsigned long long)rpl__stats_uint(acc, "right"),
+                    (unsigned long long)rpl__stats_uint(acc, "made"),
+                    rpl__percent(p1, sizeof(p1), rpl__stats_uint(acc, "right"),
+                                 rpl__stats_uint(acc, "made")));
     a = json_object_get(o, "reasons");
     if (json_array_size(a) > 0) {
         uint64_t ended = 0;
 
-        json_array_foreach(a, i, e) ended += jint(e, "games");
+        json_array_foreach(a, i, e) ended += rpl__stats_uint(e, "games");
         rpl__buf_puts(b, "\nend reasons:\n");
         json_array_foreach(a, i, e)
         {
-            rpl__buf_printf(
-                b, "  %-8s %-14s %6llu  %6s\n", jtext(e, "winner"),
-                jtext(e, "reason"), (unsigned long long)jint(e, "games"),
-                rpl__percent(p1, sizeof(p1), jint(e, "games"), ended));
+            rpl__buf_printf(b, "  %-8s %-14s %6llu  %6s\n",
+                            rpl__stats_text(e, "winner"),
+                            rpl__stats_text(e, "reason"),
+                            (unsigned long long)rpl__stats_uint(e, "games"),
+                            rpl__percent(p1, sizeof(p1),
+                                         rpl__stats_uint(e, "games"), ended));
         }
     }
     a = json_object_get(o, "by_players");
@@ -256,14 +243,16 @@ write_text(const json_t *o, struct rpl__buf *b)
                         "knights", "evil", "knights wins", "traitor dealt");
         json_array_foreach(a, i, e)
         {
-            const uint64_t k = jint(e, "knights"), v = jint(e, "evil");
+            const uint64_t k = rpl__stats_uint(e, "knights"),
+                           v = rpl__stats_uint(e, "evil");
 
-            rpl__buf_printf(b, "  %7llu %6llu %7llu %6llu %12s %13llu\n",
-                            (unsigned long long)jint(e, "players"),
-                            (unsigned long long)jint(e, "games"),
-                            (unsigned long long)k, (unsigned long long)v,
-                            rpl__percent(p1, sizeof(p1), k, k + v),
-                            (unsigned long long)jint(e, "traitor_dealt"));
+            rpl__buf_printf(
+                b, "  %7llu %6llu %7llu %6llu %12s %13llu\n",
+                (unsigned long long)rpl__stats_uint(e, "players"),
+                (unsigned long long)rpl__stats_uint(e, "games"),
+                (unsigned long long)k, (unsigned long long)v,
+                rpl__percent(p1, sizeof(p1), k, k + v),
+                (unsigned long long)rpl__stats_uint(e, "traitor_dealt"));
         }
     }
     a = json_object_get(o, "quests");
@@ -273,44 +262,16 @@ write_text(const json_t *o, struct rpl__buf *b)
                         "won");
         json_array_foreach(a, i, e)
         {
-            rpl__buf_printf(b, "  %-14s %6llu %6llu %6s\n", jtext(e, "quest"),
-                            (unsigned long long)jint(e, "won"),
-                            (unsigned long long)jint(e, "lost"),
-                            rpl__percent(p1, sizeof(p1), jint(e, "won"),
-                                         jint(e, "won") + jint(e, "lost")));
-        }
-    }
-    a = json_object_get(o, "records");
-    if (json_array_size(a) > 0) {
-        rpl__buf_puts(b, "\nplayers (wins over revealed games):\n");
-        rpl__buf_printf(b, "  %-16s %6s %8s %5s %6s %6s %11s %11s\n", "name",
-                        "games", "revealed", "wins", "losses", "win",
-                        "loyal w/g", "traitor w/g");
-        json_array_foreach(a, i, e)
-        {
-            char loyal_wg[48], traitor_wg[48];
-
-            snprintf(loyal_wg, sizeof(loyal_wg), "%llu/%llu",
-                     (unsigned long long)jint(e, "loyal_wins"),
-                     (unsigned long long)jint(e, "loyal"));
-            snprintf(traitor_wg, sizeof(traitor_wg), "%llu/%llu",
-                     (unsigned long long)jint(e, "traitor_wins"),
-                     (unsigned long long)jint(e, "traitor"));
             rpl__buf_printf(
-                b, "  %-16s %6llu %8llu %5llu %6llu %6s %11s %11s\n",
-                jtext(e, "name"), (unsigned long long)jint(e, "games"),
-                (unsigned long long)jint(e, "revealed"),
-                (unsigned long long)jint(e, "wins"),
-                (unsigned long long)jint(e, "losses"),
-                rpl__percent(p1, sizeof(p1), jint(e, "wins"),
-                             jint(e, "wins") + jint(e, "losses")),
-                loyal_wg, traitor_wg);
+                b, "  %-14s %6llu %6llu %6s\n", rpl__stats_text(e, "quest"),
+                (unsigned long long)rpl__stats_uint(e, "won"),
+                (unsigned long long)rpl__stats_uint(e, "lost"),
+                rpl__percent(p1, sizeof(p1), rpl__stats_uint(e, "won"),
+                             rpl__stats_uint(e, "won") +
+                                 rpl__stats_uint(e, "lost")));
         }
     }
-    if (jint(o, "records_total") > json_array_size(a))
-        rpl__buf_printf(b, "  (%llu of %llu players shown)\n",
-                        (unsigned long long)json_array_size(a),
-                        (unsigned long long)jint(o, "records_total"));
+    rpl__stats_records_text(o, "loyal", "traitor", b);
 }
 
 /* The chart: evil's and the knights' wins by player count. */
@@ -330,11 +291,11 @@ write_chart(const struct rpl__stats *s)
         if (c.nbars == sizeof(bar) / sizeof(bar[0]))
             break;
         snprintf(b->label, sizeof(b->label), "%llu players",
-                 (unsigned long long)jint(e, "players"));
+                 (unsigned long long)rpl__stats_uint(e, "players"));
         snprintf(b->note, sizeof(b->note), "%llu games",
-                 (unsigned long long)jint(e, "games"));
-        b->low = jint(e, "evil");
-        b->high = jint(e, "knights");
+                 (unsigned long long)rpl__stats_uint(e, "games"));
+        b->low = rpl__stats_uint(e, "evil");
+        b->high = rpl__stats_uint(e, "knights");
         c.nbars++;
     }
     s->chart(s->rows.a, &c);
@@ -352,8 +313,8 @@ rpl__soc_stats(const struct rpl__stats *s, struct rpl_error *err)
     if (rc == RPL_OK)
         rc = rows_array(s, Q_REASONS, "reasons", reason_row, err);
     /* A reason's share is over the games that ended. */
-    json_array_foreach(json_object_get(s->json, "reasons"), i, e)
-        rpl__jset(s->jb, e, "share", rpl__jrate(jint(e, "games"), ended));
+    json_array_foreach(json_object_get(s->json, "reasons"), i, e) rpl__jset(
+        s->jb, e, "share", rpl__jrate(rpl__stats_uint(e, "games"), ended));
     if (rc == RPL_OK)
         rc = rows_array(s, Q_PLAYERS, "by_players", players_row, err);
     if (rc == RPL_OK)
