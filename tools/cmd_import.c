@@ -174,27 +174,6 @@ out:
 
 /* ------------------------------------------------------------- output */
 
-/* The house rules "a,b" as ["a", "b"] (the game's man page, Variants);
- * NULL when out of memory. */
-static json_t *
-variants_json(const char *list)
-{
-    json_t *a = json_array();
-    const char *p = list;
-
-    while (a && *p != '\0') {
-        const char *comma = strchr(p, ',');
-        const size_t n = comma ? (size_t)(comma - p) : strlen(p);
-
-        if (json_array_append_new(a, json_stringn(p, n)) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-        p += n + (comma ? 1 : 0);
-    }
-    return a;
-}
-
 static int
 print_json(const struct options *o, const char *file,
            const struct rpl_import_report *rep, const struct result *res)
@@ -223,7 +202,7 @@ print_json(const struct options *o, const char *file,
                               ok ? json_incref(res->warnings) : json_array());
     built =
         built && cli_json_set(obj, "variants",
-                              ok ? variants_json(rep->variants) : json_null());
+                              ok ? cli_json_list(rep->variants) : json_null());
     built =
         built && cli_json_set(obj, "category",
                               ok || !cat ? json_null() : json_string(cat->key));

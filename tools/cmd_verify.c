@@ -233,26 +233,6 @@ uncovered_json(const struct rpl_report *rep)
     return o;
 }
 
-/* "a,b" as ["a", "b"]; NULL when out of memory. */
-static json_t *
-variants_json(const char *list)
-{
-    json_t *a = json_array();
-    const char *p = list;
-
-    while (a && *p != '\0') {
-        const char *comma = strchr(p, ',');
-        const size_t n = comma ? (size_t)(comma - p) : strlen(p);
-
-        if (json_array_append_new(a, json_stringn(p, n)) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-        p += n + (comma ? 1 : 0);
-    }
-    return a;
-}
-
 static json_t *
 str_or_null(const char *s)
 {
@@ -368,7 +348,7 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     if (run->is_json) {
         obj = report_json(file, &rep, st, &rep.error, warnings);
         if (obj && variants[0] != '\0' &&
-            !cli_json_set(obj, "variants", variants_json(variants))) {
+            !cli_json_set(obj, "variants", cli_json_list(variants))) {
             json_decref(obj);
             obj = NULL;
         }
