@@ -36,7 +36,7 @@ static const char usage[] =
 static const char options[] =
     "options:\n"
     "  -k, --min n        games that must exercise each id (default 3)\n"
-    "  --max-games n      games played at most, per game (default 2000)\n"
+    "  --max-games n      games played at most, per game (default 10000)\n"
     "  --seed hex         seed of the corpus (default: none, the fixed "
     "corpus)\n"
     "  --game name        only this game (default: every game)\n"
@@ -52,6 +52,12 @@ static const char *const seat_names[] = {
 #define MAX_PLAYERS (sizeof(seat_names) / sizeof(seat_names[0]))
 #define MAX_MOVES   100000u
 
+/* Every ABANDON_EVERY-th candidate is abandoned (rpl_rec_abort()) after
+ * 1 to ABANDON_AFTER actions drawn from its seed, unless it ends first:
+ * the corpus's games that no bot would end. */
+#define ABANDON_EVERY 8u
+#define ABANDON_AFTER 100u
+
 struct corpus {
     uint8_t root[32];
     const char *seed_hex; /* as given, "" for none */
@@ -66,13 +72,22 @@ struct corpus {
     FILE *txt;     /* manifest.txt, being written */
 };
 
+/* How the seats of a candidate choose: each pass over the rules lines
+ * has its own; in the mixed pass, action m is the plausible bot's or
+ * the random bot's by bit m mod 256 of the candidate's "mix" value, so
+ * that plausible games end in decisions only a random seat makes. */
+enum pass { PASS_PLAUSIBLE, PASS_RANDOM, PASS_MIXED, NPASS };
+
+static const char *const pass_names[NPASS] = {"plausible", "random", "mixed"};
+
 /* One game played. */
 struct played {
     struct rpl_log *log;
     uint64_t bits[RPL_COVERAGE_WORDS];
     char secret_hex[65];
     const char *rules;
-    enum rpl_bot bot;
+    enum pass pass;
+    size_t abandon_after; /* actions before rpl_rec_abort(), 0: never */
     char winner[16];
     char reason[16];
 };
@@ -103,6 +118,17 @@ players_of(const char *rules)
     return n;
 }
 
+/* The bot of action m (1-based) in pass p. */
+static enum rpl_bot
+bot_of(enum pass p, const uint8_t mix[32], size_t m)
+{
+    const size_t bit = m % 256;
+
+    if (p == PASS_MIXED)
+        p = (mix[bit / 8] >> (bit % 8)) & 1 ? PASS_RANDOM : PASS_PLAUSIBLE;
+    return p == PASS_RANDOM ? RPL_BOT_RANDOM : RPL_BOT_PLAUSIBLE;
+}
+
 /* Plays candidate cand of game with rules and bot into g->log. */
 static int
 play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
@@ -115,7 +141,7 @@ play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     struct rpl_pubkey pub;
     struct rpl_error err;
     enum rpl_status st;
-    uint8_t id[16], secret[32], bots[32];
+    uint8_t id[16], secret[32], bots[32], mix[32];
     size_t moves = 0, turn;
     const size_t seats = players_of(g->rules);
 
@@ -126,6 +152,15 @@ play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     derive(c, "id", game, cand, id, sizeof(id));
     derive(c, "secret", game, cand, secret, sizeof(secret));
     derive(c, "bots", game, cand, bots, sizeof(bots));
+    derive(c, "mix", game, cand, mix, sizeof(mix));
+    if (cand % ABANDON_EVERY == 0) {
+        uint8_t b[4];
+
+        derive(c, "abandon", game, cand, b, sizeof(b));
+        g->abandon_after = 1 + (((size_t)b[0] | (size_t)b[1] << 8 |
+                                 (size_t)b[2] << 16 | (size_t)b[3] << 24) %
+                                ABANDON_AFTER);
+    }
     cli_hex(secret, sizeof(secret), g->secret_hex);
     memset(&cfg, 0, sizeof(cfg));
     cfg.game = game;
@@ -144,7 +179,11 @@ play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
             rpl_rec_free(rec);
             return CLI_EXIT_USAGE;
         }
-        st = rpl_rec_bot(rec, g->bot, bots, NULL, &err);
+        if (moves == g->abandon_after) {
+            st = rpl_rec_abort(rec, &err);
+            break;
+        }
+        st = rpl_rec_bot(rec, bot_of(g->pass, mix, moves), bots, NULL, &err);
     }
     if (st == RPL_OK)
         st = rpl_rec_reveal(rec, &err);
@@ -245,9 +284,7 @@ keep(struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     ok &= cli_json_set(o, "candidate", cli_json_size(cand));
     ok &= cli_json_set(o, "secret", cli_json_str(g->secret_hex));
     ok &= cli_json_set(o, "rules", cli_json_str(g->rules));
-    ok &= cli_json_set(
-        o, "bot",
-        cli_json_str(g->bot == RPL_BOT_RANDOM ? "random" : "plausible"));
+    ok &= cli_json_set(o, "bot", cli_json_str(pass_names[g->pass]));
     ok &= cli_json_set(o, "winner", cli_json_str(g->winner));
     ok &= cli_json_set(o, "reason", cli_json_str(g->reason));
     ok &= cli_json_set(o, "lines", cli_json_size(n));
@@ -257,9 +294,9 @@ keep(struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     ok &= cli_json_set(o, "digests", dig);
     if (rc == CLI_EXIT_OK && ok) {
         fprintf(c->txt, "%s\t%s\t%zu\t%s\t%s\t%s\t%s\t%zu ids\n", name, game,
-                cand, g->bot == RPL_BOT_RANDOM ? "random" : "plausible",
-                g->winner[0] ? g->winner : "-", g->reason[0] ? g->reason : "-",
-                g->rules, json_array_size(json_object_get(o, "ids")));
+                cand, pass_names[g->pass], g->winner[0] ? g->winner : "-",
+                g->reason[0] ? g->reason : "-", g->rules,
+                json_array_size(json_object_get(o, "ids")));
         ok &= json_array_append(c->files, o) == 0;
     }
     json_decref(o);
@@ -312,8 +349,7 @@ run_game(struct corpus *c, struct rpl_ctx *ctx, size_t gi)
 
         memset(&g, 0, sizeof(g));
         g.rules = rpl_coverage_rules(game, (cand - 1) % nrules);
-        g.bot =
-            ((cand - 1) / nrules) % 2 == 0 ? RPL_BOT_PLAUSIBLE : RPL_BOT_RANDOM;
+        g.pass = (enum pass)(((cand - 1) / nrules) % NPASS);
         rc = play(c, ctx, game, cand, &g);
         if (rc == CLI_EXIT_OK && is_useful(c, gi, game, g.bits)) {
             rc = keep(c, ctx, game, cand, ++kept, &g);
@@ -397,7 +433,7 @@ cmd_corpus(int argc, char **argv)
 
     memset(&c, 0, sizeof(c));
     c.k = 3;
-    c.max_games = 2000;
+    c.max_games = 10000;
     c.seed_hex = "";
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":k:fqo:h", longopts, NULL)) != -1) {

@@ -54,6 +54,28 @@ for l in sys.stdin:
         got[o["coverage"]] = [e["games"] for e in o["ids"]]
 print("verify --coverage = manifest:", got == want)'
 camelog verify -q --coverage a/avalon-0001.camelog 2>/dev/null | sed -n '2,3p'
+# The default corpus: every id that is not unreachable has k = 3 kept
+# games, abandoned games among them, and each abandoned game verifies
+# as one.
+camelog corpus -q -o full
+python3 - full <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+for t in m["coverage"]:
+    short = [e["id"] for e in t["ids"] if not e["unreachable"] and e["games"] < m["k"]]
+    off = [e["id"] for e in t["ids"] if e["unreachable"]]
+    print("%s: %d ids, below k: %s, unreachable: %s" % (t["coverage"], len(t["ids"]),
+          " ".join(short) or "none", " ".join(off) or "none"))
+bots = sorted(set(f["bot"] for f in m["files"]))
+print("bots:", " ".join(bots))
+PY
+n=0 ok=0
+for f in $(awk -F'\t' '$6 == "aborted" { print $1 }' full/manifest.txt); do
+    n=$((n + 1))
+    camelog verify -q --json "full/$f" 2>/dev/null |
+        grep -q '"reason":"aborted"' && ok=$((ok + 1))
+done
+echo "abandoned games: $n, verified as abandoned: $ok"
 # Usage.
 camelog corpus -k 0 -o x
 echo "exit $?"

@@ -136,15 +136,9 @@ const struct rpl_coverage_id rpl__av_cov[AV_NCOV] = {
     [C_END_REJECTIONS] = {"av.end.evil.rejections", "a fifth rejection", NULL},
     [C_END_ASSASSINATION] = {"av.end.evil.assassination",
                              "the Assassin names Merlin", NULL},
-    [C_END_ABORTED] = {"av.end.aborted", "an abandoned game",
-                       "the bots play every game to its end; only a host "
-                       "abandons one (rpl_rec_abort())"},
+    [C_END_ABORTED] = {"av.end.aborted", "an abandoned game", NULL},
     [C_NAMES_EVIL_MISS] = {"av.assassin-names-evil.miss",
-                           "assassin-names-evil: an Evil target misses",
-                           "the bots' Assassin names only seats it did not "
-                           "see at night, under this variant too "
-                           "(players.c, shot_targets()); only a person "
-                           "names one it saw"},
+                           "assassin-names-evil: an Evil target misses", NULL},
 };
 
 _Static_assert(C_COUNT == AV_NCOV, "AV_NCOV counts the ids");

@@ -674,12 +674,17 @@ lady_targets(const struct av_state *s)
     return m;
 }
 
-/* Legal assassination targets as a mask (A-20): not itself, not a seat
- * it saw at night. */
+/* Legal assassination targets as a mask: not itself and (A-20) not a
+ * seat it saw at night, unless assassin-names-evil lifts A-20.  The
+ * random bot draws from all of them, as from every legal action. */
 static uint16_t
 shot_targets(const struct av_state *s, unsigned me)
 {
-    return (uint16_t)(all_seats(s) & ~bit(me) & ~rpl__av_seen(s, me));
+    uint16_t m = (uint16_t)(all_seats(s) & ~bit(me));
+
+    if (!(s->variants & (1u << AV_V_NAMES_EVIL)))
+        m &= (uint16_t)~rpl__av_seen(s, me);
+    return m;
 }
 
 /* The best-ranked seat of mask (highest score), ties at random. */
@@ -776,8 +781,9 @@ merlin_fit(const struct av_state *s, unsigned k, uint16_t evil, uint16_t shown)
 static unsigned
 shot_plausible(const struct av_state *s, unsigned me, struct rpl__stream *rng)
 {
-    const uint16_t legal = shot_targets(s, me);
     const uint16_t fellows = rpl__av_seen(s, me);
+    /* A thinking Assassin never names a fellow it saw, variant or not. */
+    const uint16_t legal = (uint16_t)(shot_targets(s, me) & ~fellows);
     const uint16_t evil = (uint16_t)(bit(me) | fellows);
     uint16_t shown = evil;
     int score[AV_MAX_SEATS + 1] = {0};

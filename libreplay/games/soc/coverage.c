@@ -226,9 +226,7 @@ const struct rpl_coverage_id rpl__soc_cov[SOC_NCOV] = {
                      NULL},
     [C_END_DEATHS] = {"soc.end.evil.deaths",
                       "evil wins: every loyal knight dead", NULL},
-    [C_END_ABORTED] = {"soc.end.aborted", "an abandoned game",
-                       "the bots play every game to its end; only a host "
-                       "abandons one (rpl_rec_abort())"},
+    [C_END_ABORTED] = {"soc.end.aborted", "an abandoned game", NULL},
 };
 
 _Static_assert(C_COUNT == SOC_NCOV, "SOC_NCOV counts the ids");
