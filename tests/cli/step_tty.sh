@@ -12,10 +12,17 @@ t new-session -d -x 100 -y 40 -s step "env PS1='$ ' sh"
 t set-option -t step status off >/dev/null
 # The screen without its trailing blank lines.
 screen() { t capture-pane -p -t step | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'; }
-# Waits (10 s at most) until the screen shows text.
+# Waits (10 s at most) until the screen shows text and is drawn whole:
+# the status line comes first, so the screen must also stay the same
+# over two captures 0.1 s apart.
 wait_for() {
+    local last= now
     for _ in $(seq 100); do
-        screen | grep -qF -- "$1" && return 0
+        now=$(screen)
+        if printf '%s\n' "$now" | grep -qF -- "$1" && [ "$now" = "$last" ]; then
+            return 0
+        fi
+        last=$now
         sleep 0.1
     done
     echo "step_tty: timed out waiting for '$1'" >&2
