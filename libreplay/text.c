@@ -8,6 +8,8 @@
  * \\ as the only escapes (seat names).  Every reader accepts one spelling
  * only: lowercase hex, padded base64, decimals without leading zeros.
  */
+#include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +81,47 @@ rpl__utf8_ok(const char *s, size_t n)
     return true;
 }
 
+/* Whether the 8 bytes at p are all printable ASCII (0x20..0x7e): no byte
+ * with the high bit, none below 0x20 (the borrow of x - 0x20 in a byte
+ * with ~x's high bit), none equal to 0x7f (a zero byte of x ^ 0x7f..).
+ * Each test can be wrong only in a word where another byte already
+ * fails, so the answer as a whole is exact. */
+static bool
+ascii8_ok(const unsigned char *p)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t high = 0x8080808080808080u;
+    uint64_t x;
+    uint64_t del;
+
+    memcpy(&x, p, sizeof(x));
+    del = x ^ (0x7f * ones);
+    return ((x | ((x - 0x20 * ones) & ~x) | ((del - ones) & ~del)) & high) == 0;
+}
+
+/* The offset of the first space in text[i..len), len when none: 8 bytes
+ * at a time while none of them is a space (a zero byte of x ^ 0x20..;
+ * the test is exact for a word without one), then byte by byte. */
+static size_t
+next_space(const char *text, size_t i, size_t len)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t high = 0x8080808080808080u;
+
+    while (len - i >= 8) {
+        uint64_t x;
+
+        memcpy(&x, text + i, sizeof(x));
+        x ^= 0x20 * ones;
+        if ((x - ones) & ~x & high)
+            break;
+        i += 8;
+    }
+    while (i < len && text[i] != ' ')
+        i++;
+    return i;
+}
+
 enum rpl_status
 rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
                 struct rpl_error *err)
@@ -92,10 +135,23 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
     ln->ntok = 0;
     if (len == 0)
         return rpl__err(err, RPL_E_SYNTAX, no, "empty line");
+    /* The whole line is checked before its tokens, so that a bad byte
+     * is reported wherever it is.  Printable ASCII goes 8 bytes at a
+     * time; the first byte of a word that is not goes through the
+     * UTF-8 reader. */
     while (i < len) {
         uint32_t cp;
-        const size_t clen = utf8_next(p + i, len - i, &cp);
+        size_t clen;
 
+        if (len - i >= 8 && ascii8_ok(p + i)) {
+            i += 8;
+            continue;
+        }
+        if (p[i] >= 0x20 && p[i] < 0x7f) {
+            i++;
+            continue;
+        }
+        clen = utf8_next(p + i, len - i, &cp);
         if (!clen)
             return rpl__err(err, RPL_E_SYNTAX, no, "invalid UTF-8 at byte %zu",
                             i + 1);
@@ -129,8 +185,7 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
                 return rpl__err(err, RPL_E_SYNTAX, no,
                                 "expected a space after the closing quote");
         } else {
-            while (i < len && text[i] != ' ')
-                i++;
+            i = next_space(text, i, len);
         }
         ln->tok[ln->ntok].p = text + start;
         ln->tok[ln->ntok].n = i - start;
@@ -143,14 +198,6 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
         }
     }
     return RPL_OK;
-}
-
-bool
-rpl__tok_is(const struct rpl__tok *t, const char *s)
-{
-    const size_t n = strlen(s);
-
-    return t->n == n && memcmp(t->p, s, n) == 0;
 }
 
 bool
@@ -187,30 +234,33 @@ rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat)
     return true;
 }
 
-static int
-hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
+/* One more than the value of each lowercase hex digit, 0 for every
+ * other byte: a table rather than comparisons, since the digits of a
+ * hash are random and a branch on each would often be mispredicted. */
+static const uint8_t hex_digit[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+    ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
 
 bool
 rpl__tok_hex(const struct rpl__tok *t, uint8_t *out, size_t n)
 {
+    const unsigned char *p = (const unsigned char *)t->p;
+    unsigned bad = 0;
+
     if (t->n != 2 * n)
         return false;
+    /* A byte that is no digit makes its (value - 1) wrap: one test of
+     * all the bytes at the end. */
     for (size_t i = 0; i < n; i++) {
-        const int hi = hexval(t->p[2 * i]);
-        const int lo = hexval(t->p[2 * i + 1]);
+        const unsigned hi = hex_digit[p[2 * i]];
+        const unsigned lo = hex_digit[p[2 * i + 1]];
 
-        if (hi < 0 || lo < 0)
-            return false;
-        out[i] = (uint8_t)(hi << 4 | lo);
+        bad |= (hi - 1) | (lo - 1);
+        out[i] = (uint8_t)((hi - 1) << 4 | (lo - 1));
     }
-    return true;
+    return bad < 16;
 }
 
 bool
@@ -372,6 +422,67 @@ rpl__hex(char *out, const uint8_t *in, size_t n)
     out[2 * n] = '\0';
 }
 
+/* Appends n bytes of s at out[*len], as far as cap leaves room for the
+ * NUL; *len counts them all, as snprintf() counts. */
+static void
+fmt_put(char *out, size_t cap, size_t *len, const char *s, size_t n)
+{
+    if (*len + 1 < cap) {
+        const size_t room = cap - 1 - *len;
+
+        memcpy(out + *len, s, n < room ? n : room);
+    }
+    *len += n;
+}
+
+size_t
+rpl__fmt(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    size_t len = 0;
+
+    va_start(ap, fmt);
+    for (const char *f = fmt; *f;) {
+        const char *pct = strchr(f, '%');
+        char digits[24];
+        size_t v = 0;
+        size_t d = sizeof(digits);
+
+        if (!pct) {
+            fmt_put(out, cap, &len, f, strlen(f));
+            break;
+        }
+        fmt_put(out, cap, &len, f, (size_t)(pct - f));
+        if (pct[1] == 's') {
+            const char *str = va_arg(ap, const char *);
+
+            fmt_put(out, cap, &len, str, strlen(str));
+            f = pct + 2;
+            continue;
+        }
+        if (pct[1] == 'u') {
+            v = va_arg(ap, unsigned);
+            f = pct + 2;
+        } else if (pct[1] == 'z' && pct[2] == 'u') {
+            v = va_arg(ap, size_t);
+            f = pct + 3;
+        } else {
+            /* Our own format strings only: another conversion is a bug. */
+            assert(!"rpl__fmt: only %s, %u and %zu");
+            break;
+        }
+        do {
+            digits[--d] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        fmt_put(out, cap, &len, digits + d, sizeof(digits) - d);
+    }
+    va_end(ap);
+    if (cap > 0)
+        out[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
 void
 rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n)
 {
@@ -380,14 +491,9 @@ rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n)
     if (cap == 0)
         return;
     out[0] = '\0';
-    for (size_t i = 0; i < n && len < cap; i++) {
-        const int w = snprintf(out + len, cap - len, "%sp%u", i ? "," : "",
-                               (unsigned)seats[i]);
-
-        if (w < 0)
-            break;
-        len += (size_t)w;
-    }
+    for (size_t i = 0; i < n && len < cap; i++)
+        len += rpl__fmt(out + len, cap - len, "%sp%u", i ? "," : "",
+                        (unsigned)seats[i]);
 }
 
 void
