@@ -88,12 +88,16 @@ rpl__log_line(const struct rpl_log *log, size_t no, size_t *len)
 static enum rpl_status
 index_lines(struct rpl_log *log, struct rpl_error *err)
 {
+    const char *const stop = log->text + log->len;
     size_t n = 0;
     size_t from = 0;
 
-    for (size_t i = 0; i < log->len; i++)
-        if (log->text[i] == '\n')
-            n++;
+    for (const char *p = log->text; p < stop; p++) {
+        p = memchr(p, '\n', (size_t)(stop - p));
+        if (!p)
+            break;
+        n++;
+    }
     log->ends_with_lf = log->len > 0 && log->text[log->len - 1] == '\n';
     if (log->len > 0 && !log->ends_with_lf)
         n++;

@@ -106,11 +106,11 @@ view_of(const uint8_t *role, unsigned n, unsigned seat, char *out, size_t cap)
     char seats[4 * AV_MAX_SEATS];
 
     if (!seen) {
-        snprintf(out, cap, "role=%s", rpl__av_role_name[role[seat]]);
+        rpl__fmt(out, cap, "role=%s", rpl__av_role_name[role[seat]]);
         return;
     }
     rpl__av_fmt_mask(seats, sizeof(seats), seen);
-    snprintf(out, cap, "role=%s sees=%s", rpl__av_role_name[role[seat]], seats);
+    rpl__fmt(out, cap, "role=%s sees=%s", rpl__av_role_name[role[seat]], seats);
 }
 
 void
@@ -989,7 +989,7 @@ check_deal(const struct av_state *s, const struct rpl__env *env,
         char label[16];
         uint8_t c[32];
 
-        snprintf(label, sizeof(label), "deal p%u", k);
+        rpl__fmt(label, sizeof(label), "deal p%u", k);
         view_of(role, s->n, k, view, sizeof(view));
         rpl__commit(c, NULL, env->seed, env->id, label, view);
         if (memcmp(c, s->deal_commit[k], 32) != 0) {
@@ -1008,7 +1008,7 @@ check_deal(const struct av_state *s, const struct rpl__env *env,
         char label[32];
         uint8_t c[32];
 
-        snprintf(label, sizeof(label), "lady %u p%u p%u", l->round, l->holder,
+        rpl__fmt(label, sizeof(label), "lady %u p%u p%u", l->round, l->holder,
                  l->target);
         rpl__commit(c, NULL, env->seed, env->id, label, side);
         if (memcmp(c, l->commit, 32) != 0) {
@@ -1155,7 +1155,7 @@ rpl__av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
                         "every card is open, got \"%s\"", got);
     }
     c = &s->card[s->nopened];
-    snprintf(want, sizeof(want), "open card %u p%u success|fail", c->round,
+    rpl__fmt(want, sizeof(want), "open card %u p%u success|fail", c->round,
              c->seat);
     if (ln->ntok != 5 || !rpl__tok_is(&ln->tok[0], "open") ||
         !rpl__tok_is(&ln->tok[1], "card") ||
@@ -1167,7 +1167,7 @@ rpl__av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     if (r != c->round || k != c->seat)
         return rpl__err_expected(err, RPL_E_RULES, ln, want);
     v = rpl__tok_is(&ln->tok[4], "fail") ? AV_FAIL : AV_SUCCESS;
-    snprintf(label, sizeof(label), "card %u p%u", c->round, c->seat);
+    rpl__fmt(label, sizeof(label), "card %u p%u", c->round, c->seat);
     rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v));
     if (memcmp(commit, c->commit, 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, ln->no,
