@@ -57,6 +57,12 @@ rpl__load_le32(const uint8_t *p)
            (uint32_t)p[3] << 24;
 }
 
+static inline uint64_t
+rpl__load_le64(const uint8_t *p)
+{
+    return (uint64_t)rpl__load_le32(p) | (uint64_t)rpl__load_le32(p + 4) << 32;
+}
+
 static inline void
 rpl__store_le32(uint8_t *p, uint32_t v)
 {

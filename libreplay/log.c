@@ -43,7 +43,7 @@ static enum rpl__kw
 kw_from(const struct rpl__tok *t, size_t first)
 {
     for (size_t k = first; k < NKEYWORDS; k++)
-        if (t->n == keywords[k].len &&
+        if (t->n == keywords[k].len && t->p[0] == keywords[k].name[0] &&
             memcmp(t->p, keywords[k].name, t->n) == 0)
             return (enum rpl__kw)k;
     return RPL__KW_NONE;

@@ -81,22 +81,37 @@ rpl__utf8_ok(const char *s, size_t n)
     return true;
 }
 
-/* Whether the 8 bytes at p are all printable ASCII (0x20..0x7e): no byte
- * with the high bit, none below 0x20 (the borrow of x - 0x20 in a byte
- * with ~x's high bit), none equal to 0x7f (a zero byte of x ^ 0x7f..).
- * Each test can be wrong only in a word where another byte already
- * fails, so the answer as a whole is exact. */
-static bool
-ascii8_ok(const unsigned char *p)
+/* The bytes of the word x that are not printable ASCII (0x20..0x7e),
+ * as high bits: a byte with the high bit, one below 0x20 (the borrow of
+ * x - 0x20 in a byte with ~x's high bit) or one equal to 0x7f (a zero
+ * byte of x ^ 0x7f..).  A borrow can flag a good byte above a bad one,
+ * never a word without a bad byte: zero means all 8 are good. */
+static uint64_t
+ascii8_bad(uint64_t x)
 {
     const uint64_t ones = 0x0101010101010101u;
-    const uint64_t high = 0x8080808080808080u;
-    uint64_t x;
-    uint64_t del;
+    const uint64_t del = x ^ (0x7f * ones);
 
-    memcpy(&x, p, sizeof(x));
-    del = x ^ (0x7f * ones);
-    return ((x | ((x - 0x20 * ones) & ~x) | ((del - ones) & ~del)) & high) == 0;
+    return (x | ((x - 0x20 * ones) & ~x) | ((del - ones) & ~del)) &
+           (0x80 * ones);
+}
+
+/* Whether s[0..n) is all printable ASCII, 8 bytes at a time; the last
+ * word may overlap the one before it. */
+static bool
+ascii_ok(const unsigned char *s, size_t n)
+{
+    uint64_t bad = 0;
+
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (s[i] < 0x20 || s[i] >= 0x7f)
+                return false;
+        return true;
+    }
+    for (size_t i = 0; i + 8 <= n; i += 8)
+        bad |= ascii8_bad(rpl__load_le64(s + i));
+    return !(bad | ascii8_bad(rpl__load_le64(s + n - 8)));
 }
 
 /* The offset of the first space in text[i..len), len when none: 8 bytes
@@ -106,14 +121,12 @@ static size_t
 next_space(const char *text, size_t i, size_t len)
 {
     const uint64_t ones = 0x0101010101010101u;
-    const uint64_t high = 0x8080808080808080u;
 
     while (len - i >= 8) {
-        uint64_t x;
+        const uint64_t x =
+            rpl__load_le64((const uint8_t *)text + i) ^ (0x20 * ones);
 
-        memcpy(&x, text + i, sizeof(x));
-        x ^= 0x20 * ones;
-        if ((x - ones) & ~x & high)
+        if ((x - ones) & ~x & (0x80 * ones))
             break;
         i += 8;
     }
@@ -136,30 +149,22 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
     if (len == 0)
         return rpl__err(err, RPL_E_SYNTAX, no, "empty line");
     /* The whole line is checked before its tokens, so that a bad byte
-     * is reported wherever it is.  Printable ASCII goes 8 bytes at a
-     * time; the first byte of a word that is not goes through the
-     * UTF-8 reader. */
-    while (i < len) {
-        uint32_t cp;
-        size_t clen;
+     * is reported wherever it is: at once when it is printable ASCII,
+     * else character by character. */
+    if (!ascii_ok(p, len)) {
+        while (i < len) {
+            uint32_t cp;
+            const size_t clen = utf8_next(p + i, len - i, &cp);
 
-        if (len - i >= 8 && ascii8_ok(p + i)) {
-            i += 8;
-            continue;
+            if (!clen)
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "invalid UTF-8 at byte %zu", i + 1);
+            if (is_cc(cp))
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "control character U+%04X at byte %zu",
+                                (unsigned)cp, i + 1);
+            i += clen;
         }
-        if (p[i] >= 0x20 && p[i] < 0x7f) {
-            i++;
-            continue;
-        }
-        clen = utf8_next(p + i, len - i, &cp);
-        if (!clen)
-            return rpl__err(err, RPL_E_SYNTAX, no, "invalid UTF-8 at byte %zu",
-                            i + 1);
-        if (is_cc(cp))
-            return rpl__err(err, RPL_E_SYNTAX, no,
-                            "control character U+%04X at byte %zu",
-                            (unsigned)cp, i + 1);
-        i += clen;
     }
     for (i = 0; i < len;) {
         const size_t start = i;
@@ -422,17 +427,14 @@ rpl__hex(char *out, const uint8_t *in, size_t n)
     out[2 * n] = '\0';
 }
 
-/* Appends n bytes of s at out[*len], as far as cap leaves room for the
- * NUL; *len counts them all, as snprintf() counts. */
+/* Appends c at out[*len] while there is room for it and the NUL; *len
+ * counts every byte, as snprintf() counts. */
 static void
-fmt_put(char *out, size_t cap, size_t *len, const char *s, size_t n)
+fmt_putc(char *out, size_t cap, size_t *len, char c)
 {
-    if (*len + 1 < cap) {
-        const size_t room = cap - 1 - *len;
-
-        memcpy(out + *len, s, n < room ? n : room);
-    }
-    *len += n;
+    if (*len + 1 < cap)
+        out[*len] = c;
+    (*len)++;
 }
 
 size_t
@@ -442,30 +444,27 @@ rpl__fmt(char *out, size_t cap, const char *fmt, ...)
     size_t len = 0;
 
     va_start(ap, fmt);
-    for (const char *f = fmt; *f;) {
-        const char *pct = strchr(f, '%');
+    for (const char *f = fmt; *f; f++) {
         char digits[24];
         size_t v = 0;
         size_t d = sizeof(digits);
 
-        if (!pct) {
-            fmt_put(out, cap, &len, f, strlen(f));
-            break;
-        }
-        fmt_put(out, cap, &len, f, (size_t)(pct - f));
-        if (pct[1] == 's') {
-            const char *str = va_arg(ap, const char *);
-
-            fmt_put(out, cap, &len, str, strlen(str));
-            f = pct + 2;
+        if (*f != '%') {
+            fmt_putc(out, cap, &len, *f);
             continue;
         }
-        if (pct[1] == 'u') {
+        if (f[1] == 's') {
+            for (const char *str = va_arg(ap, const char *); *str; str++)
+                fmt_putc(out, cap, &len, *str);
+            f++;
+            continue;
+        }
+        if (f[1] == 'u') {
             v = va_arg(ap, unsigned);
-            f = pct + 2;
-        } else if (pct[1] == 'z' && pct[2] == 'u') {
+            f++;
+        } else if (f[1] == 'z' && f[2] == 'u') {
             v = va_arg(ap, size_t);
-            f = pct + 3;
+            f += 2;
         } else {
             /* Our own format strings only: another conversion is a bug. */
             assert(!"rpl__fmt: only %s, %u and %zu");
@@ -475,7 +474,8 @@ rpl__fmt(char *out, size_t cap, const char *fmt, ...)
             digits[--d] = (char)('0' + v % 10);
             v /= 10;
         } while (v);
-        fmt_put(out, cap, &len, digits + d, sizeof(digits) - d);
+        while (d < sizeof(digits))
+            fmt_putc(out, cap, &len, digits[d++]);
     }
     va_end(ap);
     if (cap > 0)

@@ -51,10 +51,19 @@ const char *const rpl__av_winner_name[AV_R_ABORTED + 1] = {
     "", "good", "evil", "evil", "evil", "good", "aborted",
 };
 
-static const char *const kw_name[AV_KW_COUNT] = {
-    "start", "deal",  "propose", "vote",        "team",
-    "card",  "quest", "lady",    "assassinate", "end",
+/* Each keyword with its length: every game line is looked up here. */
+#define KW(s)                                                                  \
+    {                                                                          \
+        s, sizeof(s) - 1                                                       \
+    }
+static const struct {
+    const char *name;
+    size_t len;
+} kw_name[AV_KW_COUNT] = {
+    KW("start"), KW("deal"),  KW("propose"), KW("vote"),        KW("team"),
+    KW("card"),  KW("quest"), KW("lady"),    KW("assassinate"), KW("end"),
 };
+#undef KW
 
 /* ------------------------------------------------------------- names */
 
@@ -375,7 +384,8 @@ int
 rpl__av_keyword(const struct rpl__tok *t)
 {
     for (int k = 0; k < AV_KW_COUNT; k++)
-        if (rpl__tok_is(t, kw_name[k]))
+        if (t->n == kw_name[k].len && t->p[0] == kw_name[k].name[0] &&
+            memcmp(t->p, kw_name[k].name, t->n) == 0)
             return k;
     return -1;
 }

@@ -1138,9 +1138,9 @@ rpl__av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     unsigned long r = 0;
     size_t k = 0;
     unsigned v = 0;
-    char want[64];
     char label[32];
     uint8_t commit[32];
+    enum rpl_status code = RPL_OK;
 
     if (s->roles_due)
         return open_role(s, ln, env, err);
@@ -1155,17 +1155,22 @@ rpl__av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
                         "every card is open, got \"%s\"", got);
     }
     c = &s->card[s->nopened];
-    rpl__fmt(want, sizeof(want), "open card %u p%u success|fail", c->round,
-             c->seat);
     if (ln->ntok != 5 || !rpl__tok_is(&ln->tok[0], "open") ||
         !rpl__tok_is(&ln->tok[1], "card") ||
         !rpl__tok_uint(&ln->tok[2], 5, &r) || r == 0 ||
         !rpl__tok_seat(&ln->tok[3], s->n, &k) ||
         !(rpl__tok_is(&ln->tok[4], "success") ||
           rpl__tok_is(&ln->tok[4], "fail")))
-        return rpl__err_expected(err, RPL_E_SYNTAX, ln, want);
-    if (r != c->round || k != c->seat)
-        return rpl__err_expected(err, RPL_E_RULES, ln, want);
+        code = RPL_E_SYNTAX;
+    else if (r != c->round || k != c->seat)
+        code = RPL_E_RULES;
+    if (code != RPL_OK) {
+        char want[64];
+
+        rpl__fmt(want, sizeof(want), "open card %u p%u success|fail", c->round,
+                 c->seat);
+        return rpl__err_expected(err, code, ln, want);
+    }
     v = rpl__tok_is(&ln->tok[4], "fail") ? AV_FAIL : AV_SUCCESS;
     rpl__fmt(label, sizeof(label), "card %u p%u", c->round, c->seat);
     rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v));
