@@ -81,19 +81,18 @@ rpl__utf8_ok(const char *s, size_t n)
     return true;
 }
 
-/* The bytes of the word x that are not printable ASCII (0x20..0x7e),
- * as high bits: a byte with the high bit, one below 0x20 (the borrow of
- * x - 0x20 in a byte with ~x's high bit) or one equal to 0x7f (a zero
- * byte of x ^ 0x7f..).  A borrow can flag a good byte above a bad one,
- * never a word without a bad byte: zero means all 8 are good. */
+/* Whether the word x holds a byte that is not printable ASCII
+ * (0x20..0x7e), as high bits: in t = x - 0x20.., a byte below 0x20
+ * wraps to 0xe0 and up, and t + 0x21 has its high bit set for a byte
+ * from 0x7f up.  A borrow or carry can flag a good byte next to a bad
+ * one, never a word without a bad byte: zero means all 8 are good. */
 static uint64_t
 ascii8_bad(uint64_t x)
 {
     const uint64_t ones = 0x0101010101010101u;
-    const uint64_t del = x ^ (0x7f * ones);
+    const uint64_t t = x - 0x20 * ones;
 
-    return (x | ((x - 0x20 * ones) & ~x) | ((del - ones) & ~del)) &
-           (0x80 * ones);
+    return (t | (t + 0x21 * ones)) & (0x80 * ones);
 }
 
 /* Whether s[0..n) is all printable ASCII, 8 bytes at a time; the last
@@ -231,6 +230,15 @@ rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat)
 
     if (t->n < 2 || t->p[0] != 'p')
         return false;
+    if (t->n == 2) {
+        /* p1..p9, most seats, without the general reader. */
+        const unsigned d = (unsigned)(unsigned char)t->p[1] - '0';
+
+        if (d == 0 || d > 9 || d > seats)
+            return false;
+        *seat = d;
+        return true;
+    }
     num.p = t->p + 1;
     num.n = t->n - 1;
     if (!rpl__tok_uint(&num, seats, &k) || k == 0)
@@ -239,9 +247,26 @@ rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat)
     return true;
 }
 
+/* The bytes of the word x that are no lowercase hex digit, as high
+ * bits (zero: all 8 are digits), and their values in *v.  For a byte b
+ * below 0x80, b + (0x80 - lo) has its high bit set when b >= lo and
+ * carries into no other byte; a byte from 0x80 up is flagged itself. */
+static uint64_t
+hex8(uint64_t x, uint64_t *v)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t high = 0x80 * ones;
+    const uint64_t digit =
+        (x + (0x80 - '0') * ones) & ~(x + (0x7f - '9') * ones);
+    const uint64_t letter =
+        (x + (0x80 - 'a') * ones) & ~(x + (0x7f - 'f') * ones);
+
+    *v = (x & 0x0f * ones) + ((letter & high) >> 7) * 9;
+    return (x & high) | (~(digit | letter) & high);
+}
+
 /* One more than the value of each lowercase hex digit, 0 for every
- * other byte: a table rather than comparisons, since the digits of a
- * hash are random and a branch on each would often be mispredicted. */
+ * other byte, for the digits left over after whole words. */
 static const uint8_t hex_digit[256] = {
     ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
     ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
@@ -252,13 +277,26 @@ bool
 rpl__tok_hex(const struct rpl__tok *t, uint8_t *out, size_t n)
 {
     const unsigned char *p = (const unsigned char *)t->p;
-    unsigned bad = 0;
+    uint64_t bad = 0;
+    size_t i = 0;
 
     if (t->n != 2 * n)
         return false;
-    /* A byte that is no digit makes its (value - 1) wrap: one test of
-     * all the bytes at the end. */
-    for (size_t i = 0; i < n; i++) {
+    /* 8 digits make 4 bytes: the value of digit 2k (byte 2k of the
+     * little-endian word) is the high nibble of byte k. */
+    for (; i + 4 <= n; i += 4) {
+        const uint64_t lanes = 0x00ff00ff00ff00ffu;
+        uint64_t v;
+        uint64_t q;
+
+        bad |= hex8(rpl__load_le64(p + 2 * i), &v);
+        q = (((v & lanes) << 4) | ((v >> 8) & lanes)) & lanes;
+        q = (q | q >> 8) & 0x0000ffff0000ffffu;
+        q = (q | q >> 16) & 0xffffffffu;
+        rpl__store_le32(out + i, (uint32_t)q);
+    }
+    /* A digit that is none makes its (value - 1) wrap. */
+    for (; i < n; i++) {
         const unsigned hi = hex_digit[p[2 * i]];
         const unsigned lo = hex_digit[p[2 * i + 1]];
 
@@ -490,10 +528,22 @@ rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n)
 
     if (cap == 0)
         return;
-    out[0] = '\0';
-    for (size_t i = 0; i < n && len < cap; i++)
-        len += rpl__fmt(out + len, cap - len, "%sp%u", i ? "," : "",
-                        (unsigned)seats[i]);
+    for (size_t i = 0; i < n && len + 1 < cap; i++) {
+        char digits[3];
+        size_t d = 0;
+        unsigned v = seats[i];
+
+        if (i)
+            fmt_putc(out, cap, &len, ',');
+        fmt_putc(out, cap, &len, 'p');
+        do {
+            digits[d++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        while (d)
+            fmt_putc(out, cap, &len, digits[--d]);
+    }
+    out[len < cap ? len : cap - 1] = '\0';
 }
 
 void

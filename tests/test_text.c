@@ -186,6 +186,18 @@ START_TEST(fmt_as_snprintf)
         ck_assert_uint_eq(n, (size_t)w);
         ck_assert(memcmp(a, b, sizeof(a)) == 0);
     }
+    /* rpl__fmt_seats() too, against the list snprintf() writes. */
+    for (size_t cap = 1; cap <= sizeof(a); cap++) {
+        const uint8_t seats[] = {1, 7, 10, 255};
+
+        memset(a, '#', sizeof(a));
+        memset(b, '#', sizeof(b));
+        rpl__fmt_seats(a, cap, seats, 4);
+        snprintf(b, cap, "p1,p7,p10,p255");
+        ck_assert(memcmp(a, b, sizeof(a)) == 0);
+        rpl__fmt_seats(a, cap, seats, 0);
+        ck_assert_str_eq(a, "");
+    }
 }
 END_TEST
 
@@ -270,6 +282,33 @@ START_TEST(hex_one_spelling)
     ck_assert(!rpl__tok_hex(&t, b, 2));
     t = tok("0afg");
     ck_assert(!rpl__tok_hex(&t, b, 2));
+    /* 8 digits at a time, then the rest: every length up to 33 bytes
+     * decodes what rpl__hex() wrote, and every byte that is no digit is
+     * refused at every place. */
+    for (size_t n = 1; n <= 33; n++) {
+        uint8_t in[33], got[33];
+        char h[67];
+
+        for (size_t i = 0; i < n; i++)
+            in[i] = (uint8_t)(37 * i + 11 * n + 5);
+        rpl__hex(h, in, n);
+        t.p = h;
+        t.n = 2 * n;
+        ck_assert(rpl__tok_hex(&t, got, n));
+        ck_assert(memcmp(got, in, n) == 0);
+        for (size_t at = 0; at < 2 * n; at++) {
+            const char keep = h[at];
+
+            for (unsigned c = 0; c < 256; c++) {
+                const bool digit =
+                    (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+
+                h[at] = (char)c;
+                ck_assert(!rpl__tok_hex(&t, got, n) == !digit);
+            }
+            h[at] = keep;
+        }
+    }
     /* Every byte that is no lowercase digit, at each place. */
     for (unsigned c = 0; c < 256; c++) {
         char h[5] = "0aff";

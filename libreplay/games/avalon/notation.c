@@ -383,11 +383,46 @@ rpl__av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
 int
 rpl__av_keyword(const struct rpl__tok *t)
 {
-    for (int k = 0; k < AV_KW_COUNT; k++)
-        if (t->n == kw_name[k].len && t->p[0] == kw_name[k].name[0] &&
-            memcmp(t->p, kw_name[k].name, t->n) == 0)
-            return k;
-    return -1;
+    int k;
+
+    /* No two keywords share a first letter. */
+    switch (t->n ? t->p[0] : '\0') {
+    case 's':
+        k = AV_KW_START;
+        break;
+    case 'd':
+        k = AV_KW_DEAL;
+        break;
+    case 'p':
+        k = AV_KW_PROPOSE;
+        break;
+    case 'v':
+        k = AV_KW_VOTE;
+        break;
+    case 't':
+        k = AV_KW_TEAM;
+        break;
+    case 'c':
+        k = AV_KW_CARD;
+        break;
+    case 'q':
+        k = AV_KW_QUEST;
+        break;
+    case 'l':
+        k = AV_KW_LADY;
+        break;
+    case 'a':
+        k = AV_KW_ASSASSINATE;
+        break;
+    case 'e':
+        k = AV_KW_END;
+        break;
+    default:
+        return -1;
+    }
+    return t->n == kw_name[k].len && memcmp(t->p, kw_name[k].name, t->n) == 0
+               ? k
+               : -1;
 }
 
 /* The generic form of a line, for syntax errors. */
