@@ -113,25 +113,41 @@ ascii_ok(const unsigned char *s, size_t n)
     return !(bad | ascii8_bad(rpl__load_le64(s + n - 8)));
 }
 
+/* The spaces of the word x, each as the high bit of its byte, exactly:
+ * in y = x ^ 0x20.., the high bit of ((y & 0x7f..) + 0x7f..) | y is clear
+ * for a zero byte only, and no carry crosses a byte. */
+static uint64_t
+spaces8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t y = x ^ (0x20 * ones);
+
+    return ~(((y & 0x7f * ones) + 0x7f * ones) | y) & (0x80 * ones);
+}
+
 /* The offset of the first space in text[i..len), len when none: 8 bytes
- * at a time while none of them is a space (a zero byte of x ^ 0x20..;
- * the test is exact for a word without one), then byte by byte. */
+ * at a time (byte k of a word is its bits 8k..8k+7), the last word
+ * ending at len and shifted past the bytes before i. */
 static size_t
 next_space(const char *text, size_t i, size_t len)
 {
-    const uint64_t ones = 0x0101010101010101u;
+    const uint8_t *p = (const uint8_t *)text;
+    uint64_t m;
 
-    while (len - i >= 8) {
-        const uint64_t x =
-            rpl__load_le64((const uint8_t *)text + i) ^ (0x20 * ones);
-
-        if ((x - ones) & ~x & (0x80 * ones))
-            break;
-        i += 8;
+    for (; len - i >= 8; i += 8) {
+        m = spaces8(rpl__load_le64(p + i));
+        if (m)
+            return i + (size_t)__builtin_ctzll(m) / 8;
     }
-    while (i < len && text[i] != ' ')
-        i++;
-    return i;
+    if (i == len)
+        return len;
+    if (len < 8) {
+        while (i < len && text[i] != ' ')
+            i++;
+        return i;
+    }
+    m = spaces8(rpl__load_le64(p + len - 8)) >> (8 * (8 - (len - i)));
+    return m ? i + (size_t)__builtin_ctzll(m) / 8 : len;
 }
 
 enum rpl_status
