@@ -29,6 +29,12 @@ struct rpl_ctx {
     struct rpl_allocator a;
     uint8_t valid_point[RPL__POINT_CACHE][32];
     size_t npoints; /* filled entries; the next goes at npoints % CACHE */
+    /* The last public key text that parsed, and what it gave: logs of
+     * one dealer name the same key, whose base64 need not be decoded,
+     * checked for its one spelling and re-encoded each time. */
+    char last_key_b64[RPL_PUBKEY_B64_LEN];
+    struct rpl_pubkey last_key;
+    bool has_last_key;
 };
 
 void *rpl__alloc(struct rpl_ctx *ctx, size_t size);
