@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "limits.h"
 #include "replay.h"
@@ -28,6 +29,12 @@ struct rpl_ctx {
     struct rpl_allocator a;
     uint8_t valid_point[RPL__POINT_CACHE][32];
     size_t npoints; /* filled entries; the next goes at npoints % CACHE */
+    /* The last public key text that parsed, and what it gave: logs of
+     * one dealer name the same key, whose base64 need not be decoded,
+     * checked for its one spelling and re-encoded each time. */
+    char last_key_b64[RPL_PUBKEY_B64_LEN];
+    struct rpl_pubkey last_key;
+    bool has_last_key;
 };
 
 void *rpl__alloc(struct rpl_ctx *ctx, size_t size);
@@ -54,6 +61,12 @@ rpl__load_le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
            (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t
+rpl__load_le64(const uint8_t *p)
+{
+    return (uint64_t)rpl__load_le32(p) | (uint64_t)rpl__load_le32(p + 4) << 32;
 }
 
 static inline void
@@ -124,7 +137,15 @@ struct rpl__line {
 enum rpl_status rpl__line_split(struct rpl__line *ln, const char *text,
                                 size_t len, size_t no, struct rpl_error *err);
 
-bool rpl__tok_is(const struct rpl__tok *t, const char *s);
+/* Whether t is the word s.  Inline: nearly every caller names a
+ * literal, whose length the compiler then knows. */
+static inline bool
+rpl__tok_is(const struct rpl__tok *t, const char *s)
+{
+    const size_t n = strlen(s);
+
+    return t->n == n && memcmp(t->p, s, n) == 0;
+}
 /* "pK" with 1 <= K <= seats, no leading zero. */
 bool rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat);
 /* The seat named by the last pK token of a commitment label ("deal p3"),
@@ -163,6 +184,10 @@ bool rpl__utf8_ok(const char *s, size_t n);
 
 /* Lowercase hex of in[0..n) and a NUL into out (2n + 1 bytes). */
 void rpl__hex(char *out, const uint8_t *in, size_t n);
+/* snprintf() for the formats of labels and views on the verify path,
+ * without its cost: only %s, %u and %zu (and no flag, width or %%);
+ * returns the length it would have written, like snprintf(). */
+size_t rpl__fmt(char *out, size_t cap, const char *fmt, ...) RPL__PRINTF(3, 4);
 /* "p1,p3,p5" and a NUL into out (cap >= 4 * RPL_MAX_SEATS). */
 void rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n);
 /* The error `expected "<want>", got "<the line, cut at 60 bytes>"`,

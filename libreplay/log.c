@@ -43,7 +43,7 @@ static enum rpl__kw
 kw_from(const struct rpl__tok *t, size_t first)
 {
     for (size_t k = first; k < NKEYWORDS; k++)
-        if (t->n == keywords[k].len &&
+        if (t->n == keywords[k].len && t->p[0] == keywords[k].name[0] &&
             memcmp(t->p, keywords[k].name, t->n) == 0)
             return (enum rpl__kw)k;
     return RPL__KW_NONE;
@@ -58,7 +58,18 @@ rpl__kw_find(const struct rpl__tok *t)
 enum rpl__kw
 rpl__kw_body(const struct rpl__tok *t)
 {
-    return kw_from(t, RPL__KW_ENTROPY);
+    /* Asked of every body line, most of them the game's: the first
+     * letters of entropy, sig, seal, reveal and open tell most of those
+     * at once. */
+    switch (t->n ? t->p[0] : '\0') {
+    case 'e':
+    case 's':
+    case 'r':
+    case 'o':
+        return kw_from(t, RPL__KW_ENTROPY);
+    default:
+        return RPL__KW_NONE;
+    }
 }
 
 const char *
@@ -83,38 +94,54 @@ rpl__log_line(const struct rpl_log *log, size_t no, size_t *len)
     return log->text + log->start[no - 1];
 }
 
-/* Indexes the lines of log->text; faults of the text as a whole (limits)
- * are line 0. */
+/* Indexes the lines of log->text in one pass, the index growing as it
+ * goes; faults of the text as a whole (limits) are line 0, and too many
+ * lines is reported before a line that is too long. */
 static enum rpl_status
 index_lines(struct rpl_log *log, struct rpl_error *err)
 {
+    const char *const text = log->text;
+    const size_t len = log->len;
+    /* Room for lines of 24 bytes on average (canonical lines run about
+     * 30), doubled when the text has more. */
+    size_t cap = len / 24 + 8 < RPL_MAX_LINES ? len / 24 + 8 : RPL_MAX_LINES;
     size_t n = 0;
     size_t from = 0;
+    size_t too_long = 0; /* the first line over RPL_MAX_LINE, 0 if none */
 
-    for (size_t i = 0; i < log->len; i++)
-        if (log->text[i] == '\n')
-            n++;
-    log->ends_with_lf = log->len > 0 && log->text[log->len - 1] == '\n';
-    if (log->len > 0 && !log->ends_with_lf)
-        n++;
-    if (n > RPL_MAX_LINES)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "more than %u lines (RPL_MAX_LINES)", RPL_MAX_LINES);
-    log->start = rpl__calloc(log->ctx, n ? n : 1, sizeof(*log->start));
+    log->start = rpl__alloc(log->ctx, cap * sizeof(*log->start));
     if (!log->start)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    log->nlines = n;
-    for (size_t no = 1; no <= n; no++) {
-        const char *nl = memchr(log->text + from, '\n', log->len - from);
-        const size_t end = nl ? (size_t)(nl - log->text) : log->len;
+    while (from < len) {
+        const char *nl = memchr(text + from, '\n', len - from);
+        const size_t end = nl ? (size_t)(nl - text) : len;
 
-        log->start[no - 1] = from;
-        if (end - from > RPL_MAX_LINE)
-            return rpl__err(err, RPL_E_LIMIT, 0,
-                            "line %zu is longer than %u bytes (RPL_MAX_LINE)",
-                            no, RPL_MAX_LINE);
+        if (n == cap) {
+            const size_t ncap =
+                cap < RPL_MAX_LINES / 2 ? 2 * cap : RPL_MAX_LINES;
+            size_t *grown;
+
+            if (n == RPL_MAX_LINES)
+                return rpl__err(err, RPL_E_LIMIT, 0,
+                                "more than %u lines (RPL_MAX_LINES)",
+                                RPL_MAX_LINES);
+            grown = rpl__realloc(log->ctx, log->start, ncap * sizeof(*grown));
+            if (!grown)
+                return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+            log->start = grown;
+            cap = ncap;
+        }
+        log->start[n++] = from;
+        if (end - from > RPL_MAX_LINE && !too_long)
+            too_long = n;
         from = end + 1;
     }
+    log->nlines = n;
+    log->ends_with_lf = len > 0 && text[len - 1] == '\n';
+    if (too_long)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "line %zu is longer than %u bytes (RPL_MAX_LINE)",
+                        too_long, RPL_MAX_LINE);
     return RPL_OK;
 }
 
@@ -577,7 +604,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
             return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
                             "unknown game \"%s\" (expected %s)", got, names);
         }
-        snprintf(v->rep->game, sizeof(v->rep->game), "%s", log->game->name);
+        rpl__fmt(v->rep->game, sizeof(v->rep->game), "%s", log->game->name);
         log->st = rpl__calloc(log->ctx, 1, log->game->state_size);
         if (!log->st)
             return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
@@ -1022,8 +1049,8 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
         const bool over = log->game->is_over(log->st);
 
         log->game->outcome(log->st, &winner, &reason);
-        snprintf(log->rep.winner, sizeof(log->rep.winner), "%s", winner);
-        snprintf(log->rep.reason, sizeof(log->rep.reason), "%s", reason);
+        rpl__fmt(log->rep.winner, sizeof(log->rep.winner), "%s", winner);
+        rpl__fmt(log->rep.reason, sizeof(log->rep.reason), "%s", reason);
         if (v->revealed && log->game->opens_left(log->st) == 0 &&
             v->last_seal == log->nlines && v->last_seal > v->last_open)
             log->rep.progress = RPL_PROGRESS_COMPLETE;

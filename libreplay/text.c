@@ -8,6 +8,8 @@
  * \\ as the only escapes (seat names).  Every reader accepts one spelling
  * only: lowercase hex, padded base64, decimals without leading zeros.
  */
+#include <assert.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +81,75 @@ rpl__utf8_ok(const char *s, size_t n)
     return true;
 }
 
+/* Whether the word x holds a byte that is not printable ASCII
+ * (0x20..0x7e), as high bits: in t = x - 0x20.., a byte below 0x20
+ * wraps to 0xe0 and up, and t + 0x21 has its high bit set for a byte
+ * from 0x7f up.  A borrow or carry can flag a good byte next to a bad
+ * one, never a word without a bad byte: zero means all 8 are good. */
+static uint64_t
+ascii8_bad(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t t = x - 0x20 * ones;
+
+    return (t | (t + 0x21 * ones)) & (0x80 * ones);
+}
+
+/* Whether s[0..n) is all printable ASCII, 8 bytes at a time; the last
+ * word may overlap the one before it. */
+static bool
+ascii_ok(const unsigned char *s, size_t n)
+{
+    uint64_t bad = 0;
+
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (s[i] < 0x20 || s[i] >= 0x7f)
+                return false;
+        return true;
+    }
+    for (size_t i = 0; i + 8 <= n; i += 8)
+        bad |= ascii8_bad(rpl__load_le64(s + i));
+    return !(bad | ascii8_bad(rpl__load_le64(s + n - 8)));
+}
+
+/* The spaces of the word x, each as the high bit of its byte, exactly:
+ * in y = x ^ 0x20.., the high bit of ((y & 0x7f..) + 0x7f..) | y is clear
+ * for a zero byte only, and no carry crosses a byte. */
+static uint64_t
+spaces8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t y = x ^ (0x20 * ones);
+
+    return ~(((y & 0x7f * ones) + 0x7f * ones) | y) & (0x80 * ones);
+}
+
+/* The offset of the first space in text[i..len), len when none: 8 bytes
+ * at a time (byte k of a word is its bits 8k..8k+7), the last word
+ * ending at len and shifted past the bytes before i. */
+static size_t
+next_space(const char *text, size_t i, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)text;
+    uint64_t m;
+
+    for (; len - i >= 8; i += 8) {
+        m = spaces8(rpl__load_le64(p + i));
+        if (m)
+            return i + (size_t)__builtin_ctzll(m) / 8;
+    }
+    if (i == len)
+        return len;
+    if (len < 8) {
+        while (i < len && text[i] != ' ')
+            i++;
+        return i;
+    }
+    m = spaces8(rpl__load_le64(p + len - 8)) >> (8 * (8 - (len - i)));
+    return m ? i + (size_t)__builtin_ctzll(m) / 8 : len;
+}
+
 enum rpl_status
 rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
                 struct rpl_error *err)
@@ -92,18 +163,23 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
     ln->ntok = 0;
     if (len == 0)
         return rpl__err(err, RPL_E_SYNTAX, no, "empty line");
-    while (i < len) {
-        uint32_t cp;
-        const size_t clen = utf8_next(p + i, len - i, &cp);
+    /* The whole line is checked before its tokens, so that a bad byte
+     * is reported wherever it is: at once when it is printable ASCII,
+     * else character by character. */
+    if (!ascii_ok(p, len)) {
+        while (i < len) {
+            uint32_t cp;
+            const size_t clen = utf8_next(p + i, len - i, &cp);
 
-        if (!clen)
-            return rpl__err(err, RPL_E_SYNTAX, no, "invalid UTF-8 at byte %zu",
-                            i + 1);
-        if (is_cc(cp))
-            return rpl__err(err, RPL_E_SYNTAX, no,
-                            "control character U+%04X at byte %zu",
-                            (unsigned)cp, i + 1);
-        i += clen;
+            if (!clen)
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "invalid UTF-8 at byte %zu", i + 1);
+            if (is_cc(cp))
+                return rpl__err(err, RPL_E_SYNTAX, no,
+                                "control character U+%04X at byte %zu",
+                                (unsigned)cp, i + 1);
+            i += clen;
+        }
     }
     for (i = 0; i < len;) {
         const size_t start = i;
@@ -129,8 +205,7 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
                 return rpl__err(err, RPL_E_SYNTAX, no,
                                 "expected a space after the closing quote");
         } else {
-            while (i < len && text[i] != ' ')
-                i++;
+            i = next_space(text, i, len);
         }
         ln->tok[ln->ntok].p = text + start;
         ln->tok[ln->ntok].n = i - start;
@@ -143,14 +218,6 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
         }
     }
     return RPL_OK;
-}
-
-bool
-rpl__tok_is(const struct rpl__tok *t, const char *s)
-{
-    const size_t n = strlen(s);
-
-    return t->n == n && memcmp(t->p, s, n) == 0;
 }
 
 bool
@@ -179,6 +246,15 @@ rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat)
 
     if (t->n < 2 || t->p[0] != 'p')
         return false;
+    if (t->n == 2) {
+        /* p1..p9, most seats, without the general reader. */
+        const unsigned d = (unsigned)(unsigned char)t->p[1] - '0';
+
+        if (d == 0 || d > 9 || d > seats)
+            return false;
+        *seat = d;
+        return true;
+    }
     num.p = t->p + 1;
     num.n = t->n - 1;
     if (!rpl__tok_uint(&num, seats, &k) || k == 0)
@@ -187,30 +263,63 @@ rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat)
     return true;
 }
 
-static int
-hexval(char c)
+/* The bytes of the word x that are no lowercase hex digit, as high
+ * bits (zero: all 8 are digits), and their values in *v.  For a byte b
+ * below 0x80, b + (0x80 - lo) has its high bit set when b >= lo and
+ * carries into no other byte; a byte from 0x80 up is flagged itself. */
+static uint64_t
+hex8(uint64_t x, uint64_t *v)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
+    const uint64_t ones = 0x0101010101010101u;
+    const uint64_t high = 0x80 * ones;
+    const uint64_t digit =
+        (x + (0x80 - '0') * ones) & ~(x + (0x7f - '9') * ones);
+    const uint64_t letter =
+        (x + (0x80 - 'a') * ones) & ~(x + (0x7f - 'f') * ones);
+
+    *v = (x & 0x0f * ones) + ((letter & high) >> 7) * 9;
+    return (x & high) | (~(digit | letter) & high);
 }
+
+/* One more than the value of each lowercase hex digit, 0 for every
+ * other byte, for the digits left over after whole words. */
+static const uint8_t hex_digit[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+    ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+};
 
 bool
 rpl__tok_hex(const struct rpl__tok *t, uint8_t *out, size_t n)
 {
+    const unsigned char *p = (const unsigned char *)t->p;
+    uint64_t bad = 0;
+    size_t i = 0;
+
     if (t->n != 2 * n)
         return false;
-    for (size_t i = 0; i < n; i++) {
-        const int hi = hexval(t->p[2 * i]);
-        const int lo = hexval(t->p[2 * i + 1]);
+    /* 8 digits make 4 bytes: the value of digit 2k (byte 2k of the
+     * little-endian word) is the high nibble of byte k. */
+    for (; i + 4 <= n; i += 4) {
+        const uint64_t lanes = 0x00ff00ff00ff00ffu;
+        uint64_t v;
+        uint64_t q;
 
-        if (hi < 0 || lo < 0)
-            return false;
-        out[i] = (uint8_t)(hi << 4 | lo);
+        bad |= hex8(rpl__load_le64(p + 2 * i), &v);
+        q = (((v & lanes) << 4) | ((v >> 8) & lanes)) & lanes;
+        q = (q | q >> 8) & 0x0000ffff0000ffffu;
+        q = (q | q >> 16) & 0xffffffffu;
+        rpl__store_le32(out + i, (uint32_t)q);
     }
-    return true;
+    /* A digit that is none makes its (value - 1) wrap. */
+    for (; i < n; i++) {
+        const unsigned hi = hex_digit[p[2 * i]];
+        const unsigned lo = hex_digit[p[2 * i + 1]];
+
+        bad |= (hi - 1) | (lo - 1);
+        out[i] = (uint8_t)((hi - 1) << 4 | (lo - 1));
+    }
+    return bad < 16;
 }
 
 bool
@@ -372,6 +481,62 @@ rpl__hex(char *out, const uint8_t *in, size_t n)
     out[2 * n] = '\0';
 }
 
+/* Appends c at out[*len] while there is room for it and the NUL; *len
+ * counts every byte, as snprintf() counts. */
+static void
+fmt_putc(char *out, size_t cap, size_t *len, char c)
+{
+    if (*len + 1 < cap)
+        out[*len] = c;
+    (*len)++;
+}
+
+size_t
+rpl__fmt(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    size_t len = 0;
+
+    va_start(ap, fmt);
+    for (const char *f = fmt; *f; f++) {
+        char digits[24];
+        size_t v = 0;
+        size_t d = sizeof(digits);
+
+        if (*f != '%') {
+            fmt_putc(out, cap, &len, *f);
+            continue;
+        }
+        if (f[1] == 's') {
+            for (const char *str = va_arg(ap, const char *); *str; str++)
+                fmt_putc(out, cap, &len, *str);
+            f++;
+            continue;
+        }
+        if (f[1] == 'u') {
+            v = va_arg(ap, unsigned);
+            f++;
+        } else if (f[1] == 'z' && f[2] == 'u') {
+            v = va_arg(ap, size_t);
+            f += 2;
+        } else {
+            /* Our own format strings only: another conversion is a bug. */
+            assert(!"rpl__fmt: only %s, %u and %zu");
+            break;
+        }
+        do {
+            digits[--d] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        while (d < sizeof(digits))
+            fmt_putc(out, cap, &len, digits[d++]);
+    }
+    va_end(ap);
+    if (cap > 0)
+        out[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
 void
 rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n)
 {
@@ -379,15 +544,22 @@ rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n)
 
     if (cap == 0)
         return;
-    out[0] = '\0';
-    for (size_t i = 0; i < n && len < cap; i++) {
-        const int w = snprintf(out + len, cap - len, "%sp%u", i ? "," : "",
-                               (unsigned)seats[i]);
+    for (size_t i = 0; i < n && len + 1 < cap; i++) {
+        char digits[3];
+        size_t d = 0;
+        unsigned v = seats[i];
 
-        if (w < 0)
-            break;
-        len += (size_t)w;
+        if (i)
+            fmt_putc(out, cap, &len, ',');
+        fmt_putc(out, cap, &len, 'p');
+        do {
+            digits[d++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        while (d)
+            fmt_putc(out, cap, &len, digits[--d]);
     }
+    out[len < cap ? len : cap - 1] = '\0';
 }
 
 void

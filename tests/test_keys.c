@@ -256,6 +256,48 @@ parse_fails(const char *b64, size_t len, const char *msg_part)
         ck_assert_uint_eq(pk.key[i], 0x33);
 }
 
+/* The context keeps the last key text that parsed: the same text gives
+ * the same key again, and a text that differs is checked in full. */
+START_TEST(test_pubkey_parse_cached)
+{
+    struct rpl_seckey *sk;
+    struct rpl_pubkey pk, got, other;
+    struct rpl_error err;
+    char b64[RPL_PUBKEY_B64_LEN + 1], bad[RPL_PUBKEY_B64_LEN + 1];
+
+    ck_assert_int_eq(rpl_seckey_generate(ctx, &sk, NULL), RPL_OK);
+    rpl_seckey_pubkey(sk, &pk);
+    rpl_pubkey_format(&pk, b64);
+    for (int i = 0; i < 2; i++) {
+        memset(&got, 0, sizeof(got));
+        ck_assert_int_eq(
+            rpl__pubkey_parse(ctx, &got, b64, RPL_PUBKEY_B64_LEN, &err),
+            RPL_OK);
+        ck_assert_mem_eq(got.id, pk.id, 8);
+        ck_assert_mem_eq(got.key, pk.key, 32);
+    }
+    memcpy(bad, b64, sizeof(b64));
+    bad[20] = '-';
+    memset(&other, 0x33, sizeof(other));
+    ck_assert_int_eq(
+        rpl__pubkey_parse(ctx, &other, bad, RPL_PUBKEY_B64_LEN, &err),
+        RPL_E_KEY);
+    ck_assert(strstr(err.msg, "base64"));
+    ck_assert_uint_eq(other.key[0], 0x33);
+    bad[20] = b64[20];
+    bad[RPL_PUBKEY_B64_LEN - 1] =
+        b64[RPL_PUBKEY_B64_LEN - 1] == 'A' ? 'B' : 'A';
+    /* Another key, or none (not every 32 bytes are a point). */
+    ck_assert(rpl__pubkey_parse(ctx, &other, bad, RPL_PUBKEY_B64_LEN, &err) !=
+                  RPL_OK ||
+              memcmp(other.key, pk.key, 32) != 0);
+    ck_assert_int_eq(
+        rpl__pubkey_parse(ctx, &got, b64, RPL_PUBKEY_B64_LEN, &err), RPL_OK);
+    ck_assert_mem_eq(got.key, pk.key, 32);
+    rpl_seckey_free(sk);
+}
+END_TEST
+
 START_TEST(test_pubkey_rejects)
 {
     struct rpl_seckey *sk;
@@ -902,6 +944,7 @@ keys_suite(void)
     tcase_add_test(tc, test_from_seed);
     tcase_add_test(tc, test_pubkey_round_trip);
     tcase_add_test(tc, test_pubkey_rejects);
+    tcase_add_test(tc, test_pubkey_parse_cached);
     tcase_add_loop_test(tc, test_seckey_edits, 0,
                         sizeof(sk_cases) / sizeof(sk_cases[0]));
     tcase_add_test(tc, test_seckey_mode);

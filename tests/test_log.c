@@ -964,6 +964,24 @@ START_TEST(limits)
         rpl_log_parse(ctx, &log, big, RPL_MAX_LINE + 2, false, &err),
         RPL_E_LIMIT);
     ck_assert(strstr(err.msg, "RPL_MAX_LINE"));
+    ck_assert(strstr(err.msg, "line 1 "));
+    /* The line count comes first: a long second line, then too many. */
+    big[0] = 'x';
+    big[1] = '\n';
+    memset(big + 2, 'x', RPL_MAX_LINE + 1);
+    n = RPL_MAX_LINE + 4;
+    big[n - 1] = '\n';
+    for (size_t k = 2; k <= RPL_MAX_LINES; k++) {
+        big[n++] = 'x';
+        big[n++] = '\n';
+    }
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, big, n, false, &err),
+                     RPL_E_LIMIT);
+    ck_assert(strstr(err.msg, "RPL_MAX_LINES"));
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, big, n - 2, false, &err),
+                     RPL_E_LIMIT);
+    ck_assert_str_eq(err.msg,
+                     "line 2 is longer than 4096 bytes (RPL_MAX_LINE)");
     /* RPL_MAX_TEXT bytes, then one more. */
     for (n = 0; n < RPL_MAX_TEXT; n++)
         big[n] = (n % 4000 == 3999) ? '\n' : 'x';

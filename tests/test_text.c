@@ -2,6 +2,7 @@
  * test_text.c - the canonical line tokenizer and the token readers: each
  * accepts exactly one spelling.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <check.h>
@@ -76,6 +77,127 @@ START_TEST(split_token_limit)
     line[n + 1] = '\0';
     ck_assert_int_eq(split(&ln, line, &err), RPL_E_LIMIT);
     ck_assert(strstr(err.msg, "RPL_MAX_TOKENS"));
+}
+END_TEST
+
+/* The tokenizer reads 8 bytes at a time: a bad byte, a multibyte
+ * character and a space are each found at every offset of a line, with
+ * the same message as byte by byte. */
+static const struct {
+    const char *bytes;
+    const char *msg; /* before " at byte N"; NULL: accepted */
+} at_offset[] = {
+    {"\x01", "control character U+0001"},
+    {"\x1f", "control character U+001F"},
+    {"\x7f", "control character U+007F"},
+    {"\xc2\x85", "control character U+0085"},
+    {"\x80", "invalid UTF-8"},
+    {"\xff", "invalid UTF-8"},
+    {"\xc3", "invalid UTF-8"},
+    {"\xc3\xa9", NULL},
+    {"\xe2\x82\xac", NULL},
+    {"\xf0\x9f\x83\x8f", NULL},
+    {"~", NULL},
+};
+
+START_TEST(split_every_offset)
+{
+    const size_t blen = strlen(at_offset[_i].bytes);
+
+    for (size_t at = 0; at < 40; at++) {
+        char line[64];
+        char want[64];
+        struct rpl__line ln;
+        struct rpl_error err;
+        enum rpl_status rc;
+
+        memset(line, 'x', sizeof(line));
+        memcpy(line + at, at_offset[_i].bytes, blen);
+        rc = rpl__line_split(&ln, line, 40 + blen, 3, &err);
+        if (!at_offset[_i].msg) {
+            ck_assert_int_eq(rc, RPL_OK);
+            ck_assert_uint_eq(ln.ntok, 1);
+            ck_assert_uint_eq(ln.tok[0].n, 40 + blen);
+            continue;
+        }
+        snprintf(want, sizeof(want), "%s at byte %zu", at_offset[_i].msg,
+                 at + 1);
+        ck_assert_int_eq(rc, RPL_E_SYNTAX);
+        ck_assert_str_eq(err.msg, want);
+        ck_assert_uint_eq(err.line, 3);
+    }
+}
+END_TEST
+
+/* Tokens of every length from 1 to 20, each split where a byte loop
+ * splits them; a control character after the last space still wins
+ * over the spaces before it. */
+START_TEST(split_token_lengths)
+{
+    for (size_t a = 1; a <= 20; a++) {
+        for (size_t b = 1; b <= 20; b++) {
+            char line[64];
+            struct rpl__line ln;
+            struct rpl_error err;
+
+            memset(line, 'a', a);
+            line[a] = ' ';
+            memset(line + a + 1, 'b', b);
+            ck_assert_int_eq(rpl__line_split(&ln, line, a + 1 + b, 1, &err),
+                             RPL_OK);
+            ck_assert_uint_eq(ln.ntok, 2);
+            ck_assert_uint_eq(ln.tok[0].n, a);
+            ck_assert_ptr_eq(ln.tok[1].p, line + a + 1);
+            ck_assert_uint_eq(ln.tok[1].n, b);
+            line[a + 1] = ' ';
+            ck_assert_int_eq(rpl__line_split(&ln, line, a + 1 + b, 1, &err),
+                             RPL_E_SYNTAX);
+            ck_assert(strstr(err.msg, "two spaces in a row"));
+            line[a + b] = '\t';
+            ck_assert_int_eq(rpl__line_split(&ln, line, a + 1 + b, 1, &err),
+                             RPL_E_SYNTAX);
+            ck_assert(strstr(err.msg, "control character U+0009"));
+        }
+    }
+}
+END_TEST
+
+/* rpl__fmt() writes what snprintf() writes, at every buffer size. */
+START_TEST(fmt_as_snprintf)
+{
+    char a[48], b[48];
+
+    for (size_t cap = 0; cap <= sizeof(a); cap++) {
+        size_t n;
+        int w;
+
+        memset(a, '#', sizeof(a));
+        memset(b, '#', sizeof(b));
+        n = rpl__fmt(a, cap, "open card %u p%u %s|%zu", 5u, 10u, "success",
+                     (size_t)18446744073709551615u);
+        w = snprintf(b, cap, "open card %u p%u %s|%zu", 5u, 10u, "success",
+                     (size_t)18446744073709551615u);
+        ck_assert_uint_eq(n, (size_t)w);
+        ck_assert(memcmp(a, b, sizeof(a)) == 0);
+        memset(a, '#', sizeof(a));
+        memset(b, '#', sizeof(b));
+        n = rpl__fmt(a, cap, "%s%u", "", 0u);
+        w = snprintf(b, cap, "%s%u", "", 0u);
+        ck_assert_uint_eq(n, (size_t)w);
+        ck_assert(memcmp(a, b, sizeof(a)) == 0);
+    }
+    /* rpl__fmt_seats() too, against the list snprintf() writes. */
+    for (size_t cap = 1; cap <= sizeof(a); cap++) {
+        const uint8_t seats[] = {1, 7, 10, 255};
+
+        memset(a, '#', sizeof(a));
+        memset(b, '#', sizeof(b));
+        rpl__fmt_seats(a, cap, seats, 4);
+        snprintf(b, cap, "p1,p7,p10,p255");
+        ck_assert(memcmp(a, b, sizeof(a)) == 0);
+        rpl__fmt_seats(a, cap, seats, 0);
+        ck_assert_str_eq(a, "");
+    }
 }
 END_TEST
 
@@ -160,6 +282,46 @@ START_TEST(hex_one_spelling)
     ck_assert(!rpl__tok_hex(&t, b, 2));
     t = tok("0afg");
     ck_assert(!rpl__tok_hex(&t, b, 2));
+    /* 8 digits at a time, then the rest: every length up to 33 bytes
+     * decodes what rpl__hex() wrote, and every byte that is no digit is
+     * refused at every place. */
+    for (size_t n = 1; n <= 33; n++) {
+        uint8_t in[33], got[33];
+        char h[67];
+
+        for (size_t i = 0; i < n; i++)
+            in[i] = (uint8_t)(37 * i + 11 * n + 5);
+        rpl__hex(h, in, n);
+        t.p = h;
+        t.n = 2 * n;
+        ck_assert(rpl__tok_hex(&t, got, n));
+        ck_assert(memcmp(got, in, n) == 0);
+        for (size_t at = 0; at < 2 * n; at++) {
+            const char keep = h[at];
+
+            for (unsigned c = 0; c < 256; c++) {
+                const bool digit =
+                    (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+
+                h[at] = (char)c;
+                ck_assert(!rpl__tok_hex(&t, got, n) == !digit);
+            }
+            h[at] = keep;
+        }
+    }
+    /* Every byte that is no lowercase digit, at each place. */
+    for (unsigned c = 0; c < 256; c++) {
+        char h[5] = "0aff";
+        const bool digit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+
+        for (size_t at = 0; at < 4; at++) {
+            memcpy(h, "0aff", 4);
+            h[at] = (char)c;
+            t.p = h;
+            t.n = 4;
+            ck_assert(!rpl__tok_hex(&t, b, 2) == !digit);
+        }
+    }
 }
 END_TEST
 
@@ -243,6 +405,10 @@ text_suite(void)
     tcase_add_loop_test(tc, split_rejects, 0,
                         (int)(sizeof(bad_lines) / sizeof(bad_lines[0])));
     tcase_add_test(tc, split_token_limit);
+    tcase_add_loop_test(tc, split_every_offset, 0,
+                        sizeof(at_offset) / sizeof(at_offset[0]));
+    tcase_add_test(tc, split_token_lengths);
+    tcase_add_test(tc, fmt_as_snprintf);
     tcase_add_test(tc, seat_tokens);
     tcase_add_test(tc, seat_lists);
     tcase_add_test(tc, numbers);

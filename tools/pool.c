@@ -36,6 +36,8 @@ struct cli_pool {
     pthread_cond_t space_cv; /* a slot was released, or stop */
     size_t next;             /* the next job to start */
     size_t released;         /* jobs below this are released */
+    size_t awaited;          /* the job the main thread waits for */
+    bool is_awaiting;        /* it waits on done_cv for it */
     bool is_stopping;
 };
 
@@ -118,7 +120,12 @@ worker(void *arg)
         run_job(p, i, s);
         pthread_mutex_lock(&p->mu);
         s->is_done = true;
-        pthread_cond_broadcast(&p->done_cv);
+        /* Wake the main thread only for the job it waits for: a job
+         * done ahead of its turn would wake it for nothing, and a woken
+         * main thread takes a core from a worker. */
+        if (p->is_awaiting && p->awaited == i) {
+            pthread_cond_signal(&p->done_cv);
+        }
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -226,8 +233,11 @@ cli_pool_wait(struct cli_pool *p, size_t i, bool keep_text, int *rc)
     }
     pthread_mutex_lock(&p->mu);
     while (!s->is_done) {
+        p->awaited = i;
+        p->is_awaiting = true;
         pthread_cond_wait(&p->done_cv, &p->mu);
     }
+    p->is_awaiting = false;
     s->is_done = false;
     pthread_mutex_unlock(&p->mu);
     *rc = s->rc;
