@@ -75,8 +75,11 @@ rpl_ctx_new(struct rpl_ctx **out, const struct rpl_allocator *alloc,
 void
 rpl_ctx_free(struct rpl_ctx *ctx)
 {
-    if (ctx)
-        ctx->a.free(ctx->a.ud, ctx);
+    if (!ctx)
+        return;
+    if (ctx->deflater_free)
+        ctx->deflater_free(ctx);
+    ctx->a.free(ctx->a.ud, ctx);
 }
 
 void

@@ -543,9 +543,89 @@ out:
     return rc;
 }
 
-enum rpl_status
-rpl__gz_deflate(struct rpl_ctx *ctx, const char *text, size_t len,
-                uint8_t **out, size_t *out_len, struct rpl_error *err)
+/* ---------------------------------------------------- a kept deflater */
+
+/* The blocks deflateInit2() asks for (its state, window, prev, head and
+ * pending buffer: 256 KiB in all), kept in a context from one stream to
+ * the next: setting them up again for each log, zeroed, costs more than
+ * compressing it.  A stream on old blocks writes the same bytes as on
+ * fresh ones: zlib reads no byte of them it has not written in that
+ * stream (its own allocator is malloc(), whose memory is not zeroed;
+ * each stream starts from deflateInit2(), which clears the hash heads and
+ * zeroes the window past the input as it goes).  tests/test_gz.c
+ * compares the two. */
+#define KEPT_BLOCKS 8
+
+struct kept {
+    struct {
+        void *p;
+        size_t size;
+        bool is_used;
+    } blk[KEPT_BLOCKS];
+};
+
+static voidpf
+kept_alloc(voidpf opaque, uInt items, uInt size)
+{
+    struct rpl_ctx *keep = opaque;
+    struct kept *k = keep->deflater;
+    size_t spare = KEPT_BLOCKS;
+    size_t n;
+    void *p;
+
+    if (size && items > SIZE_MAX / size)
+        return NULL;
+    n = (size_t)items * size;
+    for (size_t i = 0; i < KEPT_BLOCKS; i++) {
+        if (k->blk[i].p && !k->blk[i].is_used && k->blk[i].size == n) {
+            k->blk[i].is_used = true;
+            return k->blk[i].p;
+        }
+        if (!k->blk[i].p && spare == KEPT_BLOCKS)
+            spare = i;
+    }
+    p = rpl__alloc(keep, n);
+    if (p && spare < KEPT_BLOCKS) {
+        k->blk[spare].p = p;
+        k->blk[spare].size = n;
+        k->blk[spare].is_used = true;
+    }
+    return p;
+}
+
+static void
+kept_free(voidpf opaque, voidpf ptr)
+{
+    struct rpl_ctx *keep = opaque;
+    struct kept *k = keep->deflater;
+
+    for (size_t i = 0; i < KEPT_BLOCKS; i++) {
+        if (k->blk[i].p == ptr) {
+            k->blk[i].is_used = false;
+            return;
+        }
+    }
+    rpl__free(keep, ptr);
+}
+
+static void
+kept_release(struct rpl_ctx *ctx)
+{
+    struct kept *k = ctx->deflater;
+
+    for (size_t i = 0; i < KEPT_BLOCKS; i++)
+        rpl__free(ctx, k->blk[i].p);
+    rpl__free(ctx, k);
+    ctx->deflater = NULL;
+    ctx->deflater_free = NULL;
+}
+
+/* Deflates text into a buffer of ctx, zlib allocating through zalloc and
+ * zfree with opaque. */
+static enum rpl_status
+deflate_text(struct rpl_ctx *ctx, alloc_func zalloc, free_func zfree,
+             voidpf opaque, const char *text, size_t len, uint8_t **out,
+             size_t *out_len, struct rpl_error *err)
 {
     enum rpl_status rc = RPL_OK;
     z_stream zs;
@@ -564,9 +644,9 @@ rpl__gz_deflate(struct rpl_ctx *ctx, const char *text, size_t len,
         goto out;
     }
     memset(&zs, 0, sizeof(zs));
-    zs.zalloc = z_alloc;
-    zs.zfree = z_free;
-    zs.opaque = ctx;
+    zs.zalloc = zalloc;
+    zs.zfree = zfree;
+    zs.opaque = opaque;
     zrc =
         deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
     if (zrc != Z_OK) {
@@ -627,4 +707,31 @@ out:
         deflateEnd(&zs);
     rpl__free(ctx, buf);
     return rc;
+}
+
+enum rpl_status
+rpl__gz_deflate(struct rpl_ctx *ctx, const char *text, size_t len,
+                uint8_t **out, size_t *out_len, struct rpl_error *err)
+{
+    return deflate_text(ctx, z_alloc, z_free, ctx, text, len, out, out_len,
+                        err);
+}
+
+enum rpl_status
+rpl__gz_pack(struct rpl_ctx *ctx, struct rpl_ctx *keep, const char *text,
+             size_t len, uint8_t **out, size_t *out_len, struct rpl_error *err)
+{
+    if (!keep)
+        return rpl__gz_deflate(ctx, text, len, out, out_len, err);
+    if (!keep->deflater) {
+        keep->deflater = rpl__calloc(keep, 1, sizeof(struct kept));
+        if (!keep->deflater) {
+            *out = NULL;
+            *out_len = 0;
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        }
+        keep->deflater_free = kept_release;
+    }
+    return deflate_text(ctx, kept_alloc, kept_free, keep, text, len, out,
+                        out_len, err);
 }

@@ -35,6 +35,12 @@ struct rpl_ctx {
     char last_key_b64[RPL_PUBKEY_B64_LEN];
     struct rpl_pubkey last_key;
     bool has_last_key;
+    /* A deflate stream kept for rpl__gz_pack() (gz.c), NULL until then:
+     * its 256 KiB of tables cost more to set up than a log to compress.
+     * gz.c sets the function that frees it, so that ctx.c needs no
+     * symbol of gz.c. */
+    void *deflater;
+    void (*deflater_free)(struct rpl_ctx *ctx);
 };
 
 void *rpl__alloc(struct rpl_ctx *ctx, size_t size);
@@ -309,5 +315,11 @@ enum rpl_status rpl__gz_inflate(struct rpl_ctx *ctx, const uint8_t *in,
 enum rpl_status rpl__gz_deflate(struct rpl_ctx *ctx, const char *text,
                                 size_t len, uint8_t **out, size_t *out_len,
                                 struct rpl_error *err);
+/* The same bytes, *out allocated from ctx, with the deflate stream kept
+ * in keep (a context of the calling thread, maybe ctx) from one call to
+ * the next; keep NULL is rpl__gz_deflate(). */
+enum rpl_status rpl__gz_pack(struct rpl_ctx *ctx, struct rpl_ctx *keep,
+                             const char *text, size_t len, uint8_t **out,
+                             size_t *out_len, struct rpl_error *err);
 
 #endif /* LIBREPLAY_INTERNAL_H */

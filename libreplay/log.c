@@ -1156,8 +1156,11 @@ out:
     return rc;
 }
 
-enum rpl_status
-rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
+/* rpl_log_seek(), with line no already split in *last (NULL: split it
+ * here) when it is a game line to apply. */
+static enum rpl_status
+seek_to(struct rpl_log *log, size_t no, const struct rpl__line *last,
+        struct rpl_error *err)
 {
     struct rpl__env env;
     struct rpl__applied applied;
@@ -1185,9 +1188,10 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
 
         if (i <= log->header_end || !rpl__log_is_game_line(text, len))
             continue;
-        rc = rpl__line_split(&ln, text, len, i, err);
+        rc = i == no && last ? RPL_OK : rpl__line_split(&ln, text, len, i, err);
         if (rc == RPL_OK)
-            rc = rpl__log_apply(log, &ln, &env, &applied, err);
+            rc = rpl__log_apply(log, i == no && last ? last : &ln, &env,
+                                &applied, err);
         if (rc != RPL_OK) {
             log->pos = SIZE_MAX;
             return rc;
@@ -1195,6 +1199,19 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
     }
     log->pos = no;
     return RPL_OK;
+}
+
+enum rpl_status
+rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
+{
+    return seek_to(log, no, NULL, err);
+}
+
+enum rpl_status
+rpl__log_seek_split(struct rpl_log *log, const struct rpl__line *ln,
+                    struct rpl_error *err)
+{
+    return seek_to(log, ln->no, ln, err);
 }
 
 size_t

@@ -109,6 +109,13 @@ const char *rpl__log_line(const struct rpl_log *log, size_t no, size_t *len);
  * choice; sets log->pos to 0. */
 enum rpl_status rpl__log_reset(struct rpl_log *log, struct rpl_error *err);
 
+/* rpl_log_seek() to line ln->no, which the caller has split into *ln
+ * (rpl__line_split() of the line, numbered): the same replay, without
+ * splitting that line again (the archive's index). */
+enum rpl_status rpl__log_seek_split(struct rpl_log *log,
+                                    const struct rpl__line *ln,
+                                    struct rpl_error *err);
+
 /* Whether a line is a game line (not header, entropy, seal, sig, reveal
  * or open), and RPL_E_STATE unless the log verified: the replay's
  * helpers of log.c that review.c shares. */

@@ -1081,6 +1081,44 @@ rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
                 enum rpl_archive_added *what, struct rpl_error *err)
     RPL_NONNULL(1, 2);
 
+/* rpl_archive_add() in two halves, for the costly one to run in another
+ * thread than the archive's: rpl_archive_entry_new() reads from a log
+ * what the archive stores of it (the index rows, the compressed file)
+ * without an archive, and rpl_archive_add_entry() stores that, with
+ * rpl_archive_add()'s results and errors (the log's are
+ * rpl_archive_entry_new()'s).  The entry is made from the log's context
+ * and lends from the log, which must outlive it and stay as it is (no
+ * seek, no verify); the log's replay position moves.  keep (NULL, or a
+ * context of the calling thread, maybe the log's) keeps the compressor's
+ * tables (256 KiB) from one call to the next, which spares setting them
+ * up for each log.  Free with rpl_archive_entry_free() (NULL does
+ * nothing), before the log. */
+struct rpl_archive_entry;
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_entry_new(struct rpl_log *log, struct rpl_ctx *keep,
+                      struct rpl_archive_entry **out, struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+RPL_API void rpl_archive_entry_free(struct rpl_archive_entry *e);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_add_entry(struct rpl_archive *ar, struct rpl_archive_entry *e,
+                      enum rpl_archive_added *what, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+
+/* Inside a batch: rpl_archive_add_entry() of e[0], e[1] ... in turn, up
+ * to the first that fails; *done gets the number added before it (all n
+ * without a failure, RPL_OK), what[i] what became of e[i] for each of
+ * them, and the failed one's error is returned: it changed nothing, and
+ * the others stay added (unless the failure lost the whole batch, as
+ * rpl_archive_commit() tells).  The same as n calls, for less: one
+ * savepoint serves the run while nothing fails, where each call takes
+ * its own, and SQLite copies each page it changes into a savepoint's
+ * journal.  RPL_E_STATE outside a batch. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_archive_add_entries(struct rpl_archive *ar,
+                        struct rpl_archive_entry *const *e, size_t n,
+                        enum rpl_archive_added *what, size_t *done,
+                        struct rpl_error *err) RPL_NONNULL(1, 2, 4, 5);
+
 /* Which games a query, stats or export looks at: every non-NULL (or
  * non-zero) member must hold.  The seat filters (player, role, side)
  * must hold for one seat together: player "Alice" with role "merlin" is

@@ -926,6 +926,155 @@ START_TEST(batches)
 }
 END_TEST
 
+/* The first cell of a query's first row, copied (free()). */
+static bool
+cell_text(void *ud, size_t ncols, const char *const *names,
+          const char *const *values, const enum rpl_sql_type *types)
+{
+    char **out = ud;
+
+    (void)names;
+    (void)types;
+    ck_assert_uint_ge(ncols, 1);
+    *out = strdup(values[0] ? values[0] : "");
+    return false;
+}
+
+/* The entry of a game's log (rpl_archive_entry_new()), kept with it. */
+struct held {
+    struct rpl_log *log;
+    struct rpl_archive_entry *e;
+};
+
+static void
+hold(struct rpl_ctx *ctx, struct rpl_ctx *keep, struct held *h,
+     const char *text, size_t len)
+{
+    struct rpl_error err;
+
+    h->log = parse_verified(ctx, text, len);
+    ck_assert_msg(rpl_archive_entry_new(h->log, keep, &h->e, &err) == RPL_OK,
+                  "%s", err.msg);
+}
+
+static void
+let_go(struct held *h)
+{
+    rpl_archive_entry_free(h->e);
+    rpl_log_free(h->log);
+}
+
+/* rpl_archive_add_entries() is rpl_archive_add() of each entry in turn:
+ * a run stops at the one that fails (a fork of a stored game), which
+ * changes nothing, and keeps those before it, under the gids that adding
+ * them one at a time gives. */
+START_TEST(add_entries_in_runs)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = dealer_key(ctx);
+    struct rec_opts o = {2, 3, 7, true, true, "2026-11-29T11:32:18Z", NULL};
+    struct game g[3], complete, finished;
+    struct rpl_archive *ar, *one;
+    struct rpl_archive_entry *e[4];
+    enum rpl_archive_added what[4];
+    struct held h[4];
+    struct rpl_log *fork = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    struct tmp t, t1;
+    char *text;
+    size_t len = 0, done = 9, quests = 0;
+    static const char *const dump =
+        "SELECT group_concat(gid || ':' || id || ':' || players, ' ') "
+        "FROM (SELECT * FROM game ORDER BY gid)";
+    char *a = NULL, *b = NULL;
+
+    tmp_make(&t);
+    tmp_make(&t1);
+    make_corpus(ctx, g, 3);
+    record(ctx, &o, &complete, &finished);
+    /* The game sealed after its second quest: another history. */
+    text = malloc(complete.len + 8);
+    ck_assert_ptr_nonnull(text);
+    for (const char *p = complete.text; p < complete.text + complete.len;) {
+        const char *nl =
+            memchr(p, '\n', complete.len - (size_t)(p - complete.text));
+        const size_t n = (size_t)(nl - p) + 1;
+
+        memcpy(text + len, p, n);
+        len += n;
+        p += n;
+        if (n > 6 && memcmp(text + len - n, "quest ", 6) == 0 && ++quests == 2)
+            break;
+    }
+    memcpy(text + len, "seal\n", 5);
+    len += 5;
+    ck_assert_int_eq(rpl_log_parse(ctx, &fork, text, len, true, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_reseal(fork, dealer, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(fork, NULL, &rep), RPL_OK);
+
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_CREATE);
+    ck_assert_int_eq(add_game(ctx, ar, &complete), RPL_ARCHIVE_ADDED);
+    hold(ctx, ctx, &h[0], g[0].text, g[0].len);
+    hold(ctx, NULL, &h[1], g[1].text, g[1].len);
+    h[2].log = fork;
+    ck_assert_int_eq(rpl_archive_entry_new(fork, ctx, &h[2].e, &err), RPL_OK);
+    hold(ctx, ctx, &h[3], g[2].text, g[2].len);
+    for (size_t i = 0; i < 4; i++)
+        e[i] = h[i].e;
+    ck_assert_int_eq(rpl_archive_add_entries(ar, e, 4, what, &done, &err),
+                     RPL_E_STATE);
+    ck_assert_uint_eq(done, 0);
+    ck_assert_int_eq(rpl_archive_begin(ar, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_archive_add_entries(ar, e, 4, what, &done, &err),
+                     RPL_E_SEAL);
+    ck_assert_msg(strstr(err.msg, "a fork"), "%s", err.msg);
+    ck_assert_uint_eq(done, 2);
+    ck_assert_int_eq(what[0], RPL_ARCHIVE_ADDED);
+    ck_assert_int_eq(what[1], RPL_ARCHIVE_ADDED);
+    ck_assert_int_eq(rpl_archive_add_entries(ar, e + 3, 1, what, &done, &err),
+                     RPL_OK);
+    ck_assert_uint_eq(done, 1);
+    /* Again: present, each. */
+    ck_assert_int_eq(rpl_archive_add_entries(ar, e, 2, what, &done, &err),
+                     RPL_OK);
+    ck_assert_uint_eq(done, 2);
+    ck_assert_int_eq(what[1], RPL_ARCHIVE_PRESENT);
+    ck_assert_int_eq(rpl_archive_add_entries(ar, e, 0, what, &done, &err),
+                     RPL_OK);
+    ck_assert_int_eq(rpl_archive_commit(ar, NULL), RPL_OK);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM game"), 4);
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+
+    /* The same, one rpl_archive_add() at a time. */
+    one = open_archive(ctx, t1.db, RPL_ARCHIVE_CREATE);
+    ck_assert_int_eq(add_game(ctx, one, &complete), RPL_ARCHIVE_ADDED);
+    ck_assert_int_eq(rpl_archive_begin(one, NULL), RPL_OK);
+    add_game(ctx, one, &g[0]);
+    add_game(ctx, one, &g[1]);
+    ck_assert_int_eq(rpl_archive_add(one, fork, NULL, &err), RPL_E_SEAL);
+    add_game(ctx, one, &g[2]);
+    ck_assert_int_eq(rpl_archive_commit(one, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_archive_sql(ar, dump, cell_text, &a, &err), RPL_OK);
+    ck_assert_int_eq(rpl_archive_sql(one, dump, cell_text, &b, &err), RPL_OK);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    rpl_archive_close(one);
+    rpl_archive_close(ar);
+    for (size_t i = 0; i < 4; i++)
+        let_go(&h[i]);
+    free(text);
+    free(complete.text);
+    free(finished.text);
+    free_corpus(g, 3);
+    rpl_seckey_free(dealer);
+    tmp_remove(&t1);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* ------------------------------------------------------------ queries */
 
 struct filter_case {
@@ -2998,6 +3147,7 @@ archive_suite(void)
     tcase_add_test(tc, add_imported_game);
     tcase_add_test(tc, add_refusals);
     tcase_add_test(tc, batches);
+    tcase_add_test(tc, add_entries_in_runs);
     tcase_add_test(tc, query_filters);
     tcase_add_test(tc, query_bad_filters);
     tcase_add_test(tc, stats_match_the_logs);

@@ -188,6 +188,73 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* A deflate stream kept in a context writes the bytes of a fresh one,
+ * whatever it compressed before: texts long and short, one a prefix of
+ * the one before (what the window holds past its end is the longer
+ * text's), the empty text, again and again; the kept context may be the
+ * output's own. */
+START_TEST(test_pack_same_bytes)
+{
+    const size_t n = 300000;
+    char *big = malloc(n);
+    struct rpl_ctx *keep = NULL;
+    struct rpl_error err;
+    struct {
+        const char *text;
+        size_t len;
+    } texts[] = {
+        {sample, sizeof(sample) - 1},
+        {NULL, 300000},
+        {NULL, 40000},
+        {NULL, 1777},
+        {"", 0},
+        {sample, sizeof(sample) - 1},
+        {NULL, 1},
+        {NULL, 258},
+        {NULL, 300000},
+        {sample, sizeof(sample) - 10},
+    };
+
+    ck_assert_ptr_nonnull(big);
+    /* Lines that repeat with variations: long chains, lazy matches. */
+    for (size_t i = 0; i < n; i++)
+        big[i] = i % 61 == 60 ? '\n' : (char)('a' + (i * i / 7 + i / 997) % 26);
+    ck_assert_int_eq(rpl_ctx_new(&keep, NULL, NULL), RPL_OK);
+    for (int round = 0; round < 2; round++) {
+        struct rpl_ctx *k = round == 0 ? keep : ctx;
+
+        for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+            const char *text = texts[i].text ? texts[i].text : big;
+            uint8_t *want, *got;
+            size_t want_len, got_len;
+
+            ck_assert_int_eq(rpl__gz_deflate(ctx, text, texts[i].len, &want,
+                                             &want_len, &err),
+                             RPL_OK);
+            ck_assert_int_eq(
+                rpl__gz_pack(ctx, k, text, texts[i].len, &got, &got_len, &err),
+                RPL_OK);
+            ck_assert_uint_eq(got_len, want_len);
+            ck_assert_mem_eq(got, want, want_len);
+            rpl_free(ctx, want);
+            rpl_free(ctx, got);
+        }
+    }
+    /* NULL keeps nothing: rpl__gz_deflate(). */
+    {
+        uint8_t *got;
+        size_t got_len;
+
+        ck_assert_int_eq(rpl__gz_pack(ctx, NULL, sample, sizeof(sample) - 1,
+                                      &got, &got_len, &err),
+                         RPL_OK);
+        rpl_free(ctx, got);
+    }
+    rpl_ctx_free(keep);
+    free(big);
+}
+END_TEST
+
 START_TEST(test_header_bytes)
 {
     struct rpl_error err;
@@ -756,7 +823,7 @@ START_TEST(test_write_relative_and_stdout)
 }
 END_TEST
 
-enum op { OP_INFLATE, OP_DEFLATE, OP_READ };
+enum op { OP_INFLATE, OP_DEFLATE, OP_PACK, OP_READ };
 
 /* Runs op with the Nth allocation failing, for N = 1, 2, ... until it
  * succeeds: every earlier run is RPL_E_NOMEM and leaks nothing. */
@@ -795,6 +862,20 @@ START_TEST(test_nomem)
             rc = rpl__gz_deflate(fctx, sample, sizeof(sample) - 1, &bytes, &len,
                                  &err);
             break;
+        case OP_PACK: {
+            /* The kept stream's context fails too, and is freed after,
+             * which frees what it kept. */
+            struct rpl_ctx *keep = NULL;
+
+            f.countdown = -1;
+            ck_assert_int_eq(rpl_ctx_new(&keep, &a, &err), RPL_OK);
+            f.countdown = (long)n - 1;
+            rc = rpl__gz_pack(fctx, keep, sample, sizeof(sample) - 1, &bytes,
+                              &len, &err);
+            f.countdown = -1;
+            rpl_ctx_free(keep);
+            break;
+        }
         case OP_READ:
             rc = rpl__file_read(fctx, path, 4096, &bytes, &len, &err);
             break;
@@ -828,6 +909,7 @@ gz_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_round_trip);
+    tcase_add_test(tc, test_pack_same_bytes);
     tcase_add_test(tc, test_header_bytes);
     tcase_add_test(tc, test_gzip_tool);
     tcase_add_test(tc, test_reads_any_header);

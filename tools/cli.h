@@ -235,6 +235,12 @@ struct cli_pool;
 typedef int (*cli_pool_work)(void *ud, struct rpl_ctx *ctx, size_t i,
                              void *data);
 
+/* In a job that runs in a worker thread: a context of that thread alone,
+ * which lives as long as the thread, for what jobs keep from one to the
+ * next (rpl_archive_entry_new()'s keep); NULL in the main thread, or
+ * when the worker has none. */
+struct rpl_ctx *cli_pool_keep(void);
+
 /* Reports a failure and returns 2. */
 int cli_pool_start(struct cli_pool **out, size_t n, size_t jobs, size_t window,
                    size_t data_size, cli_pool_work work, void *ud);

@@ -10,7 +10,9 @@
  * add reads and verifies files outside any transaction, a chunk at a
  * time, then stores the chunk as one batch: another process adding to the
  * same archive waits at most for one chunk, and a kill leaves every
- * earlier chunk stored and nothing of the current one.
+ * earlier chunk stored and nothing of the current one.  The workers also
+ * index and compress each log (rpl_archive_entry_new()), so that the main
+ * thread, the only writer, does little but the database's part.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -73,6 +75,8 @@ static const char options[] =
 /* Files verified before their chunk is stored: bounds the memory held
  * and the time another writer may wait for the lock. */
 #define ADD_CHUNK 256
+/* Logs stored under one savepoint (rpl_archive_add_entries()). */
+#define ADD_RUN 32
 /* The players stats lists by default. */
 #define STATS_TOP 20
 
@@ -452,9 +456,16 @@ add_json(const char *file, const char *id, const char *result,
 }
 
 /* A job of the pool: one file read and verified, its log waiting in
- * the slot until its chunk is stored. */
+ * the slot until its chunk is stored.  A worker thread also makes the
+ * log's entry (its index rows and compressed file), so that the main
+ * thread, the only writer, has only the database's part to do; its
+ * failure waits for the chunk too, to be told where rpl_archive_add()
+ * would tell it. */
 struct add_job {
     struct rpl_log *log; /* NULL: refused (reported) */
+    struct rpl_archive_entry *entry;
+    enum rpl_status entry_st;
+    struct rpl_error entry_err;
     char id[33];
 };
 
@@ -481,6 +492,10 @@ add_read(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     if (st == RPL_OK) {
         memcpy(job->id, rep.id, 33);
         job->log = log;
+        if (cli_pool_keep()) {
+            job->entry_st = rpl_archive_entry_new(log, cli_pool_keep(),
+                                                  &job->entry, &job->entry_err);
+        }
         return CLI_EXIT_OK;
     }
     rpl_log_free(log);
@@ -495,6 +510,8 @@ add_read(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
 struct chunk {
     char *file[ADD_CHUNK];
     struct rpl_log *log[ADD_CHUNK]; /* NULL: refused already */
+    struct add_job *job[ADD_CHUNK];
+    struct rpl_archive_entry *entry[ADD_RUN];
     const char *id[ADD_CHUNK];
     enum rpl_archive_added what[ADD_CHUNK];
     size_t n;
@@ -521,17 +538,52 @@ add_chunk(struct add_run *run, struct chunk *c)
     size_t i;
 
     st = rpl_archive_begin(run->ar, &err);
-    for (i = 0; st == RPL_OK && i < c->n; i++) {
+    i = 0;
+    while (st == RPL_OK && i < c->n) {
+        size_t j, k = 0, done = 0;
+
         if (!c->log[i]) {
+            i++;
             continue;
         }
-        st = rpl_archive_add(run->ar, c->log[i], &c->what[i], &err);
+        /* Without worker threads, this thread makes the entries of the
+         * next run, its context keeping the compressor. */
+        for (j = i; j < c->n && j < i + ADD_RUN; j++) {
+            struct add_job *job = c->job[j];
+
+            if (c->log[j] && !job->entry && job->entry_st == RPL_OK) {
+                job->entry_st = rpl_archive_entry_new(
+                    c->log[j], run->ctx, &job->entry, &job->entry_err);
+            }
+        }
+        /* A run of entries in one call; a log without one fails alone,
+         * as rpl_archive_add() would have. */
+        while (k < ADD_RUN && i + k < c->n && c->log[i + k] &&
+               c->job[i + k]->entry) {
+            c->entry[k] = c->job[i + k]->entry;
+            k++;
+        }
+        if (k > 0) {
+            st = rpl_archive_add_entries(run->ar, c->entry, k, &c->what[i],
+                                         &done, &err);
+        } else {
+            st = c->job[i]->entry_st;
+            err = c->job[i]->entry_err;
+        }
+        for (j = i; j < i + done; j++) {
+            rpl_archive_entry_free(c->job[j]->entry);
+            c->job[j]->entry = NULL;
+        }
+        i += done;
         if (st != RPL_OK && rpl_status_is_invalid_input(st)) {
             run->rc = cli_worst(run->rc, cli_file_error(c->file[i], st, &err));
             refuse(run, c->file[i], st, &err);
+            rpl_archive_entry_free(c->job[i]->entry);
+            c->job[i]->entry = NULL;
             rpl_log_free(c->log[i]);
             c->log[i] = NULL;
             st = RPL_OK;
+            i++;
         }
     }
     if (st == RPL_OK) {
@@ -618,6 +670,7 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
         }
         c->file[c->n] = a->rest[i];
         c->log[c->n] = job->log;
+        c->job[c->n] = job;
         c->id[c->n] = job->id;
         job->log = NULL;
         c->n++;
@@ -625,6 +678,8 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
             add_chunk(&run, c);
             while (c->n > 0) {
                 c->n--;
+                rpl_archive_entry_free(c->job[c->n]->entry);
+                c->job[c->n]->entry = NULL;
                 rpl_log_free(c->log[c->n]);
                 c->log[c->n] = NULL;
             }

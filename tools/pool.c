@@ -23,6 +23,10 @@ struct slot {
     bool is_done;
 };
 
+/* The context of the worker thread running this code (cli_pool_keep()),
+ * NULL outside a worker. */
+static _Thread_local struct rpl_ctx *thread_ctx;
+
 struct cli_pool {
     size_t n, window, data_size;
     cli_pool_work work;
@@ -101,7 +105,13 @@ static void *
 worker(void *arg)
 {
     struct cli_pool *p = arg;
+    struct rpl_error err;
 
+    /* Its own context, for what a job keeps from one job to the next
+     * (none without one: the jobs run all the same). */
+    if (rpl_ctx_new(&thread_ctx, NULL, &err) != RPL_OK) {
+        thread_ctx = NULL;
+    }
     pthread_mutex_lock(&p->mu);
     for (;;) {
         size_t i;
@@ -128,7 +138,15 @@ worker(void *arg)
         }
     }
     pthread_mutex_unlock(&p->mu);
+    rpl_ctx_free(thread_ctx);
+    thread_ctx = NULL;
     return NULL;
+}
+
+struct rpl_ctx *
+cli_pool_keep(void)
+{
+    return thread_ctx;
 }
 
 int

@@ -149,9 +149,11 @@ struct ix_kv {
 };
 
 /* A row of a game's table, kept until it is stored: cells
- * cell[first..first + n), texts at offsets of text. */
+ * cell[first..first + n), texts at offsets of text; the table's name at
+ * name_off, and its place in the schema once resolved (rpl__ar_resolve()),
+ * SIZE_MAX before. */
 struct ix_row {
-    size_t table;
+    size_t table, name_off;
     size_t first, n;
 };
 
@@ -161,9 +163,8 @@ struct ix_cell {
     size_t off;
 };
 
-/* Everything the index says about one log. */
+/* Everything the index says about one log, read without an archive. */
 struct ix {
-    const struct rpl_archive *ar;
     const char *game;
     const char *id;
     uint8_t seal[RPL__HASH];
@@ -176,8 +177,9 @@ struct ix {
     char dealer[RPL_PUBKEY_B64_LEN + 1];
     const char *progress;
     bool is_imported;
-    char source[RPL_MAX_LINE]; /* the `import` line's tokens, "" if none */
-    char source_id[RPL_MAX_LINE];
+    /* The `import` line's tokens, in the log's text; NULL if none. */
+    const char *source, *source_id;
+    size_t source_len, source_id_len;
     const char *winner; /* NULL before end */
     const char *reason;
     size_t lines, seals, sigs;
@@ -195,9 +197,14 @@ struct ix {
     struct rpl__buf text;
 };
 
-/* Reads everything the index needs from a verified log of ar's. */
-enum rpl_status rpl__ar_index(struct ix *x, const struct rpl_archive *ar,
-                              struct rpl_log *log, struct rpl_error *err);
+/* Reads everything the index needs from a verified log (in the log's
+ * thread: no archive is needed); x lends from the log. */
+enum rpl_status rpl__ar_index(struct ix *x, struct rpl_log *log,
+                              struct rpl_error *err);
+/* Names the table of each of x's rows by its place in ar's schema:
+ * RPL_E_ARG for a table that is not a game's. */
+enum rpl_status rpl__ar_resolve(const struct rpl_archive *ar, struct ix *x,
+                                struct rpl_error *err);
 /* Frees what an ix holds besides itself. */
 void rpl__ar_ix_release(struct rpl_ctx *ctx, struct ix *x);
 /* The line of the last seal, 0 when none. */

@@ -170,7 +170,8 @@ check_game(struct check *c, sqlite3_stmt *row, struct rpl_error *err)
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
-    if (rpl__ar_index(x, ar, log, &e) != RPL_OK) {
+    if (rpl__ar_index(x, log, &e) != RPL_OK ||
+        rpl__ar_resolve(ar, x, &e) != RPL_OK) {
         problem(c, id, &e);
         goto out;
     }

@@ -308,7 +308,10 @@ static enum rpl_status
 connect_db(struct rpl_archive *ar, const char *name, int flags,
            struct rpl_error *err)
 {
-    const int src = sqlite3_open_v2(name, &ar->db, flags, NULL);
+    /* A handle is used by one thread at a time (replay.h): its
+     * connection needs no mutex of its own. */
+    const int src =
+        sqlite3_open_v2(name, &ar->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
 
     if (src != SQLITE_OK) {
         if (!ar->db)

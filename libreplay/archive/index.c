@@ -33,22 +33,17 @@ rpl__ar_ix_release(struct rpl_ctx *ctx, struct ix *x)
         rpl__buf_release(&x->text);
 }
 
-/* The row sink of struct rpl__rows. */
+/* The row sink of struct rpl__rows: the table's name is kept with the
+ * cells, and named by its place in the schema once an archive is at hand
+ * (rpl__ar_resolve()). */
 static enum rpl_status
 keep_row(void *a, const char *table, const struct rpl__cell *cells, size_t n,
          struct rpl_error *err)
 {
     struct ix *x = a;
     struct rpl_ctx *ctx = x->text.ctx;
-    const struct rpl_archive *ar = x->ar;
     struct ix_row *r;
-    size_t t = 0;
 
-    while (t < ar->ntables && strcmp(ar->table[t], table) != 0)
-        t++;
-    if (t == ar->ntables || rpl__ar_is_own(ar, t))
-        return rpl__err(err, RPL_E_ARG, 0,
-                        "the archive has no table %.32s for a game", table);
     if (n > RPL_MAX_TOKENS)
         return rpl__err(err, RPL_E_ARG, 0, "a row of %zu cells", n);
     if (x->nrows == x->row_cap) {
@@ -70,7 +65,9 @@ keep_row(void *a, const char *table, const struct rpl__cell *cells, size_t n,
         x->cell_cap = cap;
     }
     r = &x->row[x->nrows++];
-    r->table = t;
+    r->table = SIZE_MAX;
+    r->name_off = x->text.len;
+    rpl__buf_add(&x->text, table, strlen(table) + 1);
     r->first = x->ncells;
     r->n = n;
     for (size_t i = 0; i < n; i++) {
@@ -86,6 +83,28 @@ keep_row(void *a, const char *table, const struct rpl__cell *cells, size_t n,
     }
     if (x->text.failed)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl__ar_resolve(const struct rpl_archive *ar, struct ix *x,
+                struct rpl_error *err)
+{
+    size_t t = 0;
+
+    for (size_t i = 0; i < x->nrows; i++) {
+        struct ix_row *r = &x->row[i];
+        const char *table = x->text.p + r->name_off;
+
+        /* Rows of one table come in runs: try the last table first. */
+        if (t >= ar->ntables || strcmp(ar->table[t], table) != 0)
+            for (t = 0; t < ar->ntables && strcmp(ar->table[t], table) != 0;)
+                t++;
+        if (t == ar->ntables || rpl__ar_is_own(ar, t))
+            return rpl__err(err, RPL_E_ARG, 0,
+                            "the archive has no table %.32s for a game", table);
+        r->table = t;
+    }
     return RPL_OK;
 }
 
@@ -115,8 +134,10 @@ index_header(struct ix *x, const struct rpl_log *log, struct rpl_error *err)
         if (rpl__tok_is(&ln.tok[0], "created") && ln.ntok == 2) {
             tok_copy(x->created, sizeof(x->created), &ln.tok[1]);
         } else if (rpl__tok_is(&ln.tok[0], "import") && ln.ntok == 3) {
-            tok_copy(x->source, sizeof(x->source), &ln.tok[1]);
-            tok_copy(x->source_id, sizeof(x->source_id), &ln.tok[2]);
+            x->source = ln.tok[1].p;
+            x->source_len = ln.tok[1].n;
+            x->source_id = ln.tok[2].p;
+            x->source_id_len = ln.tok[2].n;
         } else if (rpl__tok_is(&ln.tok[0], "rules")) {
             x->rules = text + 6;
             x->rules_len = len > 6 ? len - 6 : 0;
@@ -201,9 +222,9 @@ index_game(struct ix *x, struct rpl_log *log, struct rpl_error *err)
 
         if (!is_game_line(text, len))
             continue;
-        rc = rpl_log_seek(log, no, err);
+        rc = rpl__line_split(&ln, text, len, no, err);
         if (rc == RPL_OK)
-            rc = rpl__line_split(&ln, text, len, no, err);
+            rc = rpl__log_seek_split(log, &ln, err);
         if (rc == RPL_OK)
             rc = game->index(scratch, log->st, &env, &ln, &x->rows, err);
     }
@@ -216,8 +237,7 @@ index_game(struct ix *x, struct rpl_log *log, struct rpl_error *err)
 }
 
 enum rpl_status
-rpl__ar_index(struct ix *x, const struct rpl_archive *ar, struct rpl_log *log,
-              struct rpl_error *err)
+rpl__ar_index(struct ix *x, struct rpl_log *log, struct rpl_error *err)
 {
     const struct rpl_report *rep = &log->rep;
     size_t len = 0;
@@ -226,7 +246,6 @@ rpl__ar_index(struct ix *x, const struct rpl_archive *ar, struct rpl_log *log,
 
     memset(x, 0, sizeof(*x));
     rpl__buf_init(&x->text, log->ctx);
-    x->ar = ar;
     x->rows.a = x;
     x->rows.row = keep_row;
     x->game = rep->game;

@@ -4,8 +4,12 @@
  * again, and batches of adds in one transaction.
  *
  * Adding a log first reads everything the index needs out of the log
- * (index.c) without touching the database; then one SAVEPOINT stores it,
- * so a failed add changes nothing, inside a batch or not.
+ * (index.c) and compresses it (gz.c) without touching the database: its
+ * entry, which another thread may make; then one SAVEPOINT stores it, so
+ * a failed add changes nothing, inside a batch or not.  A run of entries
+ * shares one savepoint while none fails (SQLite copies each page it
+ * changes into a savepoint's journal, once per savepoint): a failure
+ * rolls the run back and adds the entries before it again, each alone.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +36,7 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
     char what[RPL__AR_TABLE_NAME + 32];
     size_t nvariants = 0;
     enum rpl_status rc;
+    int src;
 
     rc = rpl__ar_ins(ar, t, RPL__AR_INS_GAME, &st, err);
     if (rc != RPL_OK)
@@ -56,8 +61,11 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
     rpl__ar_bind_uint(st, 16, x->lines);
     rpl__ar_bind_uint(st, 17, x->seals);
     rpl__ar_bind_uint(st, 18, x->sigs);
-    rpl__ar_bind_text(st, 19, x->source[0] ? x->source : NULL);
-    rpl__ar_bind_text(st, 20, x->source_id[0] ? x->source_id : NULL);
+    if (x->source) {
+        sqlite3_bind_text(st, 19, x->source, (int)x->source_len, SQLITE_STATIC);
+        sqlite3_bind_text(st, 20, x->source_id, (int)x->source_id_len,
+                          SQLITE_STATIC);
+    }
     rc = rpl__ar_step(ar, st, "cannot add the game", err);
     if (rc != RPL_OK)
         return rc;
@@ -116,9 +124,14 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
             else if (cell->kind == RPL__CELL_TEXT)
                 rpl__ar_bind_text(st, col, x->text.p + cell->off);
         }
-        snprintf(what, sizeof(what), "cannot add a row to %s",
-                 ar->table[r->table]);
-        rc = rpl__ar_step(ar, st, what, err);
+        /* The message only on failure: snprintf() per row costs. */
+        src = sqlite3_step(st);
+        if (src != SQLITE_DONE) {
+            snprintf(what, sizeof(what), "cannot add a row to %s",
+                     ar->table[r->table]);
+            rc = rpl__ar_fail(ar, err, src, what);
+        }
+        rpl__ar_done(st);
     }
     return rc;
 }
@@ -170,7 +183,8 @@ reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
-    if (rpl__ar_index(x, ar, log, &e) != RPL_OK)
+    if (rpl__ar_index(x, log, &e) != RPL_OK ||
+        rpl__ar_resolve(ar, x, &e) != RPL_OK)
         goto out;
     rc = rpl__ar_prepare(ar, "DELETE FROM main.game WHERE gid = ?1", &st, false,
                          err);
@@ -375,22 +389,26 @@ add_rows(struct rpl_archive *ar, struct rpl_log *log, const struct ix *x,
     return rc;
 }
 
+/* What rpl_archive_add() reads from a log before it touches the
+ * database (index.c, gz.c), made in the log's thread. */
+struct rpl_archive_entry {
+    struct rpl_ctx *ctx; /* the log's */
+    struct rpl_log *log;
+    struct ix x;
+    uint8_t *gz;
+    size_t gz_len;
+};
+
 enum rpl_status
-rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
-                enum rpl_archive_added *what, struct rpl_error *err)
+rpl_archive_entry_new(struct rpl_log *log, struct rpl_ctx *keep,
+                      struct rpl_archive_entry **out, struct rpl_error *err)
 {
-    struct ix *x = NULL;
-    uint8_t *gz = NULL;
-    size_t gz_len = 0;
-    enum rpl_archive_added result = RPL_ARCHIVE_PRESENT;
+    struct rpl_archive_entry *e = NULL;
     enum rpl_status rc;
-    bool has_tx = false, has_savepoint = false;
     size_t seal;
 
     rpl__err_clear(err);
-    rc = need_writable(ar, err);
-    if (rc != RPL_OK)
-        return rc;
+    *out = NULL;
     if (!log->is_verified || log->rep.error.code != RPL_OK)
         return rpl__err(err, RPL_E_STATE, 0,
                         "the log must verify before it is archived");
@@ -402,19 +420,52 @@ rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
                              : "no seal in the log (lines %zu-%zu): the "
                                "archive keeps sealed logs",
                         seal + 1, log->nlines);
-    x = rpl__calloc(ar->ctx, 1, sizeof(*x));
-    if (!x)
+    e = rpl__calloc(log->ctx, 1, sizeof(*e));
+    if (!e)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    rc = rpl__ar_index(x, ar, log, err);
+    e->ctx = log->ctx;
+    e->log = log;
+    rc = rpl__ar_index(&e->x, log, err);
     if (rc == RPL_OK)
-        rc = rpl__gz_deflate(ar->ctx, log->text, log->len, &gz, &gz_len, err);
-    if (rc == RPL_OK && gz_len > RPL_MAX_COMPRESSED)
+        rc = rpl__gz_pack(log->ctx, keep, log->text, log->len, &e->gz,
+                          &e->gz_len, err);
+    if (rc == RPL_OK && e->gz_len > RPL_MAX_COMPRESSED)
         rc = rpl__err(err, RPL_E_LIMIT, 0,
                       "the compressed log is over %u bytes "
                       "(RPL_MAX_COMPRESSED)",
                       RPL_MAX_COMPRESSED);
+    if (rc != RPL_OK) {
+        rpl_archive_entry_free(e);
+        return rc;
+    }
+    *out = e;
+    return RPL_OK;
+}
+
+void
+rpl_archive_entry_free(struct rpl_archive_entry *e)
+{
+    if (!e)
+        return;
+    rpl__free(e->ctx, e->gz);
+    rpl__ar_ix_release(e->ctx, &e->x);
+    rpl__free(e->ctx, e);
+}
+
+enum rpl_status
+rpl_archive_add_entry(struct rpl_archive *ar, struct rpl_archive_entry *e,
+                      enum rpl_archive_added *what, struct rpl_error *err)
+{
+    enum rpl_archive_added result = RPL_ARCHIVE_PRESENT;
+    enum rpl_status rc;
+    bool has_tx = false, has_savepoint = false;
+
+    rpl__err_clear(err);
+    rc = need_writable(ar, err);
+    if (rc == RPL_OK)
+        rc = rpl__ar_resolve(ar, &e->x, err);
     if (rc != RPL_OK)
-        goto out;
+        return rc;
     if (!ar->in_batch) {
         rc =
             rpl__ar_exec(ar, "BEGIN IMMEDIATE", "cannot lock the archive", err);
@@ -427,7 +478,7 @@ rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
     if (rc != RPL_OK)
         goto out;
     has_savepoint = true;
-    rc = add_rows(ar, log, x, gz, gz_len, &result, err);
+    rc = add_rows(ar, e->log, &e->x, e->gz, e->gz_len, &result, err);
     if (rc != RPL_OK)
         goto out;
     rc = rpl__ar_exec(ar, "RELEASE rpl_add", "cannot add to the archive", err);
@@ -450,11 +501,107 @@ out:
         /* SQLite rolled the whole batch back (e.g. a full disk). */
         ar->in_batch = false;
     }
-    rpl__free(ar->ctx, gz);
-    rpl__ar_ix_release(ar->ctx, x);
-    rpl__free(ar->ctx, x);
     if (rc == RPL_OK && what)
         *what = result;
+    return rc;
+}
+
+/* Adds e[0..n) inside the savepoint rpl_adds, each without one of its
+ * own; *k gets the number added before a failure. */
+static enum rpl_status
+add_run(struct rpl_archive *ar, struct rpl_archive_entry *const *e, size_t n,
+        enum rpl_archive_added *what, size_t *k, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    for (*k = 0; *k < n; ++*k) {
+        struct rpl_archive_entry *one = e[*k];
+
+        rc = rpl__ar_resolve(ar, &one->x, err);
+        if (rc == RPL_OK)
+            rc = add_rows(ar, one->log, &one->x, one->gz, one->gz_len,
+                          &what[*k], err);
+        if (rc != RPL_OK)
+            break;
+    }
+    return rc;
+}
+
+enum rpl_status
+rpl_archive_add_entries(struct rpl_archive *ar,
+                        struct rpl_archive_entry *const *e, size_t n,
+                        enum rpl_archive_added *what, size_t *done,
+                        struct rpl_error *err)
+{
+    enum rpl_status rc;
+    size_t k = 0;
+
+    rpl__err_clear(err);
+    *done = 0;
+    rc = need_writable(ar, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (!ar->in_batch)
+        return rpl__err(err, RPL_E_STATE, 0, "no batch is open");
+    rc = rpl__ar_exec(ar, "SAVEPOINT rpl_adds", "cannot add to the archive",
+                      err);
+    if (rc != RPL_OK)
+        goto out;
+    rc = add_run(ar, e, n, what, &k, err);
+    if (rc == RPL_OK)
+        rc = rpl__ar_exec(ar, "RELEASE rpl_adds", "cannot add to the archive",
+                          err);
+    if (rc == RPL_OK) {
+        *done = n;
+        goto out;
+    }
+    /* e[k] failed (or the release): undo the run, then add those before
+     * it again, each in a savepoint of its own, as rpl_archive_add()
+     * does: the same rows under the same gids, and should one fail now,
+     * those before it stay. */
+    if (sqlite3_get_autocommit(ar->db) == 0) {
+        struct rpl_error again;
+        size_t redone = 0;
+
+        sqlite3_exec(ar->db, "ROLLBACK TO rpl_adds", NULL, NULL, NULL);
+        sqlite3_exec(ar->db, "RELEASE rpl_adds", NULL, NULL, NULL);
+        for (; redone < k && ar->in_batch; redone++) {
+            const enum rpl_status again_rc =
+                rpl_archive_add_entry(ar, e[redone], &what[redone], &again);
+
+            if (again_rc != RPL_OK) {
+                if (err)
+                    *err = again;
+                rc = again_rc;
+                break;
+            }
+        }
+        *done = redone;
+    }
+out:
+    if (sqlite3_get_autocommit(ar->db) != 0) {
+        /* SQLite rolled the whole batch back (e.g. a full disk). */
+        ar->in_batch = false;
+    }
+    return rc;
+}
+
+enum rpl_status
+rpl_archive_add(struct rpl_archive *ar, struct rpl_log *log,
+                enum rpl_archive_added *what, struct rpl_error *err)
+{
+    struct rpl_archive_entry *e = NULL;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = need_writable(ar, err);
+    /* The archive's context keeps the deflate stream: the thread is the
+     * archive's. */
+    if (rc == RPL_OK)
+        rc = rpl_archive_entry_new(log, ar->ctx, &e, err);
+    if (rc == RPL_OK)
+        rc = rpl_archive_add_entry(ar, e, what, err);
+    rpl_archive_entry_free(e);
     return rc;
 }
 
