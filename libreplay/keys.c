@@ -473,6 +473,35 @@ is_valid_point(struct rpl_ctx *ctx, const uint8_t point[32])
     return true;
 }
 
+void
+rpl_ctx_learn(struct rpl_ctx *dst, const struct rpl_ctx *src)
+{
+    const size_t n =
+        src->npoints < RPL__POINT_CACHE ? src->npoints : RPL__POINT_CACHE;
+
+    /* Oldest first, so that dst's ring keeps src's newest points. */
+    for (size_t k = 0; k < n; k++) {
+        const uint8_t *const point =
+            src->valid_point[(src->npoints - n + k) % RPL__POINT_CACHE];
+        const size_t m =
+            dst->npoints < RPL__POINT_CACHE ? dst->npoints : RPL__POINT_CACHE;
+        bool is_known = false;
+
+        for (size_t i = 0; i < m && !is_known; i++)
+            is_known = memcmp(dst->valid_point[i], point, 32) == 0;
+        if (!is_known) {
+            memcpy(dst->valid_point[dst->npoints % RPL__POINT_CACHE], point,
+                   32);
+            dst->npoints++;
+        }
+    }
+    if (src->has_last_key) {
+        memcpy(dst->last_key_b64, src->last_key_b64, sizeof(dst->last_key_b64));
+        dst->last_key = src->last_key;
+        dst->has_last_key = true;
+    }
+}
+
 /* Parses the base64 form; errors name line `line`. */
 static enum rpl_status
 pubkey_parse(struct rpl_ctx *ctx, struct rpl_pubkey *pk, const char *b64,

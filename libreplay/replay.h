@@ -116,6 +116,17 @@ rpl_ctx_new(struct rpl_ctx **out, const struct rpl_allocator *alloc,
             struct rpl_error *err) RPL_NONNULL(1);
 RPL_API void rpl_ctx_free(struct rpl_ctx *ctx);
 
+/* Teaches dst what src has checked of public keys, which holds whatever
+ * the input: the Ed25519 points found valid (a context remembers its
+ * last 16, and a check costs a fifth of verifying a log) and the last
+ * key text parsed.  For a program whose threads each use contexts of
+ * their own: a thread passes what one of its contexts learnt to the
+ * next it uses, so that many logs of one dealer cost one check.  Both
+ * contexts are used by the calling thread during the call; nothing else
+ * of either changes. */
+RPL_API void rpl_ctx_learn(struct rpl_ctx *dst, const struct rpl_ctx *src)
+    RPL_NONNULL(1, 2);
+
 /* Frees memory the library returned as char * (NULL does nothing). */
 RPL_API void rpl_free(struct rpl_ctx *ctx, void *ptr) RPL_NONNULL(1);
 

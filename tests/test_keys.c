@@ -298,6 +298,65 @@ START_TEST(test_pubkey_parse_cached)
 }
 END_TEST
 
+/* Whether ctx remembers point as valid. */
+static bool
+knows_point(const struct rpl_ctx *c, const uint8_t point[32])
+{
+    for (size_t i = 0; i < RPL__POINT_CACHE && i < c->npoints; i++)
+        if (memcmp(c->valid_point[i], point, 32) == 0)
+            return true;
+    return false;
+}
+
+/* rpl_ctx_learn(): the learner gets the teacher's newest points, once
+ * each, and its last key text; itself taught, nothing changes. */
+START_TEST(test_ctx_learn)
+{
+    enum { NKEYS = RPL__POINT_CACHE + 4 };
+    struct rpl_ctx *a, *b;
+    struct rpl_pubkey pk[NKEYS], got;
+    struct rpl_error err;
+    char b64[RPL_PUBKEY_B64_LEN + 1];
+    size_t n;
+
+    ck_assert_int_eq(rpl_ctx_new(&a, NULL, &err), RPL_OK);
+    ck_assert_int_eq(rpl_ctx_new(&b, NULL, &err), RPL_OK);
+    for (size_t k = 0; k < NKEYS; k++) {
+        struct rpl_seckey *sk;
+
+        ck_assert_int_eq(rpl_seckey_generate(ctx, &sk, NULL), RPL_OK);
+        rpl_seckey_pubkey(sk, &pk[k]);
+        rpl_seckey_free(sk);
+        rpl_pubkey_format(&pk[k], b64);
+        ck_assert_int_eq(
+            rpl__pubkey_parse(a, &got, b64, RPL_PUBKEY_B64_LEN, &err), RPL_OK);
+    }
+    /* b knows the first key itself, then learns a's last 16. */
+    rpl_pubkey_format(&pk[0], b64);
+    ck_assert_int_eq(rpl__pubkey_parse(b, &got, b64, RPL_PUBKEY_B64_LEN, &err),
+                     RPL_OK);
+    rpl_ctx_learn(b, a);
+    for (size_t k = 0; k < NKEYS; k++)
+        ck_assert_msg(knows_point(b, pk[k].key) ==
+                          (k >= NKEYS - RPL__POINT_CACHE),
+                      "key %zu", k);
+    ck_assert(b->has_last_key);
+    ck_assert_mem_eq(b->last_key.key, pk[NKEYS - 1].key, 32);
+    n = b->npoints;
+    rpl_ctx_learn(b, a);
+    rpl_ctx_learn(b, b);
+    ck_assert_uint_eq(b->npoints, n);
+    /* What b learnt parses there as it parsed in a. */
+    rpl_pubkey_format(&pk[NKEYS - 2], b64);
+    ck_assert_int_eq(rpl__pubkey_parse(b, &got, b64, RPL_PUBKEY_B64_LEN, &err),
+                     RPL_OK);
+    ck_assert_mem_eq(got.key, pk[NKEYS - 2].key, 32);
+    ck_assert_mem_eq(got.id, pk[NKEYS - 2].id, 8);
+    rpl_ctx_free(b);
+    rpl_ctx_free(a);
+}
+END_TEST
+
 START_TEST(test_pubkey_rejects)
 {
     struct rpl_seckey *sk;
@@ -945,6 +1004,7 @@ keys_suite(void)
     tcase_add_test(tc, test_pubkey_round_trip);
     tcase_add_test(tc, test_pubkey_rejects);
     tcase_add_test(tc, test_pubkey_parse_cached);
+    tcase_add_test(tc, test_ctx_learn);
     tcase_add_loop_test(tc, test_seckey_edits, 0,
                         sizeof(sk_cases) / sizeof(sk_cases[0]));
     tcase_add_test(tc, test_seckey_mode);

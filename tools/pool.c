@@ -127,7 +127,15 @@ worker(void *arg)
         i = p->next++;
         s = &p->slots[i % p->window];
         pthread_mutex_unlock(&p->mu);
+        /* The slot's context starts with what this thread's contexts
+         * have checked of keys, and hands back what it learns. */
+        if (thread_ctx && s->ctx) {
+            rpl_ctx_learn(s->ctx, thread_ctx);
+        }
         run_job(p, i, s);
+        if (thread_ctx && s->ctx) {
+            rpl_ctx_learn(thread_ctx, s->ctx);
+        }
         pthread_mutex_lock(&p->mu);
         s->is_done = true;
         /* Wake the main thread only for the job it waits for: a job
