@@ -10,6 +10,9 @@
  * - leaves the Black Knight and Lancelot alone: each takes one knight
  *   four or five turns, a quarter or a third of the table's work, and
  *   is mostly lost anyway; its black sword ends the game sooner;
+ * - leaves the Holy Grail alone too: seven Grail cards are more than a
+ *   small table finds before Despair fills the board, and the cards go
+ *   to the wars and Excalibur (a Grail card heals like any other);
  * - draws at the Round Table more readily, for the group quests (the
  *   wars, the Grail, Excalibur), which every knight can feed;
  * - gives a life point for one more action more readily;
@@ -42,7 +45,7 @@ bool
 rpl__soc_plan_leaves(const struct soc_know *kn, unsigned q)
 {
     return !kn->evil && rpl__soc_small_table(kn->p) &&
-           (q == SOC_BLACK_KNIGHT || q == SOC_LANCELOT);
+           (q == SOC_BLACK_KNIGHT || q == SOC_LANCELOT || q == SOC_GRAIL);
 }
 
 long

@@ -234,7 +234,8 @@ keep_value(const struct soc_know *kn, unsigned c)
     const long n = kn->p->seat[kn->k].hand_n;
 
     /* Grail cards are the scarcest: kept for the Grail while it lasts. */
-    if (c == SOC_GRAIL_CARD && kn->p->grail_state == 0)
+    if (c == SOC_GRAIL_CARD && kn->p->grail_state == 0 &&
+        !rpl__soc_plan_leaves(kn, SOC_GRAIL))
         return 150;
     return keep_base(kn, c) * 6 / (n > 6 ? n : 6);
 }
@@ -248,7 +249,8 @@ keep_base(const struct soc_know *kn, unsigned c)
         return 20 + 8 * (long)soc_fight_value(c);
     switch (c) {
     case SOC_GRAIL_CARD:
-        return p->grail_state == 0 ? 70 : 0;
+        return p->grail_state == 0 && !rpl__soc_plan_leaves(kn, SOC_GRAIL) ? 70
+                                                                           : 0;
     case SOC_MERLIN:
         return 70;
     case SOC_FATE:
