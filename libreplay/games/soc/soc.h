@@ -14,14 +14,15 @@
  *   rules.c     the engine as the log layer sees it: rules line, setup,
  *               apply, learn, pending, action, reveal, open, serialize
  *   views.c     views, descriptions, JSON (needs cards and notation)
+ *   plan.c      the plausible knights' plan at a small table
  *   tactics.c   the plausible player's knowledge and scores
  *   players.c   the seeded players and the legal moves
  *   live.c      live games: screen, step_seats, state_json
  *   module.c    the struct rpl__game table and the players' glue
  *
  * so cards <- hidden <- notation <- board <- validate <- effects <- rules
- * <- views <- tactics <- players <- live <- module, with no circle (nm on the
- * objects shows no file needing a symbol of a later one).  notation,
+ * <- views <- plan <- tactics <- players <- live <- module, with no circle (nm
+ * on the objects shows no file needing a symbol of a later one).  notation,
  * rules, views, players and module are the files of every game folder;
  * cards and hidden are this game's own, and board, validate, effects and
  * tactics keep rules.c and players.c under some 1,500 lines.
@@ -912,6 +913,19 @@ struct soc_know {
     int top;       /* the top black card it has just seen, -1 */
     unsigned mood; /* 0..99, drawn once per decision from the stream */
 };
+
+/* -------------------------------------------------------------- plan.c */
+
+/* The weights that change at a small table. */
+enum soc_plan_w { SOC_PLAN_DRAW, SOC_PLAN_SACRIFICE, SOC_PLAN_FLIP };
+
+/* Whether the table is small enough for the small table's plan. */
+bool rpl__soc_small_table(const struct soc_pub *p);
+/* Whether a loyal knight leaves quest q alone at this table. */
+bool rpl__soc_plan_leaves(const struct soc_know *kn, unsigned q);
+/* Weight w at this table; `large` is its value at a larger one. */
+long rpl__soc_plan_weight(const struct soc_pub *p, enum soc_plan_w w,
+                          long large);
 
 /* The knowledge of the seat to act (a knowing state), with its mood. */
 void rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,

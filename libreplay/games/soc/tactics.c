@@ -23,7 +23,8 @@
  * The weights (W_*, traitor_busy()) were measured, not guessed: the
  * knights should win 30 to 50 games in 100 at every table size, as
  * human tables are said to, so that a corpus reaches their victories
- * while evil still wins in each of its ways.
+ * while evil still wins in each of its ways.  At a small table the loyal
+ * knights follow plan.c's plan: some quests left alone, other weights.
  *
  * A player sees the public half of the state, its own hand, its own
  * loyalty card once it has looked at it, the black cards it has looked
@@ -233,7 +234,8 @@ keep_value(const struct soc_know *kn, unsigned c)
     const long n = kn->p->seat[kn->k].hand_n;
 
     /* Grail cards are the scarcest: kept for the Grail while it lasts. */
-    if (c == SOC_GRAIL_CARD && kn->p->grail_state == 0)
+    if (c == SOC_GRAIL_CARD && kn->p->grail_state == 0 &&
+        !rpl__soc_plan_leaves(kn, SOC_GRAIL))
         return 150;
     return keep_base(kn, c) * 6 / (n > 6 ? n : 6);
 }
@@ -247,7 +249,8 @@ keep_base(const struct soc_know *kn, unsigned c)
         return 20 + 8 * (long)soc_fight_value(c);
     switch (c) {
     case SOC_GRAIL_CARD:
-        return p->grail_state == 0 ? 70 : 0;
+        return p->grail_state == 0 && !rpl__soc_plan_leaves(kn, SOC_GRAIL) ? 70
+                                                                           : 0;
     case SOC_MERLIN:
         return 70;
     case SOC_FATE:
@@ -350,7 +353,8 @@ flip_odds(const struct soc_pub *p)
     }
     if (unknown <= 1)
         return 0;
-    return 100 * (unknown - 1) / (SOC_NLOYALTY - 1 - shown) * W_FLIP / 100;
+    return 100 * (unknown - 1) / (SOC_NLOYALTY - 1 - shown) *
+           rpl__soc_plan_weight(p, SOC_PLAN_FLIP, W_FLIP) / 100;
 }
 
 /* The knights' chance in percent to win if the game ended with w more
@@ -547,7 +551,8 @@ play_value(const struct soc_know *kn, unsigned q, unsigned c)
 {
     const struct soc_pub *p = kn->p;
 
-    if (c >= SOC_NWT || !kn->h[c] || !rpl__soc_play_ok(p, q, c))
+    if (c >= SOC_NWT || !kn->h[c] || !rpl__soc_play_ok(p, q, c) ||
+        rpl__soc_plan_leaves(kn, q))
         return -1;
     switch (q) {
     case SOC_GRAIL: {
@@ -658,7 +663,8 @@ draw_value(const struct soc_know *kn)
         for (unsigned q = SOC_BLACK_KNIGHT; q <= SOC_LANCELOT; q++) {
             const unsigned m = plan_short(kn, q);
 
-            if (m == 1 && s->hand_n + 2u < SOC_HAND_LIMIT)
+            if (m == 1 && s->hand_n + 2u < SOC_HAND_LIMIT &&
+                !rpl__soc_plan_leaves(kn, q))
                 v += q == SOC_LANCELOT ? 30 : 15;
         }
     return v;
@@ -1226,7 +1232,8 @@ loyal_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
         return (free ? v * 95 / 100 : v * W_MOVE / 100) - lost - 5;
     }
     case SOC_K_DRAW:
-        return draw_value(kn) * W_DRAW / 100;
+        return draw_value(kn) * rpl__soc_plan_weight(p, SOC_PLAN_DRAW, W_DRAW) /
+               100;
     case SOC_K_SIEGE: {
         unsigned sum = 0;
         long kept = 0;
@@ -1244,7 +1251,10 @@ loyal_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_K_ACCUSE:
         return accuse_value(kn, cmd->seat2);
     case SOC_K_SACRIFICE:
-        return best_extra(kn) - lp_harm(s->lp) * W_SACRIFICE / 100;
+        return best_extra(kn) -
+               lp_harm(s->lp) *
+                   rpl__soc_plan_weight(p, SOC_PLAN_SACRIFICE, W_SACRIFICE) /
+                   100;
     case SOC_K_DONE:
         return 0;
     default:
