@@ -153,7 +153,7 @@ pick soc-black-knight-won "the knights win the Black Knight" \
 pick soc-black-knight-lost "the knights lose the Black Knight" \
     "line ^quest black_knight lost" --game soc --players 5 --seed 48
 pick soc-lancelot-won "the knights win Lancelot" \
-    "line ^quest lancelot won" --game soc --players 4 --seed 52
+    "line ^quest lancelot won" --game soc --players 5 --seed 52
 pick soc-lancelot-lost "the knights lose Lancelot" \
     "line ^quest lancelot lost" --game soc --players 5 --seed 56
 pick soc-dragon-won "the knights win the Dragon" \
@@ -163,7 +163,7 @@ pick soc-dragon-lost "the knights lose the Dragon" \
 pick soc-excalibur-won "the knights win Excalibur" \
     "line ^quest excalibur won" --game soc --players 5 --seed 68
 pick soc-excalibur-lost "the knights lose Excalibur" \
-    "line ^quest excalibur lost" --game soc --players 5 --seed 72
+    "line ^quest excalibur lost" --game soc --players 5 --seed 75
 pick soc-grail-won "the knights win the Holy Grail" \
     "line ^quest grail won" --game soc --players 5 --seed 76
 pick soc-grail-lost "the knights lose the Holy Grail" \
