@@ -257,8 +257,15 @@ void cli_pool_put_out(struct cli_pool *p, size_t i);
 /* Jobs below upto are done with: their slots may be reused. */
 void cli_pool_release(struct cli_pool *p, size_t upto);
 
-/* Stops the workers (jobs not yet started are skipped), joins them and
- * frees the pool; NULL does nothing. */
+/* What releases the data of a job done but never waited for, when the
+ * main thread stops early (cli_pool_free() calls it, in the main
+ * thread, with the slot's context still alive). */
+typedef void (*cli_pool_drop)(void *data);
+void cli_pool_on_drop(struct cli_pool *p, cli_pool_drop drop);
+
+/* Stops the workers (jobs not yet started are skipped), joins them,
+ * drops the jobs done and not waited for, and frees the pool; NULL does
+ * nothing. */
 void cli_pool_free(struct cli_pool *p);
 
 /* ---------------------------------------------------------- coverage */

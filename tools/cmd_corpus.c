@@ -31,7 +31,7 @@
 
 static const char usage[] =
     "usage: camelog corpus [-q] [-f] [-k n] [--max-games n] [--seed hex]\n"
-    "                      [--game name] -o dir\n";
+    "                      [--game name] [-j n] -o dir\n";
 
 static const char options[] =
     "options:\n"
@@ -40,6 +40,8 @@ static const char options[] =
     "  --seed hex         seed of the corpus (default: none, the fixed "
     "corpus)\n"
     "  --game name        only this game (default: every game)\n"
+    "  -j, --jobs n       play n candidates at a time (default: the cores\n"
+    "                     online); the corpus is the same for every n\n"
     "  -f, --force        overwrite existing files\n"
     "  -q, --quiet        no progress\n"
     "  -o, --output dir   the directory of the corpus\n"
@@ -63,6 +65,7 @@ struct corpus {
     const char *seed_hex; /* as given, "" for none */
     size_t k;
     size_t max_games;
+    size_t jobs;
     bool force;
     bool quiet;
     const char *dir;
@@ -90,6 +93,7 @@ struct played {
     size_t abandon_after; /* actions before rpl_rec_abort(), 0: never */
     char winner[16];
     char reason[16];
+    struct rpl_ctx *ctx; /* the log's */
 };
 
 static void
@@ -170,6 +174,7 @@ play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     cfg.dealer = c->dealer;
     cfg.id = id;
     cfg.secret = secret;
+    g->ctx = ctx;
     st = rpl_rec_new(ctx, &rec, &cfg, &err);
     if (st == RPL_OK)
         st = rpl_rec_start(rec, &err);
@@ -247,8 +252,8 @@ step_digest(struct rpl_ctx *ctx, struct rpl_log *log, size_t no, char hex[65])
 
 /* Writes a kept game and its manifest entry. */
 static int
-keep(struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
-     size_t kept, struct played *g)
+keep(struct corpus *c, const char *game, size_t cand, size_t kept,
+     struct played *g)
 {
     struct rpl_error err;
     char name[64], path[4096], hex[65];
@@ -274,7 +279,7 @@ keep(struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
             ok &= json_array_append_new(
                       ids, cli_json_str(rpl_coverage_id(game, i)->id)) == 0;
     for (size_t no = 1; rc == CLI_EXIT_OK && no <= n; no++) {
-        rc = step_digest(ctx, g->log, no, hex);
+        rc = step_digest(g->ctx, g->log, no, hex);
         if (rc == CLI_EXIT_OK)
             ok &= json_array_append_new(dig, cli_json_str(hex)) == 0;
     }
@@ -329,39 +334,76 @@ is_done(const struct corpus *c, size_t gi, const char *game)
     return true;
 }
 
-static int
-run_game(struct corpus *c, struct rpl_ctx *ctx, size_t gi)
-{
-    const char *const game = rpl_game_info(gi)->name;
-    size_t nrules = 0, kept = 0, cand;
-    struct cli_progress prog;
-    int rc = CLI_EXIT_OK;
+/* The candidates of one game, for the pool. */
+struct run {
+    const struct corpus *c;
+    const char *game;
+    size_t nrules;
+};
 
-    while (rpl_coverage_rules(game, nrules))
-        nrules++;
-    if (nrules == 0 || rpl_coverage_count(game) == 0)
+/* Plays candidate index + 1 (a job of the pool, in any thread). */
+static int
+play_job(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
+{
+    const struct run *r = ud;
+    struct played *g = data;
+    const size_t cand = index + 1;
+
+    g->rules = rpl_coverage_rules(r->game, index % r->nrules);
+    g->pass = (enum pass)((index / r->nrules) % NPASS);
+    return play(r->c, ctx, r->game, cand, g);
+}
+
+static void
+drop_job(void *data)
+{
+    struct played *g = data;
+
+    rpl_log_free(g->log);
+    g->log = NULL;
+}
+
+/* Candidates are played in parallel, ahead of the decisions, and kept
+ * or not in their order: the corpus is the same for every -j. */
+static int
+run_game(struct corpus *c, size_t gi)
+{
+    struct run r = {.c = c, .game = rpl_game_info(gi)->name};
+    size_t kept = 0, cand;
+    struct cli_progress prog;
+    struct cli_pool *pool = NULL;
+    int rc;
+
+    while (rpl_coverage_rules(r.game, r.nrules))
+        r.nrules++;
+    if (r.nrules == 0 || rpl_coverage_count(r.game) == 0)
         return CLI_EXIT_OK;
+    rc = cli_pool_start(&pool, c->max_games, c->jobs, 4 * c->jobs,
+                        sizeof(struct played), play_job, &r);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    cli_pool_on_drop(pool, drop_job);
     cli_progress_start(&prog, "games", c->max_games, c->quiet);
     for (cand = 1;
-         rc == CLI_EXIT_OK && cand <= c->max_games && !is_done(c, gi, game);
+         rc == CLI_EXIT_OK && cand <= c->max_games && !is_done(c, gi, r.game);
          cand++) {
-        struct played g;
+        int job_rc;
+        struct played *g = cli_pool_wait(pool, cand - 1, false, &job_rc);
 
-        memset(&g, 0, sizeof(g));
-        g.rules = rpl_coverage_rules(game, (cand - 1) % nrules);
-        g.pass = (enum pass)(((cand - 1) / nrules) % NPASS);
-        rc = play(c, ctx, game, cand, &g);
-        if (rc == CLI_EXIT_OK && is_useful(c, gi, game, g.bits)) {
-            rc = keep(c, ctx, game, cand, ++kept, &g);
-            cli_coverage_add(c->cov, game, g.bits);
+        rc = job_rc;
+        if (rc == CLI_EXIT_OK && is_useful(c, gi, r.game, g->bits)) {
+            rc = keep(c, r.game, cand, ++kept, g);
+            cli_coverage_add(c->cov, r.game, g->bits);
         }
-        rpl_log_free(g.log);
+        drop_job(g);
+        cli_pool_release(pool, cand);
         cli_progress_update(&prog, cand);
     }
     cli_progress_end(&prog);
+    cli_pool_free(pool);
     if (rc == CLI_EXIT_OK && !c->quiet)
-        cli_msg("%s: %zu games played, %zu kept%s", game, cand - 1, kept,
-                is_done(c, gi, game) ? "" : " (budget spent)");
+        cli_msg("%s: %zu games played, %zu kept%s", r.game, cand - 1, kept,
+                is_done(c, gi, r.game) ? "" : " (budget spent)");
     return rc;
 }
 
@@ -412,6 +454,7 @@ cmd_corpus(int argc, char **argv)
         {"max-games", required_argument, NULL, 'm'},
         {"seed", required_argument, NULL, 's'},
         {"game", required_argument, NULL, 'g'},
+        {"jobs", required_argument, NULL, 'j'},
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"output", required_argument, NULL, 'o'},
@@ -434,9 +477,10 @@ cmd_corpus(int argc, char **argv)
     memset(&c, 0, sizeof(c));
     c.k = 3;
     c.max_games = 10000;
+    c.jobs = cli_jobs_default();
     c.seed_hex = "";
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":k:fqo:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":k:fqo:j:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'k':
             if (!cli_parse_size(optarg, &c.k) || c.k == 0 || c.k > 1000000) {
@@ -459,6 +503,12 @@ cmd_corpus(int argc, char **argv)
             break;
         case 'g':
             game = optarg;
+            break;
+        case 'j':
+            rc = cli_parse_jobs("corpus", optarg, &c.jobs);
+            if (rc != CLI_EXIT_OK) {
+                return rc;
+            }
             break;
         case 'f':
             c.force = true;
@@ -530,7 +580,7 @@ cmd_corpus(int argc, char **argv)
     for (size_t g = 0;
          rc == CLI_EXIT_OK && g < rpl_game_count() && g < CLI_COV_GAMES; g++) {
         if (!game || strcmp(game, rpl_game_info(g)->name) == 0) {
-            rc = run_game(&c, ctx, g);
+            rc = run_game(&c, g);
         }
     }
     if (rc == CLI_EXIT_OK) {

@@ -30,6 +30,7 @@ static _Thread_local struct rpl_ctx *thread_ctx;
 struct cli_pool {
     size_t n, window, data_size;
     cli_pool_work work;
+    cli_pool_drop drop; /* NULL: nothing to drop */
     void *ud;
     struct rpl_ctx *ctx; /* inline mode only */
     struct slot *slots;
@@ -315,6 +316,12 @@ cli_pool_release(struct cli_pool *p, size_t upto)
 }
 
 void
+cli_pool_on_drop(struct cli_pool *p, cli_pool_drop drop)
+{
+    p->drop = drop;
+}
+
+void
 cli_pool_free(struct cli_pool *p)
 {
     size_t k;
@@ -335,6 +342,10 @@ cli_pool_free(struct cli_pool *p)
         pthread_cond_destroy(&p->space_cv);
     }
     for (k = 0; k < p->window; k++) {
+        /* A job done ahead of the main thread, which stopped first. */
+        if (p->drop && p->slots[k].is_done) {
+            p->drop(p->slots[k].data);
+        }
         rpl_ctx_free(p->slots[k].ctx);
         free(p->slots[k].data);
         free(p->slots[k].out);

@@ -1,10 +1,10 @@
 # corpus: a small corpus, kept games and manifest; the same arguments
-# give byte-identical corpora; the per-step digests of the manifest are
-# recomputed from camelog export alone (python3, hashlib.blake2b); verify
+# give byte-identical corpora, with one thread or two; the per-step
+# digests of the manifest are recomputed from camelog export alone (python3, hashlib.blake2b); verify
 # --coverage agrees with the manifest's table; usage errors.
-camelog corpus -q -k 1 --max-games 12 -o a
+camelog corpus -q -k 1 --max-games 12 -j 1 -o a
 echo "exit $?"
-camelog corpus -q -k 1 --max-games 12 -o b
+camelog corpus -q -k 1 --max-games 12 -j 2 -o b
 same=yes
 for f in a/*; do
     cmp -s "$f" "b/${f#a/}" || same=no
