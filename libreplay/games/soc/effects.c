@@ -372,6 +372,9 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
         w_table_disc(r, SOC_HEROISM);
         p->heroism = 0;
     }
+    /* The result stands even when the swords end the game (S-24). */
+    if (q == SOC_EXCALIBUR || q == SOC_GRAIL)
+        *(q == SOC_EXCALIBUR ? &p->exc_state : &p->grail_state) = won ? 1 : 2;
     if (settle(r))
         return;
     if (!won)
@@ -416,7 +419,6 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
         p->ld_stage++;
         break;
     case SOC_EXCALIBUR:
-        p->exc_state = won ? 1 : 2;
         break;
     case SOC_GRAIL:
         for (unsigned i = 0; i < SOC_GRAIL_SPOTS; i++) {
@@ -426,7 +428,6 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
                 b_disc(r, p->grail[i]);
             p->grail[i] = SOC_EMPTY;
         }
-        p->grail_state = won ? 1 : 2;
         break;
     default:
         clear_war(r, &p->war[rpl__soc_war_index(q)]);
