@@ -152,6 +152,9 @@ rpl__tok_is(const struct rpl__tok *t, const char *s)
 
     return t->n == n && memcmp(t->p, s, n) == 0;
 }
+/* The index of the word t among names[0..n), -1 when it is none: the
+ * keyword lookup of every game line, the first byte tested first. */
+int rpl__tok_find(const struct rpl__tok *t, const char *const *names, size_t n);
 /* "pK" with 1 <= K <= seats, no leading zero. */
 bool rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat);
 /* The seat named by the last pK token of a commitment label ("deal p3"),

@@ -1184,14 +1184,15 @@ seek_to(struct rpl_log *log, size_t no, const struct rpl__line *last,
     for (size_t i = log->pos + 1; i <= no; i++) {
         size_t len = 0;
         const char *text = rpl__log_line(log, i, &len);
+        const bool is_split = i == no && last;
         struct rpl__line ln;
 
         if (i <= log->header_end || !rpl__log_is_game_line(text, len))
             continue;
-        rc = i == no && last ? RPL_OK : rpl__line_split(&ln, text, len, i, err);
+        rc = is_split ? RPL_OK : rpl__line_split(&ln, text, len, i, err);
         if (rc == RPL_OK)
-            rc = rpl__log_apply(log, i == no && last ? last : &ln, &env,
-                                &applied, err);
+            rc =
+                rpl__log_apply(log, is_split ? last : &ln, &env, &applied, err);
         if (rc != RPL_OK) {
             log->pos = SIZE_MAX;
             return rc;

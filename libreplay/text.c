@@ -220,6 +220,17 @@ rpl__line_split(struct rpl__line *ln, const char *text, size_t len, size_t no,
     return RPL_OK;
 }
 
+int
+rpl__tok_find(const struct rpl__tok *t, const char *const *names, size_t n)
+{
+    if (t->n == 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (names[i][0] == t->p[0] && rpl__tok_is(t, names[i]))
+            return (int)i;
+    return -1;
+}
+
 bool
 rpl__tok_uint(const struct rpl__tok *t, unsigned long max, unsigned long *v)
 {
@@ -544,22 +555,10 @@ rpl__fmt_seats(char *out, size_t cap, const uint8_t *seats, size_t n)
 
     if (cap == 0)
         return;
-    for (size_t i = 0; i < n && len + 1 < cap; i++) {
-        char digits[3];
-        size_t d = 0;
-        unsigned v = seats[i];
-
-        if (i)
-            fmt_putc(out, cap, &len, ',');
-        fmt_putc(out, cap, &len, 'p');
-        do {
-            digits[d++] = (char)('0' + v % 10);
-            v /= 10;
-        } while (v);
-        while (d)
-            fmt_putc(out, cap, &len, digits[--d]);
-    }
-    out[len < cap ? len : cap - 1] = '\0';
+    out[0] = '\0';
+    for (size_t i = 0; i < n && len < cap; i++)
+        len += rpl__fmt(out + len, cap - len, "%sp%u", i ? "," : "",
+                        (unsigned)seats[i]);
 }
 
 void

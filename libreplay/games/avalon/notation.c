@@ -51,19 +51,10 @@ const char *const rpl__av_winner_name[AV_R_ABORTED + 1] = {
     "", "good", "evil", "evil", "evil", "good", "aborted",
 };
 
-/* Each keyword with its length: every game line is looked up here. */
-#define KW(s)                                                                  \
-    {                                                                          \
-        s, sizeof(s) - 1                                                       \
-    }
-static const struct {
-    const char *name;
-    size_t len;
-} kw_name[AV_KW_COUNT] = {
-    KW("start"), KW("deal"),  KW("propose"), KW("vote"),        KW("team"),
-    KW("card"),  KW("quest"), KW("lady"),    KW("assassinate"), KW("end"),
+static const char *const kw_name[AV_KW_COUNT] = {
+    "start", "deal",  "propose", "vote",        "team",
+    "card",  "quest", "lady",    "assassinate", "end",
 };
-#undef KW
 
 /* ------------------------------------------------------------- names */
 
@@ -383,46 +374,7 @@ rpl__av_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
 int
 rpl__av_keyword(const struct rpl__tok *t)
 {
-    int k;
-
-    /* No two keywords share a first letter. */
-    switch (t->n ? t->p[0] : '\0') {
-    case 's':
-        k = AV_KW_START;
-        break;
-    case 'd':
-        k = AV_KW_DEAL;
-        break;
-    case 'p':
-        k = AV_KW_PROPOSE;
-        break;
-    case 'v':
-        k = AV_KW_VOTE;
-        break;
-    case 't':
-        k = AV_KW_TEAM;
-        break;
-    case 'c':
-        k = AV_KW_CARD;
-        break;
-    case 'q':
-        k = AV_KW_QUEST;
-        break;
-    case 'l':
-        k = AV_KW_LADY;
-        break;
-    case 'a':
-        k = AV_KW_ASSASSINATE;
-        break;
-    case 'e':
-        k = AV_KW_END;
-        break;
-    default:
-        return -1;
-    }
-    return t->n == kw_name[k].len && memcmp(t->p, kw_name[k].name, t->n) == 0
-               ? k
-               : -1;
+    return rpl__tok_find(t, kw_name, AV_KW_COUNT);
 }
 
 /* The generic form of a line, for syntax errors. */

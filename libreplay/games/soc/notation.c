@@ -45,15 +45,8 @@ const char *const rpl__soc_choice_tok[4] = {"", "swap", "give", "order"};
 static bool
 is_kw(const struct rpl__tok *t, int *kw)
 {
-    /* Every game line is looked up here: the first byte rules out most
-     * of the 37 before strlen() and memcmp(). */
-    for (int i = 0; i < SOC_K_COUNT; i++)
-        if (t->n && rpl__soc_kw[i][0] == t->p[0] &&
-            rpl__tok_is(t, rpl__soc_kw[i])) {
-            *kw = i;
-            return true;
-        }
-    return false;
+    *kw = rpl__tok_find(t, rpl__soc_kw, SOC_K_COUNT);
+    return *kw >= 0;
 }
 
 static bool
