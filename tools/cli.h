@@ -220,25 +220,26 @@ int cli_parse_jobs(const char *cmd, const char *arg, size_t *jobs);
 /* The default of -j: the cores online (at least 1). */
 size_t cli_jobs_default(void);
 
-/* A pool of worker threads for n jobs (pool.c).  Job i runs work(ud,
- * ctx, i, data) in some thread, with the context and the zeroed
- * data_size bytes of its slot, its stdout and stderr diverted into
- * buffers (cli_divert()); work returns an exit status.  The main thread
- * takes the jobs in input order with cli_pool_wait() and lets their
- * slots go with cli_pool_release(): at most window jobs are taken or in
- * flight at once, which bounds the memory.  A slot's context and what
- * was made from it belong to one thread at a time: the worker's until
- * the job is done, then the main thread's until released.  With jobs 1
- * there are no threads: cli_pool_wait() runs the job itself, with its
- * output going straight out, and one context serves every slot. */
+/* A pool of threads for n jobs (pool.c): jobs - 1 workers and the main
+ * thread, which runs jobs too while it waits.  Job i runs work(ud, ctx,
+ * i, data) in some thread, with the context and the zeroed data_size
+ * bytes of its slot, its stdout and stderr diverted into buffers
+ * (cli_divert()); work returns an exit status.  The main thread takes
+ * the jobs in input order with cli_pool_wait() and lets their slots go
+ * with cli_pool_release(): at most window jobs are taken or in flight at
+ * once, which bounds the memory.  A slot's context and what was made
+ * from it belong to one thread at a time: the one running the job until
+ * it is done, then the main thread's until released.  With jobs 1 there
+ * are no threads: cli_pool_wait() runs the job itself, with its output
+ * going straight out, and one context serves every slot. */
 struct cli_pool;
 typedef int (*cli_pool_work)(void *ud, struct rpl_ctx *ctx, size_t i,
                              void *data);
 
-/* In a job that runs in a worker thread: a context of that thread alone,
- * which lives as long as the thread, for what jobs keep from one to the
- * next (rpl_archive_entry_new()'s keep); NULL in the main thread, or
- * when the worker has none. */
+/* In a job of a pool with threads: a context of the thread running it
+ * alone, which lives as long as the pool, for what jobs keep from one to
+ * the next (rpl_archive_entry_new()'s keep); NULL outside such a job,
+ * with jobs 1, or when the thread has none. */
 struct rpl_ctx *cli_pool_keep(void);
 
 /* Reports a failure and returns 2. */

@@ -10,9 +10,10 @@
  * add reads and verifies files outside any transaction, a chunk at a
  * time, then stores the chunk as one batch: another process adding to the
  * same archive waits at most for one chunk, and a kill leaves every
- * earlier chunk stored and nothing of the current one.  The workers also
- * index and compress each log (rpl_archive_entry_new()), so that the main
- * thread, the only writer, does little but the database's part.
+ * earlier chunk stored and nothing of the current one.  With -j 2 or
+ * more the jobs also index and compress each log
+ * (rpl_archive_entry_new()), so that the main thread, the only writer,
+ * does little but the database's part between the jobs it runs.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -456,8 +457,8 @@ add_json(const char *file, const char *id, const char *result,
 }
 
 /* A job of the pool: one file read and verified, its log waiting in
- * the slot until its chunk is stored.  A worker thread also makes the
- * log's entry (its index rows and compressed file), so that the main
+ * the slot until its chunk is stored.  With threads, the job also makes
+ * the log's entry (its index rows and compressed file), so that the main
  * thread, the only writer, has only the database's part to do; its
  * failure waits for the chunk too, to be told where rpl_archive_add()
  * would tell it. */

@@ -1,9 +1,15 @@
 /*
  * pool.c - worker threads for the commands that take many files (verify,
- * archive add, import, simulate --count): the jobs run in parallel, each
- * in a slot of a bounded window with its own context (the library's
- * contexts are single-threaded), and the main thread takes them in input
- * order, so the output is the same whatever -j says.
+ * archive add, import, simulate --count, corpus): the jobs run in
+ * parallel, each in a slot of a bounded window with its own context (the
+ * library's contexts are single-threaded), and the main thread takes
+ * them in input order, so the output is the same whatever -j says.
+ *
+ * -j N runs N - 1 workers, and the main thread is the Nth: rather than
+ * sleep until the job it needs is done, it runs the next job itself.  On
+ * a virtual machine every sleep and wake-up of a thread costs a
+ * hypervisor exit; a main thread that slept for every job of verify took
+ * a fifth of a core from the workers.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,8 +29,8 @@ struct slot {
     bool is_done;
 };
 
-/* The context of the worker thread running this code (cli_pool_keep()),
- * NULL outside a worker. */
+/* The context of the thread running this job (cli_pool_keep()), NULL
+ * outside a job of a pool with threads. */
 static _Thread_local struct rpl_ctx *thread_ctx;
 
 struct cli_pool {
@@ -32,7 +38,8 @@ struct cli_pool {
     cli_pool_work work;
     cli_pool_drop drop; /* NULL: nothing to drop */
     void *ud;
-    struct rpl_ctx *ctx; /* inline mode only */
+    struct rpl_ctx *ctx;      /* -j 1 (no threads): every job's */
+    struct rpl_ctx *main_ctx; /* the main thread's, for the jobs it runs */
     struct slot *slots;
     pthread_t *threads;
     size_t nthreads;
@@ -102,6 +109,34 @@ run_job(struct cli_pool *p, size_t i, struct slot *s)
     }
 }
 
+/* Runs job i, taken by this thread, in its slot s. */
+static void
+run_taken(struct cli_pool *p, size_t i, struct slot *s)
+{
+    /* The slot's context starts with what this thread's contexts have
+     * checked of keys, and hands back what it learns. */
+    if (thread_ctx && s->ctx) {
+        rpl_ctx_learn(s->ctx, thread_ctx);
+    }
+    run_job(p, i, s);
+    if (thread_ctx && s->ctx) {
+        rpl_ctx_learn(thread_ctx, s->ctx);
+    }
+}
+
+/* Under p->mu: takes the next job if its slot is free, or returns
+ * false. */
+static bool
+take_next(struct cli_pool *p, size_t *i)
+{
+    if (p->is_stopping || p->next >= p->n ||
+        p->next >= p->released + p->window) {
+        return false;
+    }
+    *i = p->next++;
+    return true;
+}
+
 static void *
 worker(void *arg)
 {
@@ -118,30 +153,20 @@ worker(void *arg)
         size_t i;
         struct slot *s;
 
-        while (!p->is_stopping && p->next < p->n &&
-               p->next >= p->released + p->window) {
+        if (!take_next(p, &i)) {
+            if (p->is_stopping || p->next >= p->n) {
+                break;
+            }
             pthread_cond_wait(&p->space_cv, &p->mu);
+            continue;
         }
-        if (p->is_stopping || p->next >= p->n) {
-            break;
-        }
-        i = p->next++;
         s = &p->slots[i % p->window];
         pthread_mutex_unlock(&p->mu);
-        /* The slot's context starts with what this thread's contexts
-         * have checked of keys, and hands back what it learns. */
-        if (thread_ctx && s->ctx) {
-            rpl_ctx_learn(s->ctx, thread_ctx);
-        }
-        run_job(p, i, s);
-        if (thread_ctx && s->ctx) {
-            rpl_ctx_learn(thread_ctx, s->ctx);
-        }
+        run_taken(p, i, s);
         pthread_mutex_lock(&p->mu);
         s->is_done = true;
         /* Wake the main thread only for the job it waits for: a job
-         * done ahead of its turn would wake it for nothing, and a woken
-         * main thread takes a core from a worker. */
+         * done ahead of its turn would wake it for nothing. */
         if (p->is_awaiting && p->awaited == i) {
             pthread_cond_signal(&p->done_cv);
         }
@@ -163,6 +188,7 @@ cli_pool_start(struct cli_pool **out, size_t n, size_t jobs, size_t window,
                size_t data_size, cli_pool_work work, void *ud)
 {
     struct cli_pool *p;
+    struct rpl_error err;
     size_t k;
     int rc = CLI_EXIT_USAGE;
 
@@ -208,15 +234,21 @@ cli_pool_start(struct cli_pool **out, size_t n, size_t jobs, size_t window,
         }
     }
     rc = CLI_EXIT_USAGE;
-    p->threads = calloc(jobs, sizeof(*p->threads));
+    /* The main thread is the last of the jobs threads. */
+    p->threads = calloc(jobs - 1, sizeof(*p->threads));
     if (!p->threads) {
         cli_msg("out of memory");
         goto fail;
     }
+    /* Without a context of its own, the main thread still runs jobs;
+     * they keep nothing from one to the next. */
+    if (rpl_ctx_new(&p->main_ctx, NULL, &err) != RPL_OK) {
+        p->main_ctx = NULL;
+    }
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->done_cv, NULL);
     pthread_cond_init(&p->space_cv, NULL);
-    for (k = 0; k < jobs; k++) {
+    for (k = 0; k + 1 < jobs; k++) {
         const int e = pthread_create(&p->threads[k], NULL, worker, p);
 
         if (e != 0) {
@@ -225,13 +257,8 @@ cli_pool_start(struct cli_pool **out, size_t n, size_t jobs, size_t window,
         }
         p->nthreads++;
     }
-    if (p->nthreads == 0) {
-        pthread_mutex_destroy(&p->mu);
-        pthread_cond_destroy(&p->done_cv);
-        pthread_cond_destroy(&p->space_cv);
-        goto fail;
-    }
-    /* Fewer threads than asked for still do every job. */
+    /* Fewer threads than asked for, or none, still do every job: the
+     * main thread runs what the workers do not take. */
     *out = p;
     return CLI_EXIT_OK;
 fail:
@@ -242,6 +269,7 @@ fail:
         }
     }
     rpl_ctx_free(p->ctx);
+    rpl_ctx_free(p->main_ctx);
     free(p->threads);
     free(p->slots);
     free(p);
@@ -253,18 +281,33 @@ cli_pool_wait(struct cli_pool *p, size_t i, bool keep_text, int *rc)
 {
     struct slot *s = &p->slots[i % p->window];
 
-    if (p->nthreads == 0) {
+    if (p->ctx) {
         memset(s->data, 0, p->data_size);
         *rc = p->work(p->ud, p->ctx, i, s->data);
         return s->data;
     }
     pthread_mutex_lock(&p->mu);
     while (!s->is_done) {
+        size_t j;
+
+        /* Job i is running in a worker: run the next one here rather
+         * than sleep, or sleep when every job is taken. */
+        if (take_next(p, &j)) {
+            struct slot *t = &p->slots[j % p->window];
+
+            pthread_mutex_unlock(&p->mu);
+            thread_ctx = p->main_ctx;
+            run_taken(p, j, t);
+            thread_ctx = NULL;
+            pthread_mutex_lock(&p->mu);
+            t->is_done = true;
+            continue;
+        }
         p->awaited = i;
         p->is_awaiting = true;
         pthread_cond_wait(&p->done_cv, &p->mu);
+        p->is_awaiting = false;
     }
-    p->is_awaiting = false;
     s->is_done = false;
     pthread_mutex_unlock(&p->mu);
     *rc = s->rc;
@@ -304,7 +347,7 @@ cli_pool_put_out(struct cli_pool *p, size_t i)
 void
 cli_pool_release(struct cli_pool *p, size_t upto)
 {
-    if (p->nthreads == 0) {
+    if (p->ctx) {
         return;
     }
     pthread_mutex_lock(&p->mu);
@@ -329,7 +372,7 @@ cli_pool_free(struct cli_pool *p)
     if (!p) {
         return;
     }
-    if (p->nthreads > 0) {
+    if (!p->ctx) {
         pthread_mutex_lock(&p->mu);
         p->is_stopping = true;
         pthread_cond_broadcast(&p->space_cv);
@@ -352,6 +395,7 @@ cli_pool_free(struct cli_pool *p)
         free(p->slots[k].err);
     }
     rpl_ctx_free(p->ctx);
+    rpl_ctx_free(p->main_ctx);
     free(p->threads);
     free(p->slots);
     free(p);
