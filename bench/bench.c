@@ -242,6 +242,35 @@ rss_main(char **argv)
     return 0;
 }
 
+/* The time the host took from this virtual machine's cores (steal, the
+ * eighth figure of /proc/stat's cpu line), in seconds since boot; 0
+ * where there is no such figure. */
+static double
+steal_now(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    unsigned long long v[8] = {0};
+    int got = 0;
+
+    if (f) {
+        got = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+                     &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+        fclose(f);
+    }
+    return got == 8 ? (double)v[7] / (double)sysconf(_SC_CLK_TCK) : 0;
+}
+
+/* "the host took N s of the cores" since steal0 (a static buffer). */
+static const char *
+steal_note(double steal0)
+{
+    static char note[80];
+
+    snprintf(note, sizeof(note), "the host took %.2f s of the cores meanwhile",
+             steal_now() - steal0);
+    return note;
+}
+
 static const char *self_path;
 
 /* CPU seconds (user + system) of the last run_rss() child. */
@@ -611,7 +640,7 @@ main(int argc, char **argv)
     }
     {
         double s1 = 0, s2 = 0, v1 = 0, v2 = 0, c1 = 0, a1 = 0, a2 = 0, ac1;
-        double b1 = 0, b2 = 0;
+        double b1 = 0, b2 = 0, steal0;
         const size_t small = nbig / 10;
         char db1[600], db2[600];
         struct stat sb;
@@ -625,14 +654,25 @@ main(int argc, char **argv)
                "%zu files [target: flat] (one `camelog verify -q -j 1` call "
                "each; %.0f files per CPU second)\n",
                r1, small, r2, nbig, (double)nbig / c1);
-        /* -j 2 against -j 1, wall time, on the first nsim files. */
-        (void)verify_rss(camelog, dir, nsim, "1", &v1);
-        (void)verify_rss(camelog, dir, nsim, "2", &v2);
+        /* -j 2 against -j 1, wall time, on the first nsim files: the
+         * better of three interleaved rounds of each, as for verify and
+         * its floor (a virtual machine's host takes time now and then). */
+        v1 = v2 = 1e9;
+        steal0 = steal_now();
+        for (int round = 0; round < 3; round++) {
+            double t1 = 0, t2 = 0;
+
+            (void)verify_rss(camelog, dir, nsim, "1", &t1);
+            (void)verify_rss(camelog, dir, nsim, "2", &t2);
+            v1 = t1 < v1 ? t1 : v1;
+            v2 = t2 < v2 ? t2 : v2;
+        }
         printf("verify -j 2: %.0f files/s against %.0f with -j 1: %.2fx "
-               "[target >= 1.80x on 2 idle cores] (wall time, %zu files, "
-               "%ld cores online; only meaningful on an idle machine)\n",
-               (double)nsim / v2, (double)nsim / v1, v1 / v2, nsim,
-               sysconf(_SC_NPROCESSORS_ONLN));
+               "[target >= 1.80x on 2 idle cores: %s] (wall time, %zu files, "
+               "best of 3 rounds; %ld cores online; %s)\n",
+               (double)nsim / v2, (double)nsim / v1, v1 / v2,
+               v1 / v2 >= 1.8 ? "met" : "not met", nsim,
+               sysconf(_SC_NPROCESSORS_ONLN), steal_note(steal0));
         snprintf(db1, sizeof(db1), "%s/small.db", dir);
         snprintf(db2, sizeof(db2), "%s/big.db", dir);
         q1 = archive_rss(camelog, dir, db1, small, "1", &a1);
@@ -651,12 +691,22 @@ main(int argc, char **argv)
                    100.0 * c1 / ac1, (double)nbig / c1,
                    c1 / ac1 >= 0.85 ? "met" : "not met",
                    (double)sb.st_size / (double)nbig, q1, small, q2, nbig);
-            (void)archive_rss(camelog, dir, db1, nsim, "1", &b1);
-            (void)archive_rss(camelog, dir, db1, nsim, "2", &b2);
+            b1 = b2 = 1e9;
+            steal0 = steal_now();
+            for (int round = 0; round < 3; round++) {
+                double t1 = 0, t2 = 0;
+
+                (void)archive_rss(camelog, dir, db1, nsim, "1", &t1);
+                (void)archive_rss(camelog, dir, db1, nsim, "2", &t2);
+                b1 = t1 < b1 ? t1 : b1;
+                b2 = t2 < b2 ? t2 : b2;
+            }
             printf("archive add -j 2: %.0f games/s against %.0f with -j 1: "
-                   "%.2fx [target >= 1.80x on 2 idle cores] (wall time, %zu "
-                   "games into a fresh database)\n",
-                   (double)nsim / b2, (double)nsim / b1, b1 / b2, nsim);
+                   "%.2fx [target >= 1.80x on 2 idle cores: %s] (wall time, "
+                   "%zu games into a fresh database, best of 3 rounds; %s)\n",
+                   (double)nsim / b2, (double)nsim / b1, b1 / b2,
+                   b1 / b2 >= 1.8 ? "met" : "not met", nsim,
+                   steal_note(steal0));
         }
     }
 
