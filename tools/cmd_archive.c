@@ -78,6 +78,8 @@ static const char options[] =
 #define ADD_CHUNK 256
 /* Logs stored under one savepoint (rpl_archive_add_entries()). */
 #define ADD_RUN 32
+/* The smallest of the last chunks (see run_add()). */
+#define ADD_TAIL 16
 /* The players stats lists by default. */
 #define STATS_TOP 20
 
@@ -675,7 +677,12 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
         c->id[c->n] = job->id;
         job->log = NULL;
         c->n++;
-        if (c->n == ADD_CHUNK || i + 1 == n) {
+        /* A chunk as long as what remains after it is stored at once:
+         * the last chunks halve, so that with threads the others have
+         * files to verify while this one stores, but for the last few.
+         * The chunks do not depend on -j, nor does the output. */
+        if (c->n == ADD_CHUNK || i + 1 == n ||
+            (c->n >= ADD_TAIL && c->n >= n - i - 1)) {
             add_chunk(&run, c);
             while (c->n > 0) {
                 c->n--;
