@@ -122,15 +122,8 @@ rpl__file_read(struct rpl_ctx *ctx, const char *path, size_t max, uint8_t **out,
                       rpl__file_kind(st.st_mode));
         goto out;
     }
-    if (!is_stdin) {
-        const int fl = fcntl(fd, F_GETFL);
-
-        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-            rc = rpl__err(err, RPL_E_IO, 0, "fcntl failed: %s",
-                          errno_text(errno, ebuf, sizeof(ebuf)));
-            goto out;
-        }
-    }
+    /* A named input is a regular file by now, which O_NONBLOCK does not
+     * change the reads of: the flag stays. */
     if (S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size > max) {
         rc = rpl__err(err, RPL_E_LIMIT, 0, "file is over the %zu-byte limit%s",
                       max, limit_name(max));
