@@ -144,37 +144,70 @@ cli_put_text(const char *out, size_t out_len, const char *err, size_t err_len)
     }
 }
 
+/* Writes head, the message and a newline to f as one line: in one write
+ * where it fits in a buffer, as stderr is unbuffered (which also keeps
+ * the line whole beside other programs writing to the same terminal). */
+static void
+put_line(FILE *f, const char *head, const char *fmt, va_list ap)
+{
+    char buf[1024];
+    const size_t h = strlen(head);
+    va_list aq;
+    int n = -1;
+
+    va_copy(aq, ap);
+    if (h < sizeof(buf)) {
+        memcpy(buf, head, h);
+        n = vsnprintf(buf + h, sizeof(buf) - h, fmt, aq);
+    }
+    va_end(aq);
+    if (n >= 0 && (size_t)n + 1 < sizeof(buf) - h) {
+        buf[h + (size_t)n] = '\n';
+        fwrite(buf, 1, h + (size_t)n + 1, f);
+        return;
+    }
+    fputs(head, f);
+    vfprintf(f, fmt, ap);
+    fputc('\n', f);
+}
+
 void
 cli_msg(const char *fmt, ...)
 {
     va_list ap;
 
     msg_begin();
-    fputs(PROG ": ", cli_err());
     va_start(ap, fmt);
-    vfprintf(cli_err(), fmt, ap);
+    put_line(cli_err(), PROG ": ", fmt, ap);
     va_end(ap);
-    fputc('\n', cli_err());
 }
 
 static void
 file_vmsg(const char *file, size_t line, const char *kind, const char *fmt,
           va_list ap)
 {
+    const char *k = kind ? kind : "", *sep = kind ? ": " : "";
+    char head[1024];
+    int n;
+
     msg_begin();
-    fputs(PROG ": ", cli_err());
-    if (file) {
+    if (!file) {
+        n = snprintf(head, sizeof(head), PROG ": %s%s", k, sep);
+    } else if (line > 0) {
+        n = snprintf(head, sizeof(head), PROG ": %s:%zu: %s%s", file, line, k,
+                     sep);
+    } else {
+        n = snprintf(head, sizeof(head), PROG ": %s: %s%s", file, k, sep);
+    }
+    if (n < 0 || (size_t)n >= sizeof(head)) {
+        /* A name too long for the buffer: it goes first, by itself. */
+        fprintf(cli_err(), PROG ": %s", file);
         if (line > 0) {
-            fprintf(cli_err(), "%s:%zu: ", file, line);
-        } else {
-            fprintf(cli_err(), "%s: ", file);
+            fprintf(cli_err(), ":%zu", line);
         }
+        snprintf(head, sizeof(head), ": %s%s", k, sep);
     }
-    if (kind) {
-        fprintf(cli_err(), "%s: ", kind);
-    }
-    vfprintf(cli_err(), fmt, ap);
-    fputc('\n', cli_err());
+    put_line(cli_err(), head, fmt, ap);
 }
 
 void
