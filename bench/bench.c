@@ -260,6 +260,9 @@ steal_now(void)
     return got == 8 ? (double)v[7] / (double)sysconf(_SC_CLK_TCK) : 0;
 }
 
+/* The whole run's start, for its steal. */
+static double run_steal0, run_t0;
+
 /* "the host took N s of the cores" since steal0 (a static buffer). */
 static const char *
 steal_note(double steal0)
@@ -526,6 +529,8 @@ main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("camelog benchmarks (libreplay %s), %zu-game runs; files in %s\n",
            rpl_version(), nsim, dir);
+    run_steal0 = steal_now();
+    run_t0 = now();
 
     /* simulate: record, seal, reveal, write. */
     texts = calloc(nbig, sizeof(*texts));
@@ -711,6 +716,16 @@ main(int argc, char **argv)
     }
 
     bench_host(camelog, dir, dealer, scale);
+    {
+        const double wall = now() - run_t0, stolen = steal_now() - run_steal0;
+        const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+        printf("steal: the host took %.1f s of the %ld cores in this %.0f s "
+               "run (%.0f%% of their time); on a busy host every figure "
+               "above is low\n",
+               stolen, cores, wall,
+               100.0 * stolen / (wall * (double)(cores > 0 ? cores : 1)));
+    }
 
     for (size_t g = 0; g < nbig; g++) {
         file_name(path, sizeof(path), dir, g);
