@@ -153,6 +153,12 @@ log_new(struct rpl_ctx *ctx, struct rpl_log **out, struct rpl_error *err)
     if (!log)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     log->ctx = ctx;
+    /* Not zeroed: a warning's bytes are touched when it is written. */
+    log->warn = rpl__alloc(ctx, RPL_MAX_WARNINGS * sizeof(*log->warn));
+    if (!log->warn) {
+        rpl__free(ctx, log);
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    }
     *out = log;
     return RPL_OK;
 }
@@ -168,6 +174,7 @@ rpl_log_free(struct rpl_log *log)
     }
     sodium_memzero(log->seed, sizeof(log->seed));
     rpl__log_forget(log);
+    rpl__free(log->ctx, log->warn);
     rpl__free(log->ctx, log->start);
     rpl__free(log->ctx, log->text);
     rpl__free(log->ctx, log);
