@@ -7,6 +7,12 @@
 
 #include "games/game.h"
 
+/* A warning of the last verification: its line (0: none) and text. */
+struct rpl__warning {
+    size_t line;
+    char msg[200];
+};
+
 struct rpl_log {
     struct rpl_ctx *ctx;
     char *text; /* NUL-terminated */
@@ -23,10 +29,7 @@ struct rpl_log {
     /* The warnings kept, nwarn of RPL_MAX_WARNINGS, in a block of their
      * own that is not zeroed: most logs have one or none, and 13 KiB of
      * them zeroed in the struct swept the data cache of every verify. */
-    struct rpl__warning {
-        size_t line;
-        char msg[200];
-    } * warn;
+    struct rpl__warning *warn;
     size_t nwarn;
 
     /* The header. */
