@@ -376,20 +376,6 @@ steal_now(void)
     return got == 8 ? (double)v[7] / (double)sysconf(_SC_CLK_TCK) : 0;
 }
 
-/* The whole run's start, for its steal. */
-static double run_steal0, run_t0;
-
-/* "the host took N s of the cores" since steal0 (a static buffer). */
-static const char *
-steal_note(double steal0)
-{
-    static char note[80];
-
-    snprintf(note, sizeof(note), "the host took %.2f s of the cores meanwhile",
-             steal_now() - steal0);
-    return note;
-}
-
 static const char *self_path;
 
 /* CPU seconds (user + system) of the last run_rss() child. */
@@ -493,6 +479,55 @@ archive_rss(const char *camelog, const char *dir, const char *db, size_t n,
         free(argv[1 + g]);
     free(argv);
     return rss;
+}
+
+/* One run of `camelog verify` (db NULL) or of `camelog archive add` into
+ * a fresh db, on the first n files with -j jobs: its wall seconds. */
+static double
+timed_run(const char *camelog, const char *dir, const char *db, size_t n,
+          const char *jobs)
+{
+    double secs = 0;
+
+    if (db)
+        (void)archive_rss(camelog, dir, db, n, jobs, &secs);
+    else
+        (void)verify_rss(camelog, dir, n, jobs, &secs);
+    return secs;
+}
+
+/* -j 2 against -j 1, wall time: JOB_PAIRS back-to-back pairs of runs (in
+ * turn which goes first), as for verify and its floor; prints the median
+ * of the pairs' ratios, with their range. */
+static void
+job_pairs(const char *what, const char *unit, const char *detail,
+          const char *camelog, const char *dir, const char *db, size_t n)
+{
+    double sum1 = 0, sum2 = 0, r[JOB_PAIRS], m;
+    const double steal0 = steal_now();
+
+    for (size_t k = 0; k < JOB_PAIRS; k++) {
+        double t1, t2 = 0;
+
+        if (k & 1)
+            t2 = timed_run(camelog, dir, db, n, "2");
+        t1 = timed_run(camelog, dir, db, n, "1");
+        if (!(k & 1))
+            t2 = timed_run(camelog, dir, db, n, "2");
+        sum1 += t1;
+        sum2 += t2;
+        r[k] = t1 / t2;
+    }
+    qsort(r, JOB_PAIRS, sizeof(r[0]), cmp_double);
+    m = median(r, JOB_PAIRS);
+    printf("%s -j 2: %.0f %s/s against %.0f with -j 1: %.2fx [target >= "
+           "1.80x on 2 idle cores: %s] (wall time, %zu %s%s; the median of "
+           "%d back-to-back pairs of runs, range %.2fx-%.2fx; %ld cores "
+           "online; the host took %.2f s of the cores meanwhile)\n",
+           what, (double)(n * JOB_PAIRS) / sum2, unit,
+           (double)(n * JOB_PAIRS) / sum1, m, m >= 1.8 ? "met" : "not met", n,
+           unit, detail, JOB_PAIRS, r[0], r[JOB_PAIRS - 1],
+           sysconf(_SC_NPROCESSORS_ONLN), steal_now() - steal0);
 }
 
 /* camelog host: one 5-seat game per host process, driven through its
@@ -625,6 +660,7 @@ main(int argc, char **argv)
     char path[512];
     char **texts;
     double t, t_verify, t_floor;
+    double run_steal0, run_t0; /* the run's start, for its steal */
     size_t bytes = 0;
 
     if (argc > 2 && strcmp(argv[1], "--rss") == 0)
@@ -767,8 +803,7 @@ main(int argc, char **argv)
         rpl_log_free(log);
     }
     {
-        double s1 = 0, s2 = 0, v1 = 0, v2 = 0, c1 = 0, a1 = 0, a2 = 0, ac1;
-        double b1 = 0, b2 = 0, steal0, jr[JOB_PAIRS];
+        double s1 = 0, s2 = 0, c1 = 0, a1 = 0, a2 = 0, ac1;
         const size_t small = nbig / 10;
         char db1[600], db2[600];
         struct stat sb;
@@ -782,31 +817,7 @@ main(int argc, char **argv)
                "%zu files [target: flat] (one `camelog verify -q -j 1` call "
                "each; %.0f files per CPU second)\n",
                r1, small, r2, nbig, (double)nbig / c1);
-        /* -j 2 against -j 1, wall time, on the first nsim files: the
-         * median of back-to-back pairs of runs (in turn which goes
-         * first), as for verify and its floor. */
-        steal0 = steal_now();
-        for (size_t k = 0; k < JOB_PAIRS; k++) {
-            double t1 = 0, t2 = 0;
-
-            if (k & 1)
-                (void)verify_rss(camelog, dir, nsim, "2", &t2);
-            (void)verify_rss(camelog, dir, nsim, "1", &t1);
-            if (!(k & 1))
-                (void)verify_rss(camelog, dir, nsim, "2", &t2);
-            v1 += t1;
-            v2 += t2;
-            jr[k] = t1 / t2;
-        }
-        qsort(jr, JOB_PAIRS, sizeof(jr[0]), cmp_double);
-        printf("verify -j 2: %.0f files/s against %.0f with -j 1: %.2fx "
-               "[target >= 1.80x on 2 idle cores: %s] (wall time, %zu files; "
-               "the median of %d back-to-back pairs of runs, range "
-               "%.2fx-%.2fx; %ld cores online; %s)\n",
-               (double)(nsim * JOB_PAIRS) / v2, (double)(nsim * JOB_PAIRS) / v1,
-               median(jr, JOB_PAIRS), median(jr, JOB_PAIRS) >= 1.8 ? "met" : "not met",
-               nsim, JOB_PAIRS, jr[0], jr[JOB_PAIRS - 1],
-               sysconf(_SC_NPROCESSORS_ONLN), steal_note(steal0));
+        job_pairs("verify", "files", "", camelog, dir, NULL, nsim);
         snprintf(db1, sizeof(db1), "%s/small.db", dir);
         snprintf(db2, sizeof(db2), "%s/big.db", dir);
         q1 = archive_rss(camelog, dir, db1, small, "1", &a1);
@@ -826,29 +837,8 @@ main(int argc, char **argv)
                    100.0 * c1 / ac1, (double)nbig / c1,
                    c1 / ac1 >= 0.85 ? "met" : "not met",
                    (double)sb.st_size / (double)nbig, q1, small, q2, nbig);
-            steal0 = steal_now();
-            for (size_t k = 0; k < JOB_PAIRS; k++) {
-                double t1 = 0, t2 = 0;
-
-                if (k & 1)
-                    (void)archive_rss(camelog, dir, db1, nsim, "2", &t2);
-                (void)archive_rss(camelog, dir, db1, nsim, "1", &t1);
-                if (!(k & 1))
-                    (void)archive_rss(camelog, dir, db1, nsim, "2", &t2);
-                b1 += t1;
-                b2 += t2;
-                jr[k] = t1 / t2;
-            }
-            qsort(jr, JOB_PAIRS, sizeof(jr[0]), cmp_double);
-            printf("archive add -j 2: %.0f games/s against %.0f with -j 1: "
-                   "%.2fx [target >= 1.80x on 2 idle cores: %s] (wall time, "
-                   "%zu games into a fresh database; the median of %d "
-                   "back-to-back pairs of runs, range %.2fx-%.2fx; %s)\n",
-                   (double)(nsim * JOB_PAIRS) / b2,
-                   (double)(nsim * JOB_PAIRS) / b1, median(jr, JOB_PAIRS),
-                   median(jr, JOB_PAIRS) >= 1.8 ? "met" : "not met", nsim,
-                   JOB_PAIRS, jr[0], jr[JOB_PAIRS - 1],
-                   steal_note(steal0));
+            job_pairs("archive add", "games", " into a fresh database",
+                      camelog, dir, db1, nsim);
         }
     }
 
