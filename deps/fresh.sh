@@ -100,7 +100,12 @@ bootstrap() {
 }
 
 step "debootstrap --variant=minbase bookworm ($mirror)" bootstrap
+# A machine's own files, which debootstrap leaves to the installer:
+# without /etc/hosts, localhost does not resolve (chromedriver needs it).
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+[ -e "$root/etc/hosts" ] ||
+    printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost\n' \
+        >"$root/etc/hosts"
 mount_in proc proc "$root/proc"
 mount_in sysfs sysfs "$root/sys"
 mount_in bind /dev "$root/dev"
