@@ -532,6 +532,18 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_write_deferred(const struct rpl_log *log, const char *path, bool force,
                        struct rpl_error *err) RPL_NONNULL(1, 2);
 
+/* Writes len bytes of data to path as rpl_log_write() writes a log: a
+ * temporary file made with mkstemp() beside path (so never through a
+ * link planted at that name), synced, then renamed over path (a link at
+ * path is replaced, its target left alone) and the directory synced;
+ * after a failure neither a partial file nor the temporary file remains.
+ * mode is the file's mode (0644, 0600 for a secret).  "-" is standard
+ * output.  Without force an existing path (a link too) is
+ * RPL_E_EXISTS. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_file_write(const char *path, const void *data, size_t len, unsigned mode,
+               bool force, struct rpl_error *err) RPL_NONNULL(1);
+
 /* fsync of directory dir, making durable the names written into it
  * (rpl_log_write_deferred()); a file system that cannot sync a
  * directory is RPL_OK.  RPL_E_IO names the directory.  Thread-safe. */

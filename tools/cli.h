@@ -169,6 +169,30 @@ void cli_game_names(char *out, size_t cap, const char *sep, const char *last);
  * a directory; reports the failure and returns 2. */
 int cli_make_dir(const char *dir);
 
+/* Every file a command writes goes through these: rpl_file_write()
+ * makes a temporary file with mkstemp() beside path, syncs it and
+ * renames it over path, so a link planted at either name is never
+ * followed and a failure leaves no partial file; "-" is standard
+ * output.  cli_write_file() writes a buffer; reports the failure and
+ * returns its exit status (2 for an existing file without force). */
+int cli_write_file(const char *path, const void *data, size_t len,
+                   unsigned mode, bool force);
+
+/* A file written as a stream: cli_wfile_open() gives fp (standard
+ * output for "-", else a buffer in memory) and cli_wfile_commit() writes
+ * what fp holds with cli_write_file(); cli_wfile_drop() discards it
+ * (commit does after a failure).  Both wipe the buffer and free the
+ * copy of path. */
+struct cli_wfile {
+    char *path; /* a copy */
+    FILE *fp;
+    char *buf;
+    size_t len;
+};
+int cli_wfile_open(struct cli_wfile *w, const char *path);
+int cli_wfile_commit(struct cli_wfile *w, unsigned mode, bool force);
+void cli_wfile_drop(struct cli_wfile *w);
+
 /* -------------------------------------------------------------- JSON */
 
 /* A JSON string of s, with bytes that are not UTF-8 replaced by U+FFFD

@@ -954,26 +954,11 @@ stats_as(const struct args *a, struct rpl_archive *ar,
     return CLI_EXIT_OK;
 }
 
+/* --svg replaces the file, as it always has, but never through a link. */
 static int
 save_svg(const char *path, const char *svg)
 {
-    const bool is_stdout = strcmp(path, "-") == 0;
-    FILE *f = is_stdout ? stdout : fopen(path, "w");
-
-    if (!f) {
-        cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
-    fputs(svg, f);
-    if (!is_stdout) {
-        const bool failed = ferror(f) != 0;
-
-        if (fclose(f) != 0 || failed) {
-            cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
-            return CLI_EXIT_USAGE;
-        }
-    }
-    return CLI_EXIT_OK;
+    return cli_write_file(path, svg, strlen(svg), 0644, true);
 }
 
 static int
