@@ -1300,7 +1300,10 @@ enum rpl_sql_type {
  * reads) and calls each for every row until it returns false: names and
  * values of the ncols columns, values as text (NULL for SQL NULL).  A
  * statement that would write or attach is refused (RPL_E_ARG), as is
- * more than one statement. */
+ * more than one statement.  Besides the limits of every connection, the
+ * statement stops with RPL_E_LIMIT when SQLite's memory grows by
+ * RPL_MAX_SQL_HEAP or after RPL_MAX_SQL_SECONDS, and printf() refuses a
+ * width or precision over RPL_MAX_SQL_VALUE. */
 RPL_API RPL_NODISCARD enum rpl_status rpl_archive_sql(
     struct rpl_archive *ar, const char *sql,
     bool (*each)(void *ud, size_t ncols, const char *const *names,
