@@ -364,6 +364,17 @@ RPL_API const char *rpl_log_line(const struct rpl_log *log, size_t no,
 RPL_API bool rpl_log_variants(const struct rpl_log *log, char *out, size_t cap)
     RPL_NONNULL(1, 2);
 
+/* Text from a file (a name, a reason, a value of an archive) made safe
+ * to show on a terminal or in a text output: a backslash as \\, a byte
+ * that is not UTF-8 and a control character below U+0080 as \xHH, and
+ * the other code points a name may not hold (controls, format and
+ * invisible characters, camelog(5) Seat names) as \u{XXXX}; the rest as
+ * it is.  Writes at most cap bytes with the NUL, cutting only between
+ * whole sequences, and returns the length of the whole escaped text (as
+ * snprintf() does).  Thread-safe. */
+RPL_API size_t rpl_text_escape(const char *s, char *out, size_t cap)
+    RPL_NONNULL(1);
+
 /* Seats of a verified log, and seat k's display name (1-based, unescaped,
  * NUL-terminated, lent). */
 RPL_API size_t rpl_log_seats(const struct rpl_log *log) RPL_NONNULL(1);

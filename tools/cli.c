@@ -920,6 +920,27 @@ cli_wfile_commit(struct cli_wfile *w, unsigned mode, bool force)
     return rc;
 }
 
+void
+cli_put_text_escaped(FILE *f, const char *s)
+{
+    char small[256];
+    const size_t n = rpl_text_escape(s, small, sizeof(small));
+    char *big;
+
+    if (n < sizeof(small)) {
+        fputs(small, f);
+        return;
+    }
+    big = malloc(n + 1);
+    if (!big) {
+        fputs(small, f);
+        return;
+    }
+    (void)rpl_text_escape(s, big, n + 1);
+    fputs(big, f);
+    free(big);
+}
+
 /* ---------------------------------------------------------- coverage */
 
 static size_t

@@ -114,6 +114,11 @@ FILE *cli_err(void);
 void cli_put_text(const char *out, size_t out_len, const char *err,
                   size_t err_len);
 
+/* Prints text from a file (names, reasons, values of an archive) to f
+ * with rpl_text_escape(), so that no control, format or invisible
+ * character and no invalid UTF-8 reaches the terminal raw. */
+void cli_put_text_escaped(FILE *f, const char *s);
+
 /* ----------------------------------------------------------- parsing */
 
 /* A seat such as "p3" (from p1; the caller checks it against the game). */
