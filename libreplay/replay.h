@@ -373,6 +373,17 @@ RPL_API const char *rpl_log_line(const struct rpl_log *log, size_t no,
 RPL_API bool rpl_log_variants(const struct rpl_log *log, char *out, size_t cap)
     RPL_NONNULL(1, 2);
 
+/* Text from a file (a name, a reason, a value of an archive) made safe
+ * to show on a terminal or in a text output: a backslash as \\, a byte
+ * that is not UTF-8 and a control character below U+0080 as \xHH, and
+ * the other code points a name may not hold (controls, format and
+ * invisible characters, camelog(5) Seat names) as \u{XXXX}; the rest as
+ * it is.  Writes at most cap bytes with the NUL, cutting only between
+ * whole sequences, and returns the length of the whole escaped text (as
+ * snprintf() does).  Thread-safe. */
+RPL_API size_t rpl_text_escape(const char *s, char *out, size_t cap)
+    RPL_NONNULL(1);
+
 /* Seats of a verified log, and seat k's display name (1-based, unescaped,
  * NUL-terminated, lent). */
 RPL_API size_t rpl_log_seats(const struct rpl_log *log) RPL_NONNULL(1);
@@ -540,6 +551,18 @@ rpl_log_write(const struct rpl_log *log, const char *path, bool force,
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_write_deferred(const struct rpl_log *log, const char *path, bool force,
                        struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* Writes len bytes of data to path as rpl_log_write() writes a log: a
+ * temporary file made with mkstemp() beside path (so never through a
+ * link planted at that name), synced, then renamed over path (a link at
+ * path is replaced, its target left alone) and the directory synced;
+ * after a failure neither a partial file nor the temporary file remains.
+ * mode is the file's mode (0644, 0600 for a secret).  "-" is standard
+ * output.  Without force an existing path (a link too) is
+ * RPL_E_EXISTS. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_file_write(const char *path, const void *data, size_t len, unsigned mode,
+               bool force, struct rpl_error *err) RPL_NONNULL(1);
 
 /* fsync of directory dir, making durable the names written into it
  * (rpl_log_write_deferred()); a file system that cannot sync a
@@ -1297,7 +1320,10 @@ enum rpl_sql_type {
  * reads) and calls each for every row until it returns false: names and
  * values of the ncols columns, values as text (NULL for SQL NULL).  A
  * statement that would write or attach is refused (RPL_E_ARG), as is
- * more than one statement. */
+ * more than one statement.  Besides the limits of every connection, the
+ * statement stops with RPL_E_LIMIT when SQLite's memory grows by
+ * RPL_MAX_SQL_HEAP or after RPL_MAX_SQL_SECONDS, and printf() refuses a
+ * width or precision over RPL_MAX_SQL_VALUE. */
 RPL_API RPL_NODISCARD enum rpl_status rpl_archive_sql(
     struct rpl_archive *ar, const char *sql,
     bool (*each)(void *ud, size_t ncols, const char *const *names,
