@@ -137,7 +137,13 @@ refuse_status(const struct host *h, struct rpl_refusal *why, enum rpl_status st,
               const struct rpl_error *err, bool public)
 {
     if (public) {
-        refuse(why, status_code(st), "%s", cli_error_text(st, err));
+        /* The library's message names the configuration: stderr too, so
+         * that every reason stays one of the fixed texts. */
+        refuse(why, status_code(st), "%s",
+               st == RPL_E_IO || st == RPL_E_EXISTS
+                   ? "the journal could not be created"
+                   : "the game, its rules or its seats are not valid");
+        dealer_detail(h, st, err);
     } else if (st == RPL_E_IO) {
         refuse(why, "io",
                "the journal could not be written: nothing was "
@@ -231,7 +237,9 @@ check_fields(json_t *req, const char *const *allowed, struct rpl_refusal *why)
             known = strcmp(key, allowed[i]) == 0;
         }
         if (!known) {
-            refuse(why, "bad-request", "unknown field \"%.64s\"", key);
+            /* The name is the sender's text: named on stderr only. */
+            refuse(why, "bad-request", "a field this operation does not take");
+            cli_msg("unknown field \"%.64s\"", key);
             return false;
         }
     }
@@ -276,8 +284,8 @@ get_seat(const struct host *h, json_t *req, const char *key, size_t *seat,
         return false;
     }
     if (!cli_parse_seat(s, seat) || *seat == 0 || *seat > h->seats) {
-        refuse(why, "bad-request",
-               "field \"%s\": no seat \"%.16s\" in this game", key, s);
+        refuse(why, "bad-request", "field \"%s\" must be a seat of this game",
+               key);
         return false;
     }
     return true;
@@ -596,8 +604,9 @@ op_new(struct op_ctx *c)
     }
     st = rpl_seckey_load(h->ctx, &h->dealer, dealer, &err);
     if (st != RPL_OK) {
-        refuse(why, status_code(st), "dealer key %.128s: %s", dealer,
-               cli_error_text(st, &err));
+        refuse(why, status_code(st), "the dealer key could not be loaded");
+        cli_msg("request %zu: dealer key %s: %s", h->request, dealer,
+                cli_error_text(st, &err));
         goto out;
     }
     memset(&cfg, 0, sizeof(cfg));
@@ -644,8 +653,9 @@ op_resume(struct op_ctx *c)
     }
     st = rpl_seckey_load(h->ctx, &h->dealer, dealer, &err);
     if (st != RPL_OK) {
-        refuse(c->why, status_code(st), "dealer key %.128s: %s", dealer,
-               cli_error_text(st, &err));
+        refuse(c->why, status_code(st), "the dealer key could not be loaded");
+        cli_msg("request %zu: dealer key %s: %s", h->request, dealer,
+                cli_error_text(st, &err));
         return false;
     }
     st = rpl_rec_resume(h->ctx, &h->rec, journal, h->dealer, &err);
@@ -667,8 +677,8 @@ op_resume(struct op_ctx *c)
         }
     }
     if (st != RPL_OK) {
-        refuse(c->why, status_code(st), "journal %.128s: %s", journal,
-               cli_error_text(st, &err));
+        refuse(c->why, status_code(st), "the journal could not be resumed");
+        dealer_detail(h, st, &err);
         rpl_rec_free(h->rec);
         h->rec = NULL;
         rpl_seckey_free(h->dealer);
@@ -893,8 +903,10 @@ op_write(struct op_ctx *c)
     st = rpl_log_write(log, path, json_is_true(force), &err);
     rpl_log_free(log);
     if (st != RPL_OK) {
-        refuse(c->why, status_code(st), "%.128s: %s", path,
-               cli_error_text(st, &err));
+        refuse(c->why, status_code(st), "%s",
+               st == RPL_E_EXISTS ? "the file exists: force replaces it"
+                                  : "the file could not be written");
+        dealer_detail(h, st, &err);
         return false;
     }
     h->is_finished = true;
@@ -940,7 +952,11 @@ answer(struct host *h, const char *line, size_t len)
         if (req) {
             refuse(&why, "bad-json", "a request is one JSON object");
         } else {
-            refuse(&why, "bad-json", "column %d: %s", jerr.column, jerr.text);
+            /* The parser's text quotes the line (an action, a vote):
+             * stderr only. */
+            refuse(&why, "bad-json", "the line is not valid JSON");
+            cli_msg("request %zu: column %d: %s", h->request, jerr.column,
+                    jerr.text);
         }
         json_decref(req);
         return send_refusal(NULL, &why);
@@ -973,7 +989,7 @@ answer(struct host *h, const char *line, size_t len)
         }
     }
     if (!op) {
-        refuse(&why, "unknown-op", "no op \"%.32s\"", opname);
+        refuse(&why, "unknown-op", "no such operation");
         goto refused;
     }
     if (h->is_finished) {
