@@ -109,6 +109,8 @@ status_code(enum rpl_status st)
         return "phase";
     case RPL_E_LIMIT:
         return "limit";
+    case RPL_E_BUSY:
+        return "locked";
     case RPL_E_NOMEM:
     case RPL_E_CRYPTO:
         return "internal";
@@ -268,6 +270,23 @@ get_str(json_t *req, const char *key, bool required, const char **out,
     *out = json_string_value(v);
     if (strlen(*out) != json_string_length(v)) {
         refuse(why, "bad-request", "field \"%s\" holds a NUL", key);
+        return false;
+    }
+    return true;
+}
+
+/* A path field: "-" would be a standard stream (the protocol's own),
+ * and the empty string no file at all. */
+static bool
+get_path(json_t *req, const char *key, bool required, const char **out,
+         struct rpl_refusal *why)
+{
+    if (!get_str(req, key, required, out, why)) {
+        return false;
+    }
+    if (*out && (strcmp(*out, "-") == 0 || (*out)[0] == '\0')) {
+        refuse(why, "bad-request",
+               "field \"%s\" must name a file (not \"-\" or empty)", key);
         return false;
     }
     return true;
@@ -530,8 +549,8 @@ op_new(struct op_ctx *c)
         !get_str(c->req, "rules", false, &rules, why) ||
         !get_str(c->req, "roles", false, &roles, why) ||
         !get_str(c->req, "options", false, &opts, why) ||
-        !get_str(c->req, "dealer", true, &dealer, why) ||
-        !get_str(c->req, "journal", false, &journal, why) ||
+        !get_path(c->req, "dealer", true, &dealer, why) ||
+        !get_path(c->req, "journal", false, &journal, why) ||
         !get_str(c->req, "created", false, &created, why) ||
         !get_hex(c->req, "game_id", false, id, sizeof(id), &has_id, why) ||
         !get_hex(c->req, "secret", false, secret, sizeof(secret), &has_secret,
@@ -647,8 +666,8 @@ op_resume(struct op_ctx *c)
     enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
-        !get_str(c->req, "journal", true, &journal, c->why) ||
-        !get_str(c->req, "dealer", true, &dealer, c->why)) {
+        !get_path(c->req, "journal", true, &journal, c->why) ||
+        !get_path(c->req, "dealer", true, &dealer, c->why)) {
         return false;
     }
     st = rpl_seckey_load(h->ctx, &h->dealer, dealer, &err);
@@ -677,7 +696,22 @@ op_resume(struct op_ctx *c)
         }
     }
     if (st != RPL_OK) {
-        refuse(c->why, status_code(st), "the journal could not be resumed");
+        /* camelog-host(1) lists these codes. */
+        if (st == RPL_E_IO) {
+            refuse(c->why, "io", "the journal could not be opened or read");
+        } else if (st == RPL_E_BUSY) {
+            refuse(c->why, "locked",
+                   "another host holds the journal: one host per journal");
+        } else if (st == RPL_E_STATE) {
+            refuse(c->why, "finished",
+                   "the journal's game was written: it is closed");
+        } else if (st == RPL_E_NOMEM || st == RPL_E_CRYPTO) {
+            refuse(c->why, "internal", "the library failed");
+        } else {
+            refuse(c->why, "bad-journal",
+                   "the journal and its secrets file do not make a game of "
+                   "this dealer");
+        }
         dealer_detail(h, st, &err);
         rpl_rec_free(h->rec);
         h->rec = NULL;
@@ -868,6 +902,29 @@ op_abort(struct op_ctx *c)
     return op_simple(c, rpl_rec_abort);
 }
 
+/* Whether line no of the recorder starts with word and a space. */
+static bool
+line_is(const struct rpl_recorder *rec, size_t no, const char *word)
+{
+    size_t len = 0;
+    const char *p = rpl_rec_line(rec, no, &len);
+    const size_t n = strlen(word);
+
+    return p && len > n && memcmp(p, word, n) == 0 && p[n] == ' ';
+}
+
+/* Whether the game has its end line. */
+static bool
+has_ended(const struct rpl_recorder *rec)
+{
+    for (size_t no = rpl_rec_lines(rec); no > 0; no--) {
+        if (line_is(rec, no, "end")) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool
 op_write(struct op_ctx *c)
 {
@@ -881,12 +938,27 @@ op_write(struct op_ctx *c)
     enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
-        !get_str(c->req, "path", true, &path, c->why)) {
+        !get_path(c->req, "path", true, &path, c->why)) {
         return false;
     }
     if (force && !json_is_boolean(force)) {
         refuse(c->why, "bad-request", "field \"force\" must be true or false");
         return false;
+    }
+    /* Only a game that ended is written, and always sealed, so that the
+     * file verifies with the pinned dealer key: a game in progress is in
+     * its journal. */
+    if (!has_ended(h->rec)) {
+        refuse(c->why, "phase",
+               "the game is in progress: finish or abort it first");
+        return false;
+    }
+    if (!line_is(h->rec, rpl_rec_lines(h->rec), "seal")) {
+        st = rpl_rec_seal(h->rec, &err);
+        if (st != RPL_OK) {
+            refuse_status(h, c->why, st, &err, false);
+            return false;
+        }
     }
     st = rpl_rec_log(h->rec, &log, &err);
     if (st != RPL_OK) {
@@ -907,6 +979,12 @@ op_write(struct op_ctx *c)
                st == RPL_E_EXISTS ? "the file exists: force replaces it"
                                   : "the file could not be written");
         dealer_detail(h, st, &err);
+        return false;
+    }
+    /* The journal is closed: no other host continues the game. */
+    st = rpl_rec_close(h->rec, &err);
+    if (st != RPL_OK) {
+        refuse_status(h, c->why, st, &err, false);
         return false;
     }
     h->is_finished = true;
