@@ -44,6 +44,10 @@
 /* The longest "id" a request may carry (a string), for echoing back. */
 #define HOST_MAX_ID 128
 
+/* The replies to requests with an id that are kept, so that a request
+ * sent again (same id, same fields) gets the first reply again. */
+#define HOST_ID_CACHE 64
+
 static const char usage[] = "usage: camelog host [--no-fsync]\n";
 
 static const char options[] =
@@ -60,7 +64,22 @@ struct host {
     bool no_fsync;
     size_t seats;
     size_t request; /* 1-based number of the request line */
+    /* Replies kept by id (a ring); cur_*: the request being answered. */
+    struct {
+        char *id, *req, *reply;
+    } seen[HOST_ID_CACHE];
+    size_t next_seen;
+    char *cur_id, *cur_req;
 };
+
+static void
+free_text(char *s)
+{
+    if (s) {
+        sodium_memzero(s, strlen(s));
+        free(s);
+    }
+}
 
 /* ------------------------------------------------------------ replies */
 
@@ -189,7 +208,16 @@ reply_new(const json_t *id, bool ok)
 /* Writes a reply and flushes it: the server waits for it.  Returns
  * false when stdout is gone. */
 static bool
-reply_send(json_t *r)
+write_line(const char *s)
+{
+    return fputs(s, stdout) >= 0 && fputc('\n', stdout) != EOF &&
+           fflush(stdout) == 0;
+}
+
+/* Writes a reply and flushes it: the server waits for it; with h, keeps
+ * it for the request's id.  Returns false when stdout is gone. */
+static bool
+reply_send(struct host *h, json_t *r)
 {
     char *s = r ? json_dumps(r, JSON_COMPACT) : NULL;
     bool ok;
@@ -199,14 +227,65 @@ reply_send(json_t *r)
         cli_msg("out of memory");
         return false;
     }
-    ok = fputs(s, stdout) >= 0 && fputc('\n', stdout) != EOF &&
-         fflush(stdout) == 0;
-    free(s);
+    ok = write_line(s);
+    if (h && h->cur_id) {
+        const size_t i = h->next_seen;
+
+        free_text(h->seen[i].id);
+        free_text(h->seen[i].req);
+        free_text(h->seen[i].reply);
+        h->seen[i].id = h->cur_id;
+        h->seen[i].req = h->cur_req;
+        h->seen[i].reply = s;
+        h->cur_id = h->cur_req = NULL;
+        h->next_seen = (i + 1) % HOST_ID_CACHE;
+        s = NULL;
+    }
+    free_text(s);
     return ok;
 }
 
+/* A request with an id: 1 when the same request (same id, same fields)
+ * was answered before and its reply was sent again, 0 when it is new
+ * (then its reply is kept, in place of the one of an earlier request
+ * with that id).  -1 when stdout is gone. */
+static int
+seen_before(struct host *h, const json_t *id, const json_t *req)
+{
+    char *idt = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *rt = json_dumps(req, JSON_COMPACT | JSON_SORT_KEYS);
+
+    free_text(h->cur_id);
+    free_text(h->cur_req);
+    h->cur_id = h->cur_req = NULL;
+    if (!idt || !rt) {
+        free(idt);
+        free_text(rt);
+        return 0;
+    }
+    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
+        if (!h->seen[i].id || strcmp(h->seen[i].id, idt) != 0) {
+            continue;
+        }
+        if (strcmp(h->seen[i].req, rt) != 0) {
+            /* The id names another request now. */
+            free_text(h->seen[i].id);
+            free_text(h->seen[i].req);
+            free_text(h->seen[i].reply);
+            h->seen[i].id = h->seen[i].req = h->seen[i].reply = NULL;
+            break;
+        }
+        free(idt);
+        free_text(rt);
+        return write_line(h->seen[i].reply) ? 1 : -1;
+    }
+    h->cur_id = idt;
+    h->cur_req = rt;
+    return 0;
+}
+
 static bool
-send_refusal(const json_t *id, const struct rpl_refusal *why)
+send_refusal(struct host *h, const json_t *id, const struct rpl_refusal *why)
 {
     json_t *r = reply_new(id, false);
 
@@ -216,7 +295,7 @@ send_refusal(const json_t *id, const struct rpl_refusal *why)
         cli_msg("out of memory");
         return false;
     }
-    return reply_send(r);
+    return reply_send(h, r);
 }
 
 /* ------------------------------------------------------------ fields */
@@ -467,12 +546,14 @@ deliveries_json(const struct rpl_recorder *rec, size_t first)
     return o;
 }
 
-/* Every pending sign request: seat, line, text, base, message (hex). */
+/* Every pending sign request (at most one a seat), under its seat's key:
+ * {"p1":{seat, line, text, base, message (hex)}}.  Private: the text of
+ * a vote is out before the votes are public. */
 static json_t *
 sign_json(const struct rpl_recorder *rec)
 {
     static const char domain[] = "camelog sig v1";
-    json_t *a = json_array();
+    json_t *a = json_object();
     const size_t n = rpl_rec_sign_requests(rec);
     uint8_t *msg = NULL;
     size_t i;
@@ -485,6 +566,7 @@ sign_json(const struct rpl_recorder *rec)
     for (i = 0; a && i < n; i++) {
         struct rpl_sign_request sr;
         struct rpl_error err;
+        char seat[24];
         json_t *o;
         size_t tlen, mlen;
 
@@ -499,12 +581,13 @@ sign_json(const struct rpl_recorder *rec)
         memcpy(msg + sizeof(domain) - 1 + 32, sr.text, tlen);
         mlen = sizeof(domain) - 1 + 32 + tlen;
         o = json_object();
-        if (!cli_json_set(o, "seat", json_seat(sr.seat)) ||
+        snprintf(seat, sizeof(seat), "p%zu", sr.seat);
+        if (!cli_json_set(a, seat, o) ||
+            !cli_json_set(o, "seat", json_seat(sr.seat)) ||
             !cli_json_set(o, "line", cli_json_size(sr.line)) ||
             !cli_json_set(o, "text", cli_json_str(sr.text)) ||
             !cli_json_set(o, "base", json_hex(sr.base, 32)) ||
-            !cli_json_set(o, "message", json_hex(msg, mlen)) ||
-            json_array_append_new(a, o) != 0) {
+            !cli_json_set(o, "message", json_hex(msg, mlen))) {
             json_decref(a);
             a = NULL;
         }
@@ -655,6 +738,58 @@ out:
     return ok;
 }
 
+/* A key of the library's state for viewer, as a new reference (NULL on
+ * failure). */
+static json_t *
+state_key(const struct host *h, int viewer, const char *key)
+{
+    struct rpl_error err;
+    char *text = NULL;
+    json_t *state, *v = NULL;
+
+    if (rpl_rec_state_json(h->rec, viewer, &text, &err) != RPL_OK) {
+        return NULL;
+    }
+    state = cli_json_parse(text);
+    sodium_memzero(text, strlen(text));
+    rpl_free(h->ctx, text);
+    if (state) {
+        v = json_incref(json_object_get(state, key));
+        json_decref(state);
+    }
+    return v;
+}
+
+/* What the recorder holds: "waiting" (public, the seats a submission or
+ * a signature is awaited from) and "held" (private, each seat's held
+ * submissions under its key, as the seat sent them). */
+static bool
+put_held(struct op_ctx *c)
+{
+    json_t *held = json_object();
+
+    for (size_t k = 1; held && k <= c->h->seats; k++) {
+        json_t *mine = state_key(c->h, (int)k, "held");
+        char seat[24];
+
+        snprintf(seat, sizeof(seat), "p%zu", k);
+        if (!json_is_array(mine)) {
+            json_decref(mine);
+            json_decref(held);
+            return false;
+        }
+        if (json_array_size(mine) == 0) {
+            json_decref(mine);
+        } else if (!cli_json_set(held, seat, mine)) {
+            json_decref(held);
+            return false;
+        }
+    }
+    return cli_json_set(c->reply, "waiting",
+                        state_key(c->h, RPL_VIEW_PUBLIC, "waiting")) &&
+           cli_json_set(c->reply, "held", held);
+}
+
 static bool
 op_resume(struct op_ctx *c)
 {
@@ -717,6 +852,10 @@ op_resume(struct op_ctx *c)
         h->rec = NULL;
         rpl_seckey_free(h->dealer);
         h->dealer = NULL;
+        return false;
+    }
+    if (!put_held(c)) {
+        refuse(c->why, "internal", "out of memory");
         return false;
     }
     return true;
@@ -1037,7 +1176,7 @@ answer(struct host *h, const char *line, size_t len)
                     jerr.text);
         }
         json_decref(req);
-        return send_refusal(NULL, &why);
+        return send_refusal(NULL, NULL, &why);
     }
     id = json_object_get(req, "id");
     if (id && !(json_is_integer(id) ||
@@ -1049,6 +1188,14 @@ answer(struct host *h, const char *line, size_t len)
                HOST_MAX_ID);
         id = NULL;
         goto refused;
+    }
+    if (id) {
+        const int seen = seen_before(h, id, req);
+
+        if (seen != 0) {
+            json_decref(req);
+            return seen == 1;
+        }
     }
     v = json_object_get(req, "v");
     if (v && !(json_is_integer(v) && json_integer_value(v) == HOST_VERSION)) {
@@ -1109,11 +1256,11 @@ answer(struct host *h, const char *line, size_t len)
         json_decref(req);
         return false;
     }
-    sent = reply_send(c.reply);
+    sent = reply_send(h, c.reply);
     json_decref(req);
     return sent;
 refused:
-    sent = send_refusal(id, &why);
+    sent = send_refusal(h, id, &why);
     json_decref(req);
     return sent;
 }
@@ -1165,7 +1312,7 @@ send_hello(void)
         cli_msg("out of memory");
         return false;
     }
-    return reply_send(r);
+    return reply_send(NULL, r);
 }
 
 int
@@ -1223,7 +1370,7 @@ cmd_host(int argc, char **argv)
         if (got == -1) {
             refuse(&why, "too-long", "a request line is at most %d bytes",
                    HOST_MAX_REQUEST);
-            if (!send_refusal(NULL, &why)) {
+            if (!send_refusal(NULL, NULL, &why)) {
                 rc = CLI_EXIT_USAGE;
                 break;
             }
@@ -1236,6 +1383,13 @@ cmd_host(int argc, char **argv)
     }
 out:
     free(buf);
+    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
+        free_text(h.seen[i].id);
+        free_text(h.seen[i].req);
+        free_text(h.seen[i].reply);
+    }
+    free_text(h.cur_id);
+    free_text(h.cur_req);
     rpl_rec_free(h.rec);
     rpl_seckey_free(h.dealer);
     rpl_ctx_free(h.ctx);

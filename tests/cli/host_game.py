@@ -151,7 +151,7 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
             sys.exit("host_game: refused: %s" % json.dumps(r))
         wrote[0] = bool(r["lines"])
         while r["sign"]:
-            req = r["sign"][0]
+            req = next(iter(r["sign"].values()))
             r = host.ask(op="sign", seat=req["seat"],
                          sig=sign(keys, req["seat"], req["message"]))
             if not r["ok"]:
