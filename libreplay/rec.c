@@ -453,6 +453,9 @@ rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
                               : rpl__label_seat(e->label, rec->seats);
 
         rc = add_delivery(rec, to, e, nonce, err);
+        /* The receiver of cards given checks the same commitment. */
+        if (rc == RPL_OK && applied.receiver && applied.receiver != to)
+            rc = add_delivery(rec, applied.receiver, e, nonce, err);
     }
     if (rc == RPL_OK && applied.opens_group)
         memcpy(rec->group_base, rec->prev_head, RPL__HASH);

@@ -57,25 +57,26 @@ RPL_API unsigned rpl_version_number(void);
 /* Status codes.  Numbered once, never reused. */
 enum rpl_status {
     RPL_OK = 0,
-    RPL_E_NOMEM = 1,       /* an allocation failed */
-    RPL_E_ARG = 2,         /* the caller passed an invalid argument */
-    RPL_E_IO = 3,          /* reading or writing a file failed */
-    RPL_E_LIMIT = 4,       /* input over a limit of limits.h */
-    RPL_E_GZIP = 5,        /* not exactly one valid gzip member */
-    RPL_E_SYNTAX = 6,      /* a line is not in canonical form */
-    RPL_E_SEAL = 7,        /* a seal is misplaced or does not verify */
-    RPL_E_SIG = 8,         /* a seat signature is misplaced or wrong */
-    RPL_E_KEY = 9,         /* a key is malformed, invalid or mismatched */
-    RPL_E_RULES = 10,      /* an entry breaks the rules of the game */
-    RPL_E_FAIRNESS = 11,   /* a secret does not match its commitment */
-    RPL_E_STATE = 12,      /* the call is not valid in this state */
-    RPL_E_PERM = 13,       /* a secret key file is readable by others */
-    RPL_E_CRYPTO = 14,     /* libsodium failed */
-    RPL_E_EXISTS = 15,     /* the output file exists (no force) */
-    RPL_E_INCOMPLETE = 16, /* the log lacks what the call needs */
-    RPL_E_UNSUPPORTED = 17 /* unknown game, role or format version */
+    RPL_E_NOMEM = 1,        /* an allocation failed */
+    RPL_E_ARG = 2,          /* the caller passed an invalid argument */
+    RPL_E_IO = 3,           /* reading or writing a file failed */
+    RPL_E_LIMIT = 4,        /* input over a limit of limits.h */
+    RPL_E_GZIP = 5,         /* not exactly one valid gzip member */
+    RPL_E_SYNTAX = 6,       /* a line is not in canonical form */
+    RPL_E_SEAL = 7,         /* a seal is misplaced or does not verify */
+    RPL_E_SIG = 8,          /* a seat signature is misplaced or wrong */
+    RPL_E_KEY = 9,          /* a key is malformed, invalid or mismatched */
+    RPL_E_RULES = 10,       /* an entry breaks the rules of the game */
+    RPL_E_FAIRNESS = 11,    /* a secret does not match its commitment */
+    RPL_E_STATE = 12,       /* the call is not valid in this state */
+    RPL_E_PERM = 13,        /* a secret key file is readable by others */
+    RPL_E_CRYPTO = 14,      /* libsodium failed */
+    RPL_E_EXISTS = 15,      /* the output file exists (no force) */
+    RPL_E_INCOMPLETE = 16,  /* the log lacks what the call needs */
+    RPL_E_UNSUPPORTED = 17, /* unknown game, role or format version */
+    RPL_E_BUSY = 18         /* another recorder holds the journal */
 };
-#define RPL_STATUS_MAX 17
+#define RPL_STATUS_MAX 18
 
 #define RPL_ERRMSG_MAX 256
 
@@ -791,9 +792,17 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_rec_abort(struct rpl_recorder *rec,
                                                     struct rpl_error *err)
     RPL_NONNULL(1);
 
-/* Appends a seal over everything so far. */
+/* Appends a seal over everything so far; RPL_E_STATE before the start. */
 RPL_API RPL_NODISCARD enum rpl_status rpl_rec_seal(struct rpl_recorder *rec,
                                                    struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* Closes the journal once its game is written: records that it is
+ * closed (rpl_rec_resume() refuses it with RPL_E_STATE from then on) and
+ * refuses every recording call after it with RPL_E_STATE.  Without a
+ * journal it only does the latter. */
+RPL_API RPL_NODISCARD enum rpl_status rpl_rec_close(struct rpl_recorder *rec,
+                                                    struct rpl_error *err)
     RPL_NONNULL(1);
 
 /* After `end`: seals, reveals S, opens every player choice, seals. */

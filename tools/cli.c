@@ -92,6 +92,8 @@ cli_status_name(enum rpl_status st)
         return "incomplete";
     case RPL_E_UNSUPPORTED:
         return "unsupported";
+    case RPL_E_BUSY:
+        return "busy";
     }
     return "unknown";
 }

@@ -50,6 +50,13 @@ struct rpl__applied {
     size_t author;    /* the seat that authored the line (may sign it) */
     bool opens_group; /* first line of a group signed against one base */
     bool in_group;    /* signed against the base of its group (votes) */
+    /* A secret that changes hands (cards given): the seat that receives
+     * it, which gets the line's delivery too; 0 for none. */
+    size_t receiver;
+    /* The first word of the line's label when it is not the line's
+     * keyword (a card's own choice: "give" on a "special" line); NULL
+     * when it is. */
+    const char *label_kw;
 };
 
 /* A cell of an archive row: SQL NULL, an integer or a text. */

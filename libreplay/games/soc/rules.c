@@ -234,10 +234,29 @@ rpl__soc_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         rpl__soc_expected_form(s, want, sizeof(want));
         return rpl__err_expected(err, RPL_E_RULES, ln, want);
     }
-    rc = exec_line(s, &cmd, env, ln->no, err);
-    if (rc == RPL_OK && out) {
-        memset(out, 0, sizeof(*out));
-        out->author = soc_is_dealer_kw(cmd.kw) ? 0 : cmd.seat;
+    /* Who receives the cards of an exchange or a gift: King Arthur's
+     * card goes to the knight named, the card back to Arthur (whom the
+     * need names before the line is applied), the Messenger's to its
+     * receiver. */
+    {
+        size_t receiver = 0;
+        const char *label_kw = NULL;
+
+        if (cmd.kw == SOC_K_SWAP)
+            receiver = cmd.seat2                           ? cmd.seat2
+                       : s->p.need.kind == SOC_N_SWAP_BACK ? s->p.need.a
+                                                           : 0;
+        if (cmd.kw == SOC_K_SPECIAL && cmd.card == SOC_MESSENGER) {
+            receiver = cmd.seat2;
+            label_kw = rpl__soc_choice_tok[SOC_CH_GIVE];
+        }
+        rc = exec_line(s, &cmd, env, ln->no, err);
+        if (rc == RPL_OK && out) {
+            memset(out, 0, sizeof(*out));
+            out->author = soc_is_dealer_kw(cmd.kw) ? 0 : cmd.seat;
+            out->receiver = receiver;
+            out->label_kw = label_kw;
+        }
     }
     return rc;
 }
