@@ -445,6 +445,85 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
     settle(r);
 }
 
+/* ------------------------------------------------ decisions (S-41) */
+
+/* Morgan's volunteer named (0: nobody): his discards or his life points,
+ * else every knight discards, in turn order from the drawer. */
+static void
+volunteered(struct run *r, unsigned card, unsigned drawer, unsigned v)
+{
+    struct soc_pub *p = r->p;
+
+    if (!v) {
+        push(r, TK_EACH_DISCARD, drawer, rpl__soc_card[card].p2,
+             rpl__soc_living_mask(p));
+    } else if (card == SOC_MORGAN_DISCARD) {
+        need(r, SOC_N_DISCARD, v, rpl__soc_card[card].p1, 0, 0);
+    } else {
+        p->seat[v].lp = (uint8_t)rpl__soc_lp_add(p->seat[v].lp,
+                                                 -(int)rpl__soc_card[card].p1);
+        settle(r);
+    }
+}
+
+/* Those gathered in Camelot draw as many cards as they are, shared
+ * (S-09). */
+static void
+convocation_share(struct run *r)
+{
+    struct soc_pub *p = r->p;
+    const unsigned there = rpl__soc_present_mask(p, SOC_CAMELOT);
+    const unsigned cards = rpl__soc_white_upto(p, soc_popcount(there));
+
+    if (cards)
+        push(r, TK_SHARE, cards, SOC_CAMELOT, there);
+}
+
+/* own=on: asks the knights one by one, in turn order from origin, about
+ * what the card ctx asks; after the last, the table's outcome. */
+static void
+ask_offer(struct run *r, unsigned ctx, unsigned origin, unsigned after)
+{
+    struct soc_pub *p = r->p;
+    const unsigned next = rpl__soc_ask_next(p, ctx, origin, after);
+    unsigned v;
+
+    if (next) {
+        need(r, SOC_N_OFFER, next, ctx, origin, 0);
+        return;
+    }
+    if (ctx == SOC_CONVOCATION) {
+        convocation_share(r);
+        return;
+    }
+    /* Morgan: nobody, the one knight who offered, or the last word. */
+    v = soc_popcount(p->offers);
+    if (v > 1)
+        need(r, SOC_N_VOLUNTEER, rpl__soc_last_word(p, origin), ctx, origin, 0);
+    else
+        volunteered(r, ctx, origin,
+                    v ? rpl__soc_first_in(p, origin, p->offers) : 0);
+}
+
+/* own=on: the next knight asked for his Merlins, or the end of the
+ * offers: the last word when three are offered, else the card. */
+static void
+ask_merlins(struct run *r, unsigned drawer, unsigned after, unsigned total)
+{
+    struct soc_pub *p = r->p;
+    const unsigned next =
+        total >= 3 ? 0 : rpl__soc_ask_next(p, SOC_MERLIN, drawer, after);
+
+    if (total >= 3) {
+        need(r, SOC_N_CANCEL, rpl__soc_last_word(p, drawer), 1, 0, 0);
+    } else if (next) {
+        need(r, SOC_N_MERLINS, next, drawer, total, 0);
+    } else {
+        push(r, TK_EFFECT, p->resolving, p->drawer, 0);
+        p->resolving = 0;
+    }
+}
+
 /* ------------------------------------------------------- black cards */
 
 static void
@@ -576,7 +655,12 @@ effect(struct run *r, unsigned card, unsigned drawer)
     case SOC_MORGAN_DISCARD:
     case SOC_MORGAN_VOLUNTEER:
         b_disc(r, card);
-        need(r, SOC_N_VOLUNTEER, drawer, card, 0, 0);
+        if (p->own) {
+            p->offers = 0;
+            ask_offer(r, card, drawer, 0);
+        } else {
+            need(r, SOC_N_VOLUNTEER, drawer, card, 0, 0);
+        }
         break;
     case SOC_GUINEVERE:
         b_disc(r, card);
@@ -750,6 +834,10 @@ do_task(struct run *r, struct soc_task t)
                 need(r, SOC_N_CANCEL, h, 0, 0, 0);
                 break;
             }
+        } else if (rpl__soc_merlins_possible(p) && p->own) {
+            memset(p->offered, 0, sizeof(p->offered));
+            ask_merlins(r, t.b, 0, 0);
+            break;
         } else if (rpl__soc_merlins_possible(p)) {
             need(r, SOC_N_CANCEL,
                  rpl__soc_first_in(p, t.b, rpl__soc_living_mask(p)), 1, 0, 0);
@@ -1007,20 +1095,18 @@ perform_special(struct run *r, const struct soc_cmd *cmd)
         }
         }
         break;
-    case SOC_CONVOCATION: {
-        unsigned there;
-
+    case SOC_CONVOCATION:
+        if (cmd->opt == SOC_O_ASK) {
+            /* own=on: each knight away says whether he comes back. */
+            ask_offer(r, SOC_CONVOCATION, k, 0);
+            break;
+        }
         for (unsigned i = 0; i < cmd->nseats; i++) {
             leave(r, cmd->seats[i]);
             p->seat[cmd->seats[i]].loc = SOC_CAMELOT;
         }
-        /* Those gathered draw as many cards as they are, shared (S-09). */
-        there = rpl__soc_present_mask(p, SOC_CAMELOT);
-        if (rpl__soc_white_upto(p, soc_popcount(there)))
-            push(r, TK_SHARE, rpl__soc_white_upto(p, soc_popcount(there)),
-                 SOC_CAMELOT, there);
+        convocation_share(r);
         break;
-    }
     case SOC_FATE:
         if (p->traitor_on)
             need(r, SOC_N_SHOWS, k, SOC_SHOWS_FATE, 0, 0);
@@ -1359,10 +1445,21 @@ perform(struct run *r, const struct soc_cmd *cmd, const struct soc_need *nd)
     case SOC_N_POOL:
         w_to_table(r, k, cmd->card);
         p->pool[p->npool++] = cmd->card;
+        p->poolers = (uint8_t)(p->poolers | soc_bit(k));
         break;
     case SOC_N_ALLOT:
-        for (unsigned i = 0; i < p->npool; i++)
+        if (cmd->opt == SOC_O_RANDOM) {
+            /* No agreement: one card each, at random (S-36). */
+            need(r, SOC_N_REDEAL, 0, 0, 0, 0);
+            break;
+        }
+        /* fall through */
+    case SOC_N_REDEAL:
+        for (unsigned i = 0; i < p->npool; i++) {
+            if (cmd->kw == SOC_K_REDEAL)
+                ev(r, SOC_EV_REDEAL, i, cmd->seats[i], 0);
             w_table_hand(r, cmd->seats[i], p->pool[i]);
+        }
         p->npool = 0;
         p->cur = p->first;
         push(r, TK_TURN, 0, 0, 0);
@@ -1425,16 +1522,24 @@ perform(struct run *r, const struct soc_cmd *cmd, const struct soc_need *nd)
         war_figure(r, cmd->loc, nd->a);
         break;
     case SOC_N_VOLUNTEER:
-        if (!cmd->seat2) {
-            push(r, TK_EACH_DISCARD, k, rpl__soc_card[nd->a].p2,
-                 rpl__soc_living_mask(p));
-        } else if (nd->a == SOC_MORGAN_DISCARD) {
-            need(r, SOC_N_DISCARD, cmd->seat2, rpl__soc_card[nd->a].p1, 0, 0);
-        } else {
-            p->seat[cmd->seat2].lp = (uint8_t)rpl__soc_lp_add(
-                p->seat[cmd->seat2].lp, -(int)rpl__soc_card[nd->a].p1);
-            settle(r);
+        /* The drawer writes it (own=off), or the last word (own=on). */
+        volunteered(r, nd->a, p->own ? nd->b : k, cmd->seat2);
+        break;
+    case SOC_N_MERLINS:
+        p->offered[k] = (uint8_t)(p->offered[k] + cmd->num);
+        if (cmd->num)
+            ev(r, SOC_EV_WHOLD, k, SOC_MERLIN, p->offered[k]);
+        ask_merlins(r, nd->a, k, nd->b + cmd->num);
+        break;
+    case SOC_N_OFFER:
+        if (cmd->opt == SOC_O_YES) {
+            p->offers = (uint8_t)(p->offers | soc_bit(k));
+            if (nd->a == SOC_CONVOCATION) {
+                leave(r, k);
+                p->seat[k].loc = SOC_CAMELOT;
+            }
         }
+        ask_offer(r, nd->a, nd->b, k);
         break;
     case SOC_N_DISCARD:
         for (unsigned i = 0; i < cmd->ncards; i++)

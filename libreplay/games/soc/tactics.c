@@ -1362,6 +1362,11 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
     switch (nd->kind) {
     case SOC_N_POOL:
         return cmd->card == SOC_MERLIN ? -100 : -keep_value(kn, cmd->card);
+    case SOC_N_ALLOT:
+        /* Now and then the table does not agree (S-36). */
+        if (cmd->opt == SOC_O_RANDOM)
+            return kn->mood < 15 ? 1 : -1;
+        return 0;
     case SOC_N_EVIL:
         if (cmd->kw == SOC_K_LOOK)
             return LOSS;
@@ -1449,6 +1454,37 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
             return -3 * 30 + 3 * (long)p->seat[t].hand_n + (t == k ? 2 : 0);
         return -lp_harm(p->seat[t].lp) - lp_harm(p->seat[t].lp - 1u) +
                (t == k ? 2 : 0);
+    }
+    case SOC_N_MERLINS: {
+        /* own=on (S-41): a knight offers his own Merlins when the card
+         * hurts more than three Merlins are worth; the traitor keeps
+         * his. */
+        const long harm = black_harm(kn, p->resolving, false);
+
+        if (evil)
+            return -(long)cmd->num;
+        if (harm <= 3 * keep_value(kn, SOC_MERLIN) / 2)
+            return -(long)cmd->num;
+        return (long)cmd->num;
+    }
+    case SOC_N_OFFER: {
+        const struct soc_seat *s = &p->seat[k];
+        const bool yes = cmd->opt == SOC_O_YES;
+        bool keen;
+
+        if (nd->a == SOC_CONVOCATION) {
+            /* Back to Camelot from a quest where his cards do nothing. */
+            keen = true;
+            for (unsigned c = 0; c < SOC_NWT; c++)
+                if (kn->h[c] && rpl__soc_play_ok(p, s->loc, c))
+                    keen = false;
+            keen = keen || evil;
+        } else if (nd->a == SOC_MORGAN_DISCARD) {
+            keen = !evil && s->hand_n >= 6;
+        } else {
+            keen = !evil && s->lp >= 4;
+        }
+        return yes == keen ? 1 : 0;
     }
     case SOC_N_DISCARD:
     case SOC_N_SWAP_BACK: {
