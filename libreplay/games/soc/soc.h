@@ -1052,7 +1052,7 @@ extern const struct rpl__audit rpl__soc_audit[SOC_NAUDIT];
 const char *rpl__soc_side_of(const char *name);
 
 /* Coverage (coverage.c): the ids, the corpus rules lines and cover(). */
-#define SOC_NCOV 116
+#define SOC_NCOV 169
 extern const struct rpl_coverage_id rpl__soc_cov[SOC_NCOV];
 extern const char *const rpl__soc_corpus_rules[];
 void rpl__soc_cover(const void *before, const void *st,
