@@ -11,21 +11,24 @@
  *   board.c     what the public board allows (places, quests, cards)
  *   validate.c  what the next line may be
  *   effects.c   what a line does: the effects and the task stack
+ *   perform.c   each line performed, then the tasks run (effects.h)
  *   rules.c     the engine as the log layer sees it: rules line, setup,
  *               apply, learn, pending, action, reveal, open, serialize
  *   views.c     views, descriptions, JSON (needs cards and notation)
  *   plan.c      the plausible knights' plan at a small table
+ *   suspect.c   whom the plausible knights suspect
  *   tactics.c   the plausible player's knowledge and scores
  *   players.c   the seeded players and the legal moves
  *   live.c      live games: screen, step_seats, state_json
  *   module.c    the struct rpl__game table and the players' glue
  *
- * so cards <- hidden <- notation <- board <- validate <- effects <- rules
- * <- views <- plan <- tactics <- players <- live <- module, with no circle (nm
- * on the objects shows no file needing a symbol of a later one).  notation,
- * rules, views, players and module are the files of every game folder;
- * cards and hidden are this game's own, and board, validate, effects and
- * tactics keep rules.c and players.c under some 1,500 lines.
+ * so cards <- hidden <- notation <- board <- validate <- effects <- perform <-
+ * rules
+ * <- views <- plan <- suspect <- tactics <- players <- live <- module, with no
+ * circle (nm on the objects shows no file needing a symbol of a later one).
+ * notation, rules, views, players and module are the files of every game
+ * folder; cards and hidden are this game's own, and board, validate, effects
+ * and tactics keep rules.c and players.c under some 1,500 lines.
  *
  * The state is plain data: no pointers, zeroed by the log layer, copied
  * with memcpy.  It has two halves.  The public half (struct soc_pub) is
@@ -966,6 +969,12 @@ bool rpl__soc_plan_leaves(const struct soc_know *kn, unsigned q);
 /* Weight w at this table; `large` is its value at a larger one. */
 long rpl__soc_plan_weight(const struct soc_pub *p, enum soc_plan_w w,
                           long large);
+
+/* ----------------------------------------------------------- suspect.c */
+
+/* The chance, in percent, that seat t holds the traitor card, as the
+ * seat of kn can tell from the table's evidence. */
+long rpl__soc_suspicion(const struct soc_know *kn, unsigned t);
 
 /* The knowledge of the seat to act (a knowing state), with its mood. */
 void rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,
