@@ -149,6 +149,14 @@ dealer_line(const struct soc_state *st, const uint8_t seed[32],
         cmd->winner = nd->a;
         cmd->num = nd->b;
         break;
+    case SOC_N_REDEAL: {
+        unsigned m = 0;
+
+        cmd->kw = SOC_K_REDEAL;
+        rpl__soc_redeal(seed, p->poolers, cmd->seats, &m);
+        cmd->nseats = (uint8_t)m;
+        break;
+    }
     default:
         return false;
     }
@@ -163,10 +171,10 @@ rpl__soc_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
 {
     struct soc_state *s = st;
     unsigned long n = 0;
-    bool traitor, brave;
+    bool traitor, brave, own;
     enum rpl_status rc;
 
-    rc = rpl__soc_parse_rules(ln, &n, &traitor, &brave, err);
+    rc = rpl__soc_parse_rules(ln, &n, &traitor, &brave, &own, err);
     if (rc != RPL_OK)
         return rc;
     if (n < SOC_MIN_SEATS || n > SOC_MAX_SEATS)
@@ -180,6 +188,7 @@ rpl__soc_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     s->p.n = (uint8_t)n;
     s->p.traitor_on = traitor;
     s->p.brave = brave;
+    s->p.own = own;
     begin(s);
     *seats = n;
     if (n == 3 && traitor && !brave && env && env->warn)
