@@ -870,7 +870,7 @@ put_list(struct rpl__buf *b, const struct rpl__env *env,
     }
 }
 
-/* The seats of mask by first name only, "Alice Bob", for the history. */
+/* The seats of mask by first name only, "Alice, Bob", for the history. */
 static void
 put_short(struct rpl__buf *b, const struct rpl__env *env,
           const struct av_state *s, uint16_t mask)
@@ -883,9 +883,9 @@ put_short(struct rpl__buf *b, const struct rpl__env *env,
         if (!(mask & bit(k)))
             continue;
         if (name)
-            rpl__buf_printf(b, "%s%s", first ? "" : " ", name);
+            rpl__buf_printf(b, "%s%s", first ? "" : ", ", name);
         else
-            rpl__buf_printf(b, "%sp%u", first ? "" : " ", k);
+            rpl__buf_printf(b, "%sp%u", first ? "" : ", ", k);
         first = false;
     }
 }
