@@ -200,7 +200,7 @@ def no_secrets(page, game, viewer, truth, opened):
         if game == "avalon":
             pat = '"role":"%s","seat":%d' % (seat["role"], k)
             check(pat not in text, page + ": holds p%d's role" % k)
-            check("p%d) is dealt a role: role=" % k not in text,
+            check("(p%d) is dealt a role: " % k not in text,
                   page + ": tells p%d's deal" % k)
         else:
             # what a seat knows of a knight: {"hand":[...],"loyalty":...}
@@ -223,7 +223,8 @@ def structurally_public(page):
     """For a game whose secrets this test cannot know (in progress)."""
     text, data = page_data(page)
     check("reveal" not in data, page + ": embeds a reveal")
-    for key in ('"role":', '"value":', '"sees":', '"loyalty":"traitor"', "role="):
+    for key in ('"role":', '"value":', '"sees":', '"loyalty":"traitor"', "role=",
+                "is dealt a role: "):
         check(key not in text, page + ": holds %s" % key)
 
 
@@ -530,7 +531,7 @@ try:
         var at = t.data.indexOf('(p1)');
         function x(i) { var r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1);
           return r.getBoundingClientRect(); }
-        var br = b.getBoundingClientRect();
+        var rs = b.getClientRects(), br = rs[rs.length - 1];  /* its last line */
         var a = x(at), c = x(at + 1), d = x(at + 2);
         out.push(a.left >= br.right - 1 && a.left < c.left && c.left < d.left ? 1 : 0);
       });
