@@ -601,6 +601,15 @@ try:
     line = steps[step()]["line"]
     check(grid_cells() == expected_grid(export, line, 7), name + ": grid at the end")
     check(not driver.find_elements(By.ID, "summary"), name + ": a summary in progress")
+    # 11: the verdict counts the secrets committed so far, not 0
+    made = sum(1 for l in camelog("cat", sample("avalon-in-progress")).splitlines()
+               if re.search(r"(?:^| )[0-9a-f]{64}(?: |$)", l))
+    driver.find_element(By.CSS_SELECTOR, "#verdict summary").click()
+    vt = driver.find_element(By.ID, "verdict").text
+    check(made > 0 and ("%d secrets committed" % made) in vt, name + ": the verdict says %r" % vt[:160])
+    check(driver.find_element(By.ID, "app").get_attribute("aria-live") is None and
+          driver.find_element(By.ID, "now").get_attribute("aria-live") == "polite",
+          name + ": aria-live is on the whole page, not on the step's text")
     shot("avalon-in-progress-390")
     driver.set_window_size(1366, 900)
 
@@ -676,6 +685,22 @@ try:
     secs = [s.get_attribute("data-game") for s in driver.find_elements(By.CSS_SELECTOR, "section[data-game]")]
     check(secs == ["avalon", "soc"], "report: sections %r" % secs)
     check(len(driver.find_elements(By.CSS_SELECTOR, "#game-avalon svg rect")) > 0, "report: no chart")
+    # 10: the role sets read whole and apart; Shadows over Camelot's own figures
+    figs = driver.find_elements(By.CSS_SELECTOR, "#game-avalon figure")
+    roleset = next(f for f in figs if "role set" in f.find_element(By.TAG_NAME, "h2").text)
+    names = [t.text for t in roleset.find_elements(By.CSS_SELECTOR, "svg text")
+             if "players:" in t.text]
+    check(len(names) == 3 and len(set(names)) == 3, "report: role sets %r" % names)
+    check(all("Merlin" in n and "Assassin" in n for n in names), "report: role sets %r" % names)
+    check(any("Percival" in n and "Morgana" in n for n in names), "report: role sets %r" % names)
+    soc = driver.find_element(By.ID, "game-soc").text
+    check("knights won" in driver.find_element(By.ID, "soc-summary").text and
+          "\u2013" not in driver.find_element(By.ID, "soc-summary").text,
+          "report: the Shadows over Camelot summary: " + soc[:120])
+    check("Excalibur" in soc and "The Holy Grail" in soc, "report: no quests in the SoC section")
+    check("accusations" in driver.find_element(By.ID, "soc-traitor").text.lower() or
+          "No accusation" in driver.find_element(By.ID, "soc-traitor").text,
+          "report: no traitor panel")
     shot("archive-report")
 
     for name in ("avalon-finished-p3", "soc-flip-p1", "avalon-10-observer", "soc-5-observer"):

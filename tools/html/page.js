@@ -217,9 +217,11 @@
       warned = warned || cls === 'warn';
       items.push(el('li', { class: cls, text: text }));
     }
+    var made = v.committed !== undefined ? v.committed : v.commitments;
     add('ok', 'Valid: camelog verified every line (' + v.lines +
-        ' lines): the hash chain, the rules of the game, and ' +
-        v.commitments + ' commitments.');
+        ' lines): the hash chain and the rules of the game; ' + (v.commitments ?
+        v.commitments + ' commitments opened and matched.' : made +
+        ' secrets committed, to be checked when the reveal opens them.'));
     if (v.progress === 'complete') {
       add('ok', 'Complete: the game is over and every secret was opened' +
           ' and checked against its commitment.');
