@@ -2699,8 +2699,9 @@ START_TEST(test_describe_and_events)
     rpl_free(g.ctx, t);
     g_votes(&g, "yyyyyyn");
     t = g_describe(&g, g.nlines - 1, RPL_VIEW_PUBLIC);
-    ck_assert_str_eq(t, "team approved 6-1: p1 yes, p2 yes, p3 yes, p4 yes, "
-                        "p5 yes, p6 yes, p7 no");
+    ck_assert_str_eq(t, "team approved 6-1: yes from Alice (p1), Bob (p2), "
+                        "Carol (p3), Dave (p4), Eve (p5) and Fay (p6); no "
+                        "from Gus (p7)");
     rpl_free(g.ctx, t);
     ck_assert_int_eq(g_act(&g, "card p2 success"), RPL_OK);
     t = g_describe(&g, g.nlines - 1, 2);
@@ -2710,8 +2711,8 @@ START_TEST(test_describe_and_events)
     ck_assert_str_eq(t, "Bob (p2) plays a quest card");
     rpl_free(g.ctx, t);
     t = g_describe(&g, 1, 1);
-    ck_assert_str_eq(t, "Alice (p1) is dealt a role: role=merlin "
-                        "sees=p5,p6");
+    ck_assert_str_eq(t, "Alice (p1) is dealt a role: Merlin (good); sees "
+                        "Eve (p5) and Fay (p6) as evil");
     rpl_free(g.ctx, t);
     t = g_describe(&g, 1, 2);
     ck_assert_str_eq(t, "Alice (p1) is dealt a role");
@@ -2759,14 +2760,15 @@ START_TEST(test_reveal_text_and_json)
     rpl__buf_init(&b, g.ctx);
     rpl__avalon.reveal_text(g.st, &g.env, &b);
     ck_assert_int_eq(rpl__buf_take(&b, &t, NULL), RPL_OK);
-    ck_assert_msg(strstr(t, "Alice (p1): merlin (good); night: role=merlin "
-                            "sees=p4,p5\n"),
+    ck_assert_msg(strstr(t, "Alice (p1): Merlin (good); saw Dave (p4) and "
+                            "Eve (p5) as evil\n"),
                   "%s", t);
-    ck_assert_msg(strstr(t, "quest 2 (round 2): success, fails=0: p1 "
-                            "success, p2 success, p3 success\n"),
+    ck_assert_msg(strstr(t, "quest 2 (round 2) succeeded with 0 fail cards: "
+                            "Alice (p1), Bob (p2) and Carol (p3) played "
+                            "success\n"),
                   "%s", t);
-    ck_assert_msg(strstr(t, "assassination: Dave (p4) named Alice (p1), "
-                            "merlin: hit\n"),
+    ck_assert_msg(strstr(t, "assassination: Dave (p4) named Alice (p1), who "
+                            "was Merlin: hit\n"),
                   "%s", t);
     ck_assert_msg(strstr(t, "end: evil wins (assassination)\n"), "%s", t);
     rpl_free(g.ctx, t);

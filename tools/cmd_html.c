@@ -25,8 +25,8 @@
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog html [--as observer|pK|all] [--pubkey key|file] [-f]\n"
-    "                    -o file game\n";
+    "usage: camelog html [--as observer|pK|all] [--deliveries file]\n"
+    "                    [--pubkey key|file] [-f] -o file game\n";
 
 static const char options[] =
     "options:\n"
@@ -34,6 +34,8 @@ static const char options[] =
     "                     at the end of a complete game), a seat pK (what it\n"
     "                     knew during play), all (every view, with a\n"
     "                     switcher; needs a complete log)\n"
+    "  --deliveries file  with --as pK, the seat's own deliveries: what it\n"
+    "                     knew of a game without its reveal\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
     "  -o, --output file  the page to write (- is standard output)\n"
     "  -f, --force        overwrite an existing file\n"
@@ -397,6 +399,45 @@ out:
 
 /* ----------------------------------------------------------- verdict */
 
+/* Whether line (len bytes) has a word of 64 hexadecimal digits: a
+ * commitment (or, in a reveal, the secret that opens them). */
+static bool
+has_digest(const char *line, size_t len)
+{
+    size_t run = 0;
+
+    for (size_t i = 0; i <= len; i++) {
+        const char c = i < len ? line[i] : ' ';
+
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) {
+            run++;
+        } else {
+            if (c == ' ' && run == 64) {
+                return true;
+            }
+            run = c == ' ' ? 0 : 65;
+        }
+    }
+    return false;
+}
+
+/* The lines that commit to a secret, up to the reveal. */
+static size_t
+committed(const struct rpl_log *log)
+{
+    size_t n = 0, len;
+
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        const char *line = rpl_log_line(log, no, &len);
+
+        if (!line || (len > 7 && memcmp(line, "reveal ", 7) == 0)) {
+            break;
+        }
+        n += has_digest(line, len);
+    }
+    return n;
+}
+
 static json_t *
 verdict(struct page *pg)
 {
@@ -423,6 +464,7 @@ verdict(struct page *pg)
          cli_json_set(v, "seals", cli_json_size(r->seals)) &&
          cli_json_set(v, "sigs", cli_json_size(r->sigs)) &&
          cli_json_set(v, "commitments", cli_json_size(r->commitments)) &&
+         cli_json_set(v, "committed", cli_json_size(committed(pg->log))) &&
          cli_json_set(v, "unsealed_from", cli_json_size(r->unsealed_from)) &&
          cli_json_set(v, "key_pinned", json_boolean(r->is_key_pinned)) &&
          cli_json_set(v, "imported", json_boolean(r->is_imported)) &&
@@ -637,6 +679,7 @@ cmd_html(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"as", required_argument, NULL, 'a'},
+        {"deliveries", required_argument, NULL, 'd'},
         {"pubkey", required_argument, NULL, 'k'},
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'f'},
@@ -650,6 +693,7 @@ cmd_html(int argc, char **argv)
     enum rpl_status st;
     enum who who = WHO_OBSERVER;
     const char *out_path = NULL;
+    const char *deliveries = NULL;
     json_t *data = NULL;
     size_t seat = 0;
     bool force = false;
@@ -675,6 +719,9 @@ cmd_html(int argc, char **argv)
         case 'o':
             out_path = optarg;
             break;
+        case 'd':
+            deliveries = optarg;
+            break;
         case 'f':
             force = true;
             break;
@@ -692,6 +739,9 @@ cmd_html(int argc, char **argv)
     }
     if (!out_path) {
         return cli_usage_error("html", "no output file (-o file)");
+    }
+    if (deliveries && who != WHO_SEAT) {
+        return cli_usage_error("html", "--deliveries needs --as pK");
     }
     pg.file = argv[optind];
     rc = cli_ctx_new(&pg.ctx);
@@ -712,6 +762,12 @@ cmd_html(int argc, char **argv)
         rc = cli_usage_error("html", "--as p%zu: the game has %zu seats", seat,
                              rpl_log_seats(pg.log));
         goto out;
+    }
+    if (deliveries) {
+        rc = cli_learn_deliveries(pg.log, pg.file, seat, deliveries);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
     }
     if (who == WHO_ALL && pg.rep.progress != RPL_PROGRESS_COMPLETE) {
         cli_file_msg(pg.file, 0, "--as all needs a complete log; it is %s",

@@ -4,11 +4,16 @@
  * On a terminal it reads single keys (raw mode, restored on exit and on
  * SIGINT, SIGTERM and SIGTSTP) and redraws the screen after each move:
  * the line, what it tells, and the board with what the viewer knows
- * (rpl_log_board()).  From a pipe it reads one command a line and
- * prints each answer, followed by an empty line.  Moves go by event
- * (the lines that tell something), by turn and by quest
- * (rpl_log_mark()); the header is one stop, the start.
+ * (rpl_log_board()), fitted to the terminal: the header line on top, the
+ * key line at the bottom, and between them as much of the rest as fits,
+ * wrapped, scrolled with j and k.  From a pipe it reads one command a
+ * line and prints each answer, followed by an empty line.  Moves go by
+ * event (the lines that tell something), by turn and by quest
+ * (rpl_log_mark()), to the nth quest, and to the next line whose text
+ * holds a search; the header is one stop, the start, and the end is the
+ * last line that tells something.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -16,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -41,6 +47,8 @@ static const char options[] =
     "  down, t          next turn         up, T     previous turn\n"
     "  PgDn, ]          next quest        PgUp, [   previous quest\n"
     "  Home, g          the start         End, G    the end\n"
+    "  1 to 9           the nth quest     /         search (/ Enter: again)\n"
+    "  j, k             scroll the screen by a line\n"
     "  s  next seat's view    a  omniscient view    v  public view\n"
     "  r  who was who         ?  help               q  quit\n"
     "\n"
@@ -49,6 +57,7 @@ static const char options[] =
     "  t, T       next, previous turn\n"
     "  ], [       next, previous quest\n"
     "  g, G       the start, the end j n        jump to line n\n"
+    "  Q n        the nth quest      / text     next line holding text\n"
     "  v [seat]   view as seat, or public        a  omniscient view\n"
     "  s          the board          r          who was who\n"
     "  h          help               q          quit\n";
@@ -60,6 +69,8 @@ static const char session_help[] =
     "], [       next quest, previous quest (the line that decides it)\n"
     "g, G       the start (after the header), the end\n"
     "j n        jump to line n (0: before the first line)\n"
+    "Q n        the line that decides the nth quest\n"
+    "/ text     the next line whose text holds text (any case)\n"
     "v [seat]   view as seat pK; v alone: the public view\n"
     "a          the omniscient view (complete logs only)\n"
     "s          the board and what the viewer knows\n"
@@ -72,6 +83,8 @@ static const char key_help[] =
     "down, t          next turn            up, T     previous turn\n"
     "PgDn, ]          next quest           PgUp, [   previous quest\n"
     "Home, g          the start            End, G    the end\n"
+    "1 to 9           the nth quest        /         search\n"
+    "j, k             scroll by a line\n"
     "s  next seat's view   a  omniscient view   v  public view\n"
     "r  who was who        ?  this help         q  quit (also Ctrl-C)\n"
     "\npress any key\n";
@@ -90,6 +103,9 @@ struct session {
     bool is_tty;
     int learned;      /* the seat whose deliveries the log has, or 0 */
     char status[160]; /* the terminal's message line */
+    FILE *out;        /* where show_line() and the like write */
+    size_t scroll;    /* the first line of the body on the screen */
+    char query[128];  /* the last search */
 };
 
 /* ------------------------------------------------------------ terminal */
@@ -123,15 +139,18 @@ raw_off(void)
 }
 
 /* SIGINT, SIGTERM, SIGTSTP: restore the terminal, then do what the
- * signal does by default; SIGCONT: raw mode again, and a redraw. */
+ * signal does by default; SIGCONT: raw mode again, and a redraw;
+ * SIGWINCH: a redraw at the new size. */
 static void
 on_signal(int sig)
 {
     const int e = errno;
     struct sigaction sa;
 
-    if (sig == SIGCONT) {
-        raw_on();
+    if (sig == SIGCONT || sig == SIGWINCH) {
+        if (sig == SIGCONT) {
+            raw_on();
+        }
         is_resumed = 1;
         errno = e;
         return;
@@ -165,7 +184,7 @@ on_signal(int sig)
 static bool
 term_start(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGTSTP, SIGCONT};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGTSTP, SIGCONT, SIGWINCH};
     struct sigaction sa;
 
     if (tcgetattr(STDIN_FILENO, &saved_tio) != 0) {
@@ -187,7 +206,7 @@ term_start(void)
 static void
 term_end(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGTSTP, SIGCONT};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGTSTP, SIGCONT, SIGWINCH};
     struct sigaction sa;
 
     raw_off();
@@ -419,11 +438,11 @@ find_stop(const struct session *s, size_t pos, int dir, unsigned want)
 
 /* Prints text, with a final LF. */
 static void
-print_text(const char *text)
+print_text(FILE *fp, const char *text)
 {
-    fputs(text, stdout);
+    fputs(text, fp);
     if (text[0] != '\0' && text[strlen(text) - 1] != '\n') {
-        fputc('\n', stdout);
+        fputc('\n', fp);
     }
 }
 
@@ -440,7 +459,7 @@ show_board(struct session *s)
     if (st != RPL_OK) {
         return cli_file_error(s->file, st, &err);
     }
-    print_text(text);
+    print_text(s->out, text);
     rpl_free(s->ctx, text);
     return CLI_EXIT_OK;
 }
@@ -456,22 +475,22 @@ show_line(struct session *s)
     const char *line;
 
     if (s->pos == 0) {
-        printf("line 0: before the first line\n");
+        fprintf(s->out, "line 0: before the first line\n");
         return CLI_EXIT_OK;
     }
     if (s->pos == s->start) {
-        printf("line %zu: the start (the header, lines 1-%zu)\n", s->pos,
-               s->start);
+        fprintf(s->out, "line %zu: the start (the header, lines 1-%zu)\n",
+                s->pos, s->start);
         return CLI_EXIT_OK;
     }
     line = rpl_log_line(s->log, s->pos, &len);
-    printf("line %zu: %.*s\n", s->pos, (int)len, line ? line : "");
+    fprintf(s->out, "line %zu: %.*s\n", s->pos, (int)len, line ? line : "");
     st = rpl_log_describe(s->log, s->pos, s->viewer, &desc, &err);
     if (st != RPL_OK) {
         return cli_file_error(s->file, st, &err);
     }
     if (desc) {
-        print_text(desc);
+        print_text(s->out, desc);
         rpl_free(s->ctx, desc);
     }
     return CLI_EXIT_OK;
@@ -508,7 +527,7 @@ do_reveal(struct session *s)
     if (st != RPL_OK) {
         return cli_file_error(s->file, st, &err);
     }
-    print_text(text);
+    print_text(s->out, text);
     rpl_free(s->ctx, text);
     return CLI_EXIT_OK;
 }
@@ -526,34 +545,315 @@ next_seat(const struct session *s)
 
 /* ------------------------------------------------------------ terminal */
 
+/* The terminal's size (80x24 when it does not say). */
+static void
+term_size(size_t *rows, size_t *cols)
+{
+    struct winsize ws;
+
+    *rows = 24;
+    *cols = 80;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+        ws.ws_col > 0) {
+        *rows = ws.ws_row;
+        *cols = ws.ws_col;
+    }
+    if (*rows < 3) {
+        *rows = 3;
+    }
+    if (*cols < 20) {
+        *cols = 20;
+    }
+}
+
+/* The bytes of the first n columns of text (len bytes), one column a
+ * character of UTF-8; *cut says whether some is left. */
+static size_t
+fit(const char *text, size_t len, size_t n, bool *cut)
+{
+    size_t i = 0, col = 0;
+
+    while (i < len) {
+        if (((unsigned char)text[i] & 0xc0) != 0x80) {
+            if (col == n) {
+                break;
+            }
+            col++;
+        }
+        i++;
+    }
+    *cut = i < len;
+    return i;
+}
+
+/* Writes text cut to cols columns, with '>' at the end where it was cut. */
+static void
+put_cut(const char *text, size_t len, size_t cols)
+{
+    bool cut;
+    size_t n = fit(text, len, cols, &cut);
+
+    if (cut) {
+        n = fit(text, len, cols - 1, &cut);
+    }
+    fwrite(text, 1, n, stdout);
+    if (cut) {
+        fputc('>', stdout);
+    }
+}
+
+/* The body's screen lines: each line of text wrapped to cols, but the
+ * log line (the first, "line N: ...") cut, for a seal or a commitment
+ * is one long word.  Fills starts/lens (cap of them); returns how many
+ * there are in all. */
+static size_t
+layout(const char *text, size_t cols, const char **starts, size_t *lens,
+       size_t cap)
+{
+    size_t n = 0;
+    bool first = true;
+
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t len = nl ? (size_t)(nl - text) : strlen(text);
+        const char *p = text;
+        size_t left = len;
+
+        do {
+            bool cut;
+            size_t take = fit(p, left, cols, &cut);
+
+            if (cut) {
+                /* at the last blank that fits, if there is one */
+                size_t sp = take;
+
+                while (sp > 0 && p[sp - 1] != ' ') {
+                    sp--;
+                }
+                if (sp > 0) {
+                    take = sp;
+                }
+            }
+            if (first) {
+                take = left; /* cut when drawn */
+            }
+            if (n < cap) {
+                starts[n] = p;
+                lens[n] = take;
+            }
+            n++;
+            p += take;
+            left -= take;
+        } while (left > 0);
+        first = false;
+        text += len + (nl ? 1 : 0);
+    }
+    return n;
+}
+
 static int
 draw(struct session *s, bool help, bool reveal)
 {
-    char vbuf[80];
+    enum { MAX_LINES = 4096 };
+    static const char keys[] =
+        "->/<- step  up/down turn  PgUp/PgDn quest  1-9 quest  / find  ? help  "
+        "q quit";
+    const char **starts = NULL;
+    size_t *lens = NULL;
+    char vbuf[80], head[400], foot[400];
+    char *body = NULL;
+    size_t blen = 0, rows, cols, n, avail, shown;
+    FILE *m = open_memstream(&body, &blen);
     int rc = CLI_EXIT_OK;
 
-    viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
-    fputs("\033[H\033[2J", stdout);
-    printf("%s: line %zu of %zu (%s), viewing as %s\n\n", s->file, s->pos,
-           s->lines, cli_progress_text(s->rep.progress), vbuf);
+    if (!m) {
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    s->out = m;
     if (help) {
-        fputs(key_help, stdout);
+        fputs(key_help, m);
     } else if (reveal) {
         rc = do_reveal(s);
     } else {
         rc = show_line(s);
         if (rc == CLI_EXIT_OK) {
-            fputc('\n', stdout);
+            fputc('\n', m);
             rc = show_board(s);
         }
     }
-    printf("\n%s\n", s->status[0] != '\0'
-                         ? s->status
-                         : "-> next  <- back  down/up turn  PgDn/PgUp quest  "
-                           "s seat  a all  ? help  q quit");
+    s->out = stdout;
+    if (fclose(m) != 0 || !body) {
+        free(body);
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    starts = calloc(MAX_LINES, sizeof(*starts));
+    lens = calloc(MAX_LINES, sizeof(*lens));
+    if (rc != CLI_EXIT_OK || !starts || !lens) {
+        if (rc == CLI_EXIT_OK) {
+            cli_msg("out of memory");
+            rc = CLI_EXIT_USAGE;
+        }
+        goto out;
+    }
+    term_size(&rows, &cols);
+    n = layout(body, cols, starts, lens, MAX_LINES);
+    if (n > MAX_LINES) {
+        n = MAX_LINES;
+    }
+    avail = rows - 2; /* the header line and the key line */
+    if (s->scroll + avail > n) {
+        s->scroll = n > avail ? n - avail : 0;
+    }
+    shown = n - s->scroll < avail ? n - s->scroll : avail;
+    viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
+    snprintf(head, sizeof(head), "%s: line %zu of %zu (%s), viewing as %s",
+             s->file, s->pos, s->lines, cli_progress_text(s->rep.progress),
+             vbuf);
+    if (n > avail) {
+        snprintf(foot, sizeof(foot), "[%zu-%zu/%zu j k] %s", s->scroll + 1,
+                 s->scroll + shown, n, s->status[0] != '\0' ? s->status : keys);
+    } else {
+        snprintf(foot, sizeof(foot), "%s",
+                 s->status[0] != '\0' ? s->status : keys);
+    }
     s->status[0] = '\0';
+    fputs("\033[H\033[2J", stdout);
+    put_cut(head, strlen(head), cols);
+    fputc('\n', stdout);
+    for (size_t i = 0; i < shown; i++) {
+        put_cut(starts[s->scroll + i], lens[s->scroll + i], cols);
+        fputc('\n', stdout);
+    }
+    /* the key line on the last row, with no line feed after it: the
+     * screen never scrolls */
+    printf("\033[%zu;1H", rows);
+    put_cut(foot, strlen(foot), cols);
     fflush(stdout);
+out:
+    free(starts);
+    free(lens);
+    free(body);
     return rc;
+}
+
+/* Whether hay (len bytes) holds needle, ASCII letters in any case. */
+static bool
+holds(const char *hay, size_t len, const char *needle)
+{
+    const size_t n = strlen(needle);
+
+    for (size_t i = 0; n && i + n <= len; i++) {
+        size_t j = 0;
+
+        while (j < n && tolower((unsigned char)hay[i + j]) ==
+                            tolower((unsigned char)needle[j])) {
+            j++;
+        }
+        if (j == n) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The next line after pos (from the start again after the end) whose
+ * text, or what it tells the viewer, holds query; 0 when none does.
+ * Leaves the replay anywhere: the caller moves it. */
+static int
+search(struct session *s, const char *query, size_t *found)
+{
+    struct rpl_error err;
+
+    *found = 0;
+    for (size_t i = 1; i <= s->lines; i++) {
+        const size_t no = (s->pos + i - 1) % s->lines + 1;
+        size_t len;
+        const char *line = rpl_log_line(s->log, no, &len);
+        char *desc = NULL;
+        enum rpl_status st;
+        bool hit;
+
+        if (no <= s->start && no != s->start) {
+            continue;
+        }
+        hit = line && holds(line, len, query);
+        if (!hit && s->tells[no]) {
+            st = rpl_log_describe(s->log, no, s->viewer, &desc, &err);
+            if (st != RPL_OK) {
+                return cli_file_error(s->file, st, &err);
+            }
+            hit = desc && holds(desc, strlen(desc), query);
+            rpl_free(s->ctx, desc);
+        }
+        if (hit) {
+            *found = no;
+            return CLI_EXIT_OK;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The line that decides the nth quest, or 0. */
+static size_t
+nth_quest(const struct session *s, size_t nth)
+{
+    size_t seen = 0;
+
+    for (size_t no = s->start + 1; no <= s->lines; no++) {
+        if ((s->marks[no] & RPL_MARK_QUEST) && ++seen == nth) {
+            return no;
+        }
+    }
+    return 0;
+}
+
+/* The end: the last line that tells something (not a seal). */
+static size_t
+last_stop(const struct session *s)
+{
+    size_t no = s->lines;
+
+    while (no > s->start && !s->tells[no]) {
+        no--;
+    }
+    return no;
+}
+
+/* Reads a search on the key line; false when it is given up (Esc, or
+ * the end of input). */
+static bool
+read_query(struct session *s, char *buf, size_t cap)
+{
+    size_t rows, cols, n = 0;
+
+    buf[0] = '\0';
+    for (;;) {
+        int k;
+
+        term_size(&rows, &cols);
+        printf("\033[%zu;1H\033[K/", rows);
+        put_cut(buf, n, cols - 1);
+        fflush(stdout);
+        k = read_key();
+        if (k == '\r' || k == '\n') {
+            return true;
+        }
+        if (k == KEY_EOF || k == KEY_NONE || k == 0x1b || k == 3) {
+            return false;
+        }
+        if ((k == 0x7f || k == 0x08) && n > 0) {
+            do {
+                n--;
+            } while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80);
+            buf[n] = '\0';
+        } else if (k >= 0x20 && k < 0x100 && k != 0x7f && n + 1 < cap) {
+            buf[n++] = (char)k;
+            buf[n] = '\0';
+        }
+        (void)s;
+    }
 }
 
 static int
@@ -565,6 +865,7 @@ run_keys(struct session *s)
     while (rc == CLI_EXIT_OK) {
         const int k = read_key();
         size_t to = s->pos;
+        const int viewer = s->viewer;
 
         if (is_resumed) {
             is_resumed = 0;
@@ -574,6 +875,7 @@ run_keys(struct session *s)
             if (k == 'q' || k == KEY_EOF) {
                 break;
             }
+            s->scroll = 0;
             rc = draw(s, false, false);
             continue;
         }
@@ -612,8 +914,45 @@ run_keys(struct session *s)
             break;
         case KEY_END:
         case 'G':
-            to = s->lines;
+            to = last_stop(s);
             break;
+        case 'j':
+            s->scroll++;
+            break;
+        case 'k':
+            if (s->scroll > 0) {
+                s->scroll--;
+            }
+            break;
+        case '/': {
+            char q[sizeof(s->query)];
+            size_t found = 0;
+
+            if (!read_query(s, q, sizeof(q))) {
+                break;
+            }
+            if (q[0] != '\0') {
+                snprintf(s->query, sizeof(s->query), "%s", q);
+            }
+            if (s->query[0] == '\0') {
+                say(s, "no search yet: / then the text, then Enter");
+                break;
+            }
+            rc = search(s, s->query, &found);
+            if (rc != CLI_EXIT_OK) {
+                return rc;
+            }
+            if (found) {
+                to = found;
+                snprintf(s->status, sizeof(s->status),
+                         "found '%.60s' at line %zu (/ Enter: the next)",
+                         s->query, found);
+            } else {
+                snprintf(s->status, sizeof(s->status), "no line holds '%.60s'",
+                         s->query);
+            }
+            break;
+        }
         case 's':
             if (may_view(s, next_seat(s))) {
                 s->viewer = next_seat(s);
@@ -638,6 +977,16 @@ run_keys(struct session *s)
             help = true;
             break;
         default:
+            if (k >= '1' && k <= '9') {
+                const size_t q = nth_quest(s, (size_t)(k - '0'));
+
+                if (q) {
+                    to = q;
+                } else {
+                    snprintf(s->status, sizeof(s->status),
+                             "no quest %c was decided", k);
+                }
+            }
             break;
         }
         if (to == s->pos &&
@@ -645,6 +994,9 @@ run_keys(struct session *s)
              k == 't' || k == KEY_PGDN || k == ']')) {
             snprintf(s->status, sizeof(s->status), "no further: at line %zu",
                      s->pos);
+        }
+        if (to != s->pos || viewer != s->viewer || help || reveal) {
+            s->scroll = 0;
         }
         rc = move_to(s, to);
         if (rc == CLI_EXIT_OK) {
@@ -724,12 +1076,41 @@ jump(struct session *s, size_t no, bool *printed)
 static int
 command(struct session *s, char *line, bool *printed, bool *quit)
 {
-    char *cmd = strtok(line, " \t\r\n");
-    char *arg = cmd ? strtok(NULL, " \t\r\n") : NULL;
-    const char *extra = arg ? strtok(NULL, " \t\r\n") : NULL;
+    char *cmd;
+    char *arg;
+    const char *extra;
     size_t n;
     char vbuf[80];
 
+    line += strspn(line, " \t");
+    if (line[0] == '/') {
+        /* the rest of the line, spaces and all, is the search */
+        char *q = line + 1;
+        size_t found = 0;
+        int rc;
+
+        q += strspn(q, " \t");
+        q[strcspn(q, "\r\n")] = '\0';
+        if (q[0] != '\0') {
+            snprintf(s->query, sizeof(s->query), "%s", q);
+        }
+        if (s->query[0] == '\0') {
+            cli_msg("/ takes the text to look for");
+            return CLI_EXIT_OK;
+        }
+        rc = search(s, s->query, &found);
+        if (rc != CLI_EXIT_OK) {
+            return rc;
+        }
+        if (!found) {
+            cli_msg("no line holds '%s'", s->query);
+            return move_to(s, s->pos);
+        }
+        return jump(s, found, printed);
+    }
+    cmd = strtok(line, " \t\r\n");
+    arg = cmd ? strtok(NULL, " \t\r\n") : NULL;
+    extra = arg ? strtok(NULL, " \t\r\n") : NULL;
     if (!cmd) {
         return CLI_EXIT_OK; /* empty line */
     }
@@ -754,7 +1135,13 @@ command(struct session *s, char *line, bool *printed, bool *quit)
     case 'g':
         return jump(s, s->start, printed);
     case 'G':
-        return jump(s, s->lines, printed);
+        return jump(s, last_stop(s), printed);
+    case 'Q':
+        if (!arg || !cli_parse_size(arg, &n) || n == 0 || !nth_quest(s, n)) {
+            cli_msg("Q takes the number of a quest that was decided");
+            return CLI_EXIT_OK;
+        }
+        return jump(s, nth_quest(s, n), printed);
     case 'j':
         if (!arg || !cli_parse_size(arg, &n) || n > s->lines) {
             cli_msg("j takes a line number from 0 to %zu", s->lines);
@@ -795,7 +1182,7 @@ command(struct session *s, char *line, bool *printed, bool *quit)
         return do_reveal(s);
     case 'h':
     case '?':
-        fputs(session_help, stdout);
+        fputs(session_help, s->out);
         *printed = true;
         return CLI_EXIT_OK;
     case 'q':
@@ -857,6 +1244,7 @@ cmd_step(int argc, char **argv)
 
     memset(&s, 0, sizeof(s));
     s.viewer = RPL_VIEW_PUBLIC;
+    s.out = stdout;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":a:h", longopts, NULL)) != -1) {
         switch (c) {

@@ -49,3 +49,24 @@ ls x.html 2>&1
 echo "== a directory that cannot hold the page"
 camelog html -o nodir/x.html avalon-5.camelog
 echo "exit $?"
+echo "== --as pK --deliveries: what the seat knew of a game without its reveal"
+camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o dealer >/dev/null
+camelog simulate --game avalon --players 5 --seed 05 --key dealer.key \
+    -o game.camelog --deliveries seats >/dev/null
+camelog cat game.camelog >game.txt
+r=$(grep -n '^reveal ' game.txt | cut -d: -f1)
+head -n $((r - 1)) game.txt | gzip -n >pre.camelog
+camelog reveal game.camelog | sed -n 2p
+camelog html --as p2 --deliveries seats/p2.deliveries -o p2.html pre.camelog
+echo "exit $?"
+grep -o '"role":"[a-z]*","seat":[0-9]*' p2.html | sort -u
+grep -o 'is dealt a role: [^"]*' p2.html | sort -u
+grep -o '"committed":[0-9]*' p2.html
+echo "-- without them: no role at all"
+camelog html --as p2 -o p2-none.html pre.camelog
+grep -c '"role":' p2-none.html
+echo "-- another seat's deliveries, and --deliveries without --as pK"
+camelog html --as p2 --deliveries seats/p3.deliveries -o x.html pre.camelog
+echo "exit $?"
+camelog html --deliveries seats/p2.deliveries -o x.html pre.camelog
+echo "exit $?"

@@ -24,3 +24,7 @@ echo "exit $?"
 echo "== a seat's role only from the line that deals it"
 printf 'n 2\nn 5\n' | camelog step --as p3 game.camelog | grep -E '^(line|you)'
 echo "exit $?"
+echo "== search (spaces and all, any case, again with / alone, from the start after the end) and the nth quest"
+printf '%s\n' '/ Quest 2 FAILS' '/' 'Q 4' '/ Bob (p2) votes' '/' 'Q 9' 'Q' '/ nothing like this' '/' \
+    | camelog step game.camelog | grep -E '^(line|quest|Bob)'
+echo "exit $?"

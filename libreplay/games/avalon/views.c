@@ -452,6 +452,24 @@ put_team(struct rpl__buf *b, const struct rpl__env *env,
     }
 }
 
+/* Roles as a sentence names them: "you are the Assassin". */
+static const char *const role_words[AV_NROLES] = {
+    "Merlin",
+    "Percival",
+    "a Loyal Servant of Arthur",
+    "the Assassin",
+    "Morgana",
+    "Mordred",
+    "Oberon",
+    "a Minion of Mordred",
+};
+
+static void put_list(struct rpl__buf *b, const struct rpl__env *env,
+                     const struct av_state *s, uint16_t mask);
+static void put_role(struct rpl__buf *b, const struct rpl__env *env,
+                     const struct av_state *s, unsigned role, uint16_t seen,
+                     const char *verb);
+
 void
 rpl__av_describe(const void *st, const struct rpl__env *env,
                  const struct rpl__line *ln, int viewer, struct rpl__buf *out)
@@ -482,10 +500,11 @@ rpl__av_describe(const void *st, const struct rpl__env *env,
         rpl__buf_puts(out, " is dealt a role");
         if ((all && s->knows) ||
             (viewer == (int)p.a && rpl__av_seat_knows(s, viewer))) {
-            char view[96];
+            uint16_t seen = 0;
+            const unsigned role = rpl__av_known_role(s, (unsigned)p.a, &seen);
 
-            rpl__av_known_view(s, (unsigned)p.a, view, sizeof(view));
-            rpl__buf_printf(out, ": %s", view);
+            rpl__buf_puts(out, ": ");
+            put_role(out, env, s, role, seen, "sees");
         }
         break;
     case AV_KW_PROPOSE: {
@@ -509,10 +528,19 @@ rpl__av_describe(const void *st, const struct rpl__env *env,
         rpl__buf_printf(out, "team %s %lu-%lu", p.yes ? "approved" : "rejected",
                         p.x, p.y);
         if (pr) {
-            rpl__buf_puts(out, ":");
-            for (unsigned k = 1; k <= s->n; k++)
-                rpl__buf_printf(out, "%s p%u %s", k > 1 ? "," : "", k,
-                                pr->yes & bit(k) ? "yes" : "no");
+            const uint16_t no =
+                (uint16_t)(((1u << (s->n + 1)) - 2u) & ~pr->yes);
+
+            rpl__buf_puts(out, ": yes from ");
+            if (pr->yes)
+                put_list(out, env, s, pr->yes);
+            else
+                rpl__buf_puts(out, "nobody");
+            rpl__buf_puts(out, "; no from ");
+            if (no)
+                put_list(out, env, s, no);
+            else
+                rpl__buf_puts(out, "nobody");
         }
         break;
     }
@@ -680,7 +708,6 @@ rpl__av_reveal_text(const void *st, const struct rpl__env *env,
                     struct rpl__buf *out)
 {
     const struct av_state *s = st;
-    char view[96];
 
     if (!s->knows) {
         rpl__buf_puts(out, "roles not revealed\n");
@@ -691,11 +718,10 @@ rpl__av_reveal_text(const void *st, const struct rpl__env *env,
         rpl__buf_puts(out, "\n");
     }
     for (unsigned k = 1; k <= s->n; k++) {
-        rpl__av_night_view(s, k, view, sizeof(view));
         put_who(out, env, s, k);
-        rpl__buf_printf(out, ": %s (%s); night: %s\n",
-                        rpl__av_role_name[s->role[k]],
-                        rpl__av_side_name(av_side_of(s->role[k])), view);
+        rpl__buf_puts(out, ": ");
+        put_role(out, env, s, s->role[k], rpl__av_seen(s, k), "saw");
+        rpl__buf_puts(out, "\n");
     }
     for (unsigned r = 1; r <= 5; r++) {
         const struct av_quest *q = &s->quest[r];
@@ -703,19 +729,27 @@ rpl__av_reveal_text(const void *st, const struct rpl__env *env,
 
         if (!q->slot)
             continue;
+        uint16_t played[3] = {0, 0, 0}; /* by card value */
+
         if (q->result)
-            rpl__buf_printf(out, "quest %u (round %u): %s, fails=%u:", q->slot,
-                            r, rpl__av_card_name(q->result), q->fails);
+            rpl__buf_printf(out, "quest %u (round %u) %s with %u fail card%s",
+                            q->slot, r,
+                            q->result == AV_SUCCESS ? "succeeded" : "failed",
+                            q->fails, q->fails == 1 ? "" : "s");
         else
-            rpl__buf_printf(out, "quest %u (round %u): unfinished:", q->slot,
-                            r);
+            rpl__buf_printf(out, "quest %u (round %u) unfinished", q->slot, r);
         for (unsigned i = 0; i < s->ncards; i++) {
             const struct av_card *c = &s->card[i];
 
-            if (c->round != r)
+            if (c->round == r && c->value < 3)
+                played[c->value] |= bit(c->seat);
+        }
+        for (unsigned v = 1; v < 3; v++) {
+            if (!played[v])
                 continue;
-            rpl__buf_printf(out, "%s p%u %s", first ? "" : ",", c->seat,
-                            rpl__av_card_name(c->value));
+            rpl__buf_puts(out, first ? ": " : "; ");
+            put_list(out, env, s, played[v]);
+            rpl__buf_printf(out, " played %s", rpl__av_card_name(v));
             first = false;
         }
         rpl__buf_puts(out, "\n");
@@ -734,8 +768,8 @@ rpl__av_reveal_text(const void *st, const struct rpl__env *env,
         put_who(out, env, s, s->assassin);
         rpl__buf_puts(out, " named ");
         put_who(out, env, s, s->target);
-        rpl__buf_printf(out, ", %s: %s\n",
-                        rpl__av_role_name[s->role[s->target]],
+        rpl__buf_printf(out, ", who was %s: %s\n",
+                        role_words[s->role[s->target]],
                         s->role[s->target] == AV_MERLIN ? "hit" : "missed");
     }
     if (s->phase == AV_PH_OVER) {
@@ -840,18 +874,6 @@ rpl__av_reveal_json(const void *st, const struct rpl__env *env,
 
 /* ------------------------------------------------------------ board */
 
-/* Roles as a sentence names them: "you are the Assassin". */
-static const char *const role_words[AV_NROLES] = {
-    "Merlin",
-    "Percival",
-    "a Loyal Servant of Arthur",
-    "the Assassin",
-    "Morgana",
-    "Mordred",
-    "Oberon",
-    "a Minion of Mordred",
-};
-
 /* The seats of mask by name, "Alice (p1), Bob (p2) and Carol (p3)". */
 static void
 put_list(struct rpl__buf *b, const struct rpl__env *env,
@@ -870,7 +892,24 @@ put_list(struct rpl__buf *b, const struct rpl__env *env,
     }
 }
 
-/* The seats of mask by first name only, "Alice Bob", for the history. */
+/* A role as a sentence names it, with whom its night showed it: "the
+ * Assassin (evil); sees Dave (p4) as evil". */
+static void
+put_role(struct rpl__buf *b, const struct rpl__env *env,
+         const struct av_state *s, unsigned role, uint16_t seen,
+         const char *verb)
+{
+    rpl__buf_printf(b, "%s (%s)", role_words[role],
+                    rpl__av_side_name(av_side_of(role)));
+    if (seen) {
+        rpl__buf_printf(b, "; %s ", verb);
+        put_list(b, env, s, seen);
+        rpl__buf_puts(b, role == AV_PERCIVAL ? " as Merlin or Morgana"
+                                             : " as evil");
+    }
+}
+
+/* The seats of mask by first name only, "Alice, Bob", for the history. */
 static void
 put_short(struct rpl__buf *b, const struct rpl__env *env,
           const struct av_state *s, uint16_t mask)
@@ -883,9 +922,9 @@ put_short(struct rpl__buf *b, const struct rpl__env *env,
         if (!(mask & bit(k)))
             continue;
         if (name)
-            rpl__buf_printf(b, "%s%s", first ? "" : " ", name);
+            rpl__buf_printf(b, "%s%s", first ? "" : ", ", name);
         else
-            rpl__buf_printf(b, "%sp%u", first ? "" : " ", k);
+            rpl__buf_printf(b, "%sp%u", first ? "" : ", ", k);
         first = false;
     }
 }

@@ -1002,6 +1002,10 @@ board_seats(const struct soc_state *s, const struct rpl__env *env,
 
         rpl__buf_puts(b, "  ");
         put_who(b, env, p, k);
+        if (p->phase < SOC_PH_PLAY) {
+            rpl__buf_puts(b, ": not at the table yet\n");
+            continue;
+        }
         if (p->phase >= SOC_PH_PLAY)
             rpl__buf_printf(b, ", %s", rpl__soc_knight[t->knight].name);
         if (t->flags & SOC_F_REVEALED)
