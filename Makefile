@@ -89,7 +89,7 @@ PUB_INC    := $(B)/include
 TOOL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote $(PUB_INC) $(CPPFLAGS) \
                  $(DEP_CFLAGS)
 
-LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c \
+LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c libreplay/tlog/*.c \
             libreplay/games/*.c libreplay/games/*/*.c))
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
@@ -119,7 +119,7 @@ CAMELOG  := $(B)/camelog
 TESTRUN  := $(B)/tests/run
 
 MAN_PAGES := $(sort $(wildcard man/man[1357]/*.[1357]))
-FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] \
+FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] libreplay/tlog/*.[ch] \
               libreplay/games/*.[ch] libreplay/games/*/*.[ch] \
               tools/*.[ch] tests/*.[ch] tests/fuzz/*.[ch] \
               tests/install/*.[ch] tests/games/*.[ch] tests/games/*/*.[ch]))
