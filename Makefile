@@ -49,10 +49,13 @@ VALGRIND   ?=
 # Chromium and Selenium for the browser test of the HTML pages).
 DEPS_PKGS  := sqlite3 zlib libsodium jansson
 TEST_PKGS  := check
-DEPS_CMDS  := mandoc minisign clang chromium chromedriver
+DEPS_CMDS  := mandoc minisign clang chromium chromedriver go
 DEB_PKGS   := libsqlite3-dev zlib1g-dev libsodium-dev libjansson-dev check \
               pkg-config mandoc minisign clang libclang-rt-14-dev tmux \
-              $(BROWSER_PKGS)
+              $(BROWSER_PKGS) $(GO_PKGS)
+# The interop test of the public log (tests/cli/tlog_interop.sh): Go's
+# golang.org/x/mod/sumdb/tlog and sumdb/note, Debian's copy.
+GO_PKGS    := golang-go golang-golang-x-mod-dev
 # The browser test (make browser): headless Chromium driven by Selenium.
 BROWSER_PKGS := chromium chromium-driver python3-selenium
 # Sanitized objects never mix with plain ones: they get their own tree.
@@ -274,7 +277,7 @@ lint:
 help-synopsis: $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) bash tests/help_synopsis.sh
 
-cli: $(CAMELOG) $(TEST_BINS)
+cli: $(CAMELOG) $(TEST_BINS) $(TLOG_INTEROP)
 	@CAMELOG=$(abspath $(CAMELOG)) CAMELOG_TEST_BIN=$(abspath $(B)/tests) \
 	    VALGRIND=$(VALGRIND) bash tests/cli/run.sh
 
@@ -457,6 +460,21 @@ $(B)/tests/games-record: $(B)/tests/games/record.o $(TEST_LIB_OBJ)
 
 test-bins: $(TEST_BINS)
 .PHONY: test-bins
+
+# Go's reading of our tlog directories (tests/tlog_interop/main.go),
+# built offline in GOPATH mode against Debian's golang-golang-x-mod-dev
+# in /usr/share/gocode: no module is downloaded.
+GO           ?= go
+GO_PATH      ?= /usr/share/gocode
+TLOG_INTEROP := $(B)/tests/tlog-interop
+
+$(TLOG_INTEROP): tests/tlog_interop/main.go
+	@mkdir -p $(@D) $(B)/go-cache
+	@test -d $(GO_PATH)/src/golang.org/x/mod/sumdb/tlog || { \
+	    echo "make: $(GO_PATH) lacks golang.org/x/mod: run 'make deps'" \
+	        "(Debian: $(GO_PKGS))" >&2; exit 1; }
+	GO111MODULE=off GOPATH=$(GO_PATH) GOPROXY=off GOFLAGS= \
+	    GOCACHE=$(abspath $(B))/go-cache $(GO) build -o $@ $<
 
 # ---------------------------------------------------------------- archive
 
