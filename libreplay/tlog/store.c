@@ -611,9 +611,8 @@ load_edge(struct rpl_tlog *t, struct rpl_error *err)
         if (memcmp(h, t->b.lv[0].h[i], 32) != 0) {
             tile_path(t, 0, t->size / RPL__TILE_WIDTH, w);
             return rpl__err(err, RPL_E_FAIRNESS, 0,
-                            "%s: hash %u is not the hash of entry %u of its "
-                            "bundle",
-                            rel(t), i, i);
+                            "%s: hash %u is not the hash of entry %llu", rel(t),
+                            i, (unsigned long long)(t->size - w + i));
         }
     }
     return RPL_OK;
