@@ -6,7 +6,9 @@
 #   make sanitize        the same tests, ASan + UBSan, in build-san/
 #   make valgrind        the CLI tests with every camelog run under valgrind
 #   make install         PREFIX=/usr/local DESTDIR= (also BINDIR LIBDIR ...)
-#   make deps            install the Debian packages we need (as root)
+#   make deps            install what make check needs (deps/; as root)
+#   make deps-build      install what make and make demo need
+#   make fresh           make demo and make check in a bare Debian 12 root
 #   make format          clang-format -i; format-check for CI
 #
 # Plain variables; packagers may override any of them (make WERROR= ...).
@@ -43,32 +45,24 @@ SANITIZE   ?=
 # VALGRIND=1 runs every camelog of the CLI tests under valgrind.
 VALGRIND   ?=
 
-# pkg-config names, and the Debian packages that provide them and the
-# programs the tests use (mandoc for the man pages, minisign for key
-# compatibility, clang and its fuzzer runtime for make fuzz, headless
-# Chromium and Selenium for the browser test of the HTML pages).
+# pkg-config names of the libraries we link and of Check.  The Debian
+# packages that provide them and the programs the tests use are kept in
+# the lists of deps/, one per purpose, read by deps/install.sh alone
+# (here and in .ci/run).
 DEPS_PKGS  := sqlite3 zlib libsodium jansson
 TEST_PKGS  := check
-DEPS_CMDS  := mandoc minisign clang chromium chromedriver go
-DEB_PKGS   := libsqlite3-dev zlib1g-dev libsodium-dev libjansson-dev check \
-              pkg-config mandoc minisign clang libclang-rt-14-dev tmux \
-              $(BROWSER_PKGS) $(GO_PKGS)
-# The interop test of the public log (tests/cli/tlog_interop.sh): Go's
-# golang.org/x/mod/sumdb/tlog and sumdb/note, Debian's copy.
-GO_PKGS    := golang-go golang-golang-x-mod-dev
-# The browser test (make browser): headless Chromium driven by Selenium.
-BROWSER_PKGS := chromium chromium-driver python3-selenium
+DEPS_SH    := sh deps/install.sh
 # Sanitized objects never mix with plain ones: they get their own tree.
 B          := $(if $(SANITIZE),build-san,build)
 
 # These goals compute no compiler flags: deps must be able to run before
 # the libraries exist, and the test and demo goals run deps and then a
 # second make, which asks pkg-config once the packages are there.
-NOFLAG_GOALS := deps clean format format-check check demo sanitize \
-                valgrind uninstall
+NOFLAG_GOALS := deps deps-build clean format format-check check demo \
+                sanitize valgrind bench fuzz uninstall fresh
 ifneq ($(filter-out $(NOFLAG_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null && echo ok),ok)
-$(error missing libraries (pkg-config $(DEPS_PKGS)): run 'make deps', \
+$(error missing libraries (pkg-config $(DEPS_PKGS)): run 'make deps-build', \
   which installs them as root and otherwise prints the apt-get line)
 endif
 DEP_CFLAGS   := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS))
@@ -132,7 +126,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] librep
 CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test \
                browser
 
-.PHONY: all deps check check-run unit $(CHECK_PARTS) sanitize valgrind \
+.PHONY: all deps deps-build fresh check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
 .DEFAULT_GOAL := all
 
@@ -189,36 +183,14 @@ need-check:
 
 # ---------------------------------------------------------------- deps
 
-# Checks with pkg-config and command -v; installs only when something is
-# missing, and only as root (apt-get update runs only then).
+# deps-build: what make and make demo need (deps/build); deps: what make
+# check needs on top (deps/test, deps/browser).  Each installs only what
+# dpkg lacks, as root; otherwise it prints the apt-get line to run.
+deps-build:
+	@$(DEPS_SH) build
+
 deps:
-	@missing=; \
-	for p in $(DEPS_PKGS) $(TEST_PKGS); do \
-	    $(PKG_CONFIG) --exists $$p 2>/dev/null || missing="$$missing $$p"; \
-	done; \
-	for c in $(DEPS_CMDS); do \
-	    command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; \
-	done; \
-	if [ -z "$$missing" ]; then exit 0; fi; \
-	echo "deps: missing:$$missing" >&2; \
-	if [ "$$(id -u)" != 0 ]; then \
-	    echo "deps: as root, run:" >&2; \
-	    echo "apt-get install -y --no-install-recommends $(DEB_PKGS)" >&2; \
-	    exit 1; \
-	fi; \
-	echo "+ apt-get update"; \
-	apt-get update || exit 1; \
-	echo "+ apt-get install -y --no-install-recommends $(DEB_PKGS)"; \
-	DEBIAN_FRONTEND=noninteractive \
-	    apt-get install -y --no-install-recommends $(DEB_PKGS) || exit 1; \
-	for p in $(DEPS_PKGS) $(TEST_PKGS); do \
-	    $(PKG_CONFIG) --exists $$p || { \
-	        echo "deps: still missing after install: $$p" >&2; exit 1; }; \
-	done; \
-	for c in $(DEPS_CMDS); do \
-	    command -v $$c >/dev/null || { \
-	        echo "deps: still missing after install: $$c" >&2; exit 1; }; \
-	done
+	@$(DEPS_SH) build test browser
 
 # ---------------------------------------------------------------- tests
 
@@ -297,11 +269,8 @@ sanitize: deps
 	    $(MAKE) --no-print-directory check-run B=build-san \
 	        SANITIZE=address,undefined
 
-valgrind: deps
-	@command -v valgrind >/dev/null || { \
-	    echo "valgrind: not found; as root, run:" \
-	        "apt-get install -y --no-install-recommends valgrind" >&2; \
-	    exit 1; }
+valgrind:
+	@$(DEPS_SH) build test valgrind
 	@$(MAKE) --no-print-directory cli VALGRIND=1
 
 # ---------------------------------------------------------------- bench
@@ -314,7 +283,7 @@ $(BENCH): bench/bench.c bench/floor.c bench/floor.h $(LIB_A)
 	    bench/bench.c bench/floor.c $(LIB_A) $(DEP_LIBS) -o $@
 
 # The figures of BENCHMARKS.md; BENCH_SCALE=0.1 for a quick look.
-bench: deps
+bench: deps-build
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run: all $(BENCH)
@@ -353,7 +322,7 @@ run "$$camelog" reveal "$$tmp/game.camelog"
 echo "demo: recorded, verified, replayed and revealed one game"
 endef
 
-demo: deps
+demo: deps-build
 	@$(MAKE) --no-print-directory demo-run
 
 demo-run: export DEMO_SH = $(DEMO_SCRIPT)
@@ -472,7 +441,7 @@ $(TLOG_INTEROP): tests/tlog_interop/main.go
 	@mkdir -p $(@D) $(B)/go-cache
 	@test -d $(GO_PATH)/src/golang.org/x/mod/sumdb/tlog || { \
 	    echo "make: $(GO_PATH) lacks golang.org/x/mod: run 'make deps'" \
-	        "(Debian: $(GO_PKGS))" >&2; exit 1; }
+	        "(Debian: golang-go golang-golang-x-mod-dev, in deps/test)" >&2; exit 1; }
 	GO111MODULE=off GOPATH=$(GO_PATH) GOPROXY=off GOFLAGS= \
 	    GOCACHE=$(abspath $(B))/go-cache $(GO) build -o $@ $<
 
@@ -506,15 +475,15 @@ $(B)/tools/html_assets.o: $(B)/tools/html_assets.c
 	$(CC) $(TOOL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 # Pages of the samples opened from file:// in headless Chromium
-# (tests/browser/test_html.py); skips with a message where no browser
-# can be had.  Screenshots go to $(B)/artifacts/.
+# (tests/browser/test_html.py); a browser that cannot be had or started
+# fails it (run by hand, without BROWSER_REQUIRED, it skips).  Screenshots go to $(B)/artifacts/.
 # Debian's python3-selenium is for Debian's python3.
 BROWSER_PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 \
                   || echo python3)
 
 browser: $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) ARTIFACTS=$(abspath $(B)/artifacts) \
-	    $(BROWSER_PYTHON) tests/browser/test_html.py
+	    BROWSER_REQUIRED=1 $(BROWSER_PYTHON) tests/browser/test_html.py
 
 # ---------------------------------------------------------------- fuzz
 
@@ -525,7 +494,7 @@ browser: $(CAMELOG)
 # and the delivery forms a seat reads).  Each starts from its committed corpus,
 # tests/fuzz/corpus/<target>/, and runs FUZZ_SECONDS; what it adds goes
 # to $(B)/fuzz/corpus/<target>/.  Needs clang with its runtime (Debian:
-# clang libclang-rt-14-dev, which make deps installs).  A crash it finds
+# deps/fuzz, which make fuzz installs).  A crash it finds
 # goes to tests/data/ with a test.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 20
@@ -544,11 +513,8 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) \
 	    $(DEP_CFLAGS) $< $(LIB_SRC) $(DEP_LIBS) -o $@
 
-fuzz: deps
-	@command -v $(FUZZ_CC) >/dev/null || { \
-	    echo "fuzz: $(FUZZ_CC) not found; as root, run:" \
-	        "apt-get install -y --no-install-recommends clang" \
-	        "libclang-rt-14-dev" >&2; exit 1; }
+fuzz:
+	@$(DEPS_SH) build fuzz
 	@$(MAKE) --no-print-directory fuzz-run
 
 # Each target in turn; the summary names the executions of each, and the
@@ -586,3 +552,12 @@ fuzz-replay: $(FUZZ_BINS)
 	done
 
 $(FUZZ_BINS): $(B)/games.h
+
+# ---------------------------------------------------------------- fresh
+
+# The README's two commands in a bare Debian 12 root (deps/fresh.sh):
+# debootstrap, then only make, gcc and git, a clone of HEAD, make demo and
+# make check.  As root; needs the network to reach a Debian mirror.
+fresh:
+	@$(DEPS_SH) fresh
+	@bash deps/fresh.sh

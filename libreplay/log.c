@@ -268,9 +268,10 @@ rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
     if (rc != RPL_OK)
         return rc;
     /* Plain text only when it opens as canonical text must ("camelog
-     * 1"): anything else goes to the gzip reader, which says what is
-     * wrong, as before. */
-    if (raw_len < 10 || memcmp(raw, "camelog 1\n", 10) != 0) {
+     * 1" or "camelog 2"): anything else goes to the gzip reader, which
+     * says what is wrong, as before. */
+    if (raw_len < 10 || memcmp(raw, "camelog ", 8) != 0 ||
+        (raw[8] != '1' && raw[8] != '2') || raw[9] != '\n') {
         rc = rpl_log_read_mem(ctx, out, raw, raw_len, err);
         rpl__free(ctx, raw);
         return rc;
@@ -583,22 +584,27 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         }
     }
     switch (v->hdr) {
-    case H_CAMELOG:
-        if (ln->ntok == 2 && kw == RPL__KW_CAMELOG &&
-            !rpl__tok_is(&tok[1], "1") && tok[1].n < 12)
+    case H_CAMELOG: {
+        const bool is_v1 = ln->ntok == 2 && rpl__tok_is(&tok[1], "1");
+        const bool is_v2 = ln->ntok == 2 && rpl__tok_is(&tok[1], "2");
+
+        if (ln->ntok == 2 && kw == RPL__KW_CAMELOG && !is_v1 && !is_v2 &&
+            tok[1].n < 12)
             return rpl__err(err, RPL_E_UNSUPPORTED, ln->no,
                             "format version %.*s is not supported "
-                            "(expected 1)",
+                            "(expected 1 or 2)",
                             (int)tok[1].n, tok[1].p);
-        if (ln->ntok != 2 || kw != RPL__KW_CAMELOG ||
-            !rpl__tok_is(&tok[1], "1")) {
+        if (kw != RPL__KW_CAMELOG || (!is_v1 && !is_v2)) {
             if (ln->len >= 3 && memcmp(ln->text, "\xef\xbb\xbf", 3) == 0)
                 return rpl__err(err, RPL_E_SYNTAX, ln->no,
                                 "the text starts with a byte order mark");
-            return expect_header(ln, "camelog 1", err);
+            return expect_header(ln, "camelog 2", err);
         }
+        log->version = is_v1 ? 1 : 2;
+        v->rep->version = log->version;
         v->hdr = H_GAME;
         return RPL_OK;
+    }
     case H_GAME:
         if (ln->ntok != 2 || kw != RPL__KW_GAME)
             return expect_header(ln, "game <name>", err);
@@ -727,7 +733,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 }
 
 static const char *const header_names[] = {
-    "camelog 1", "game", "id",     "rules",  "rules",
+    "camelog 2", "game", "id",     "rules",  "rules",
     "rules",     "seat", "dealer", "commit", "",
 };
 
@@ -1027,6 +1033,7 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
     log->is_verified = false;
     log->is_complete = false;
     log->has_seed = false;
+    log->version = 0;
     log->nentropy = 0;
     log->header_end = 0;
     log->has_dealer = false;
@@ -1080,6 +1087,12 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
     rpl__free(log->ctx, v);
     *rep = log->rep;
     return rc;
+}
+
+unsigned
+rpl_log_version(const struct rpl_log *log)
+{
+    return log->version;
 }
 
 /* ------------------------------------------------------------ replay */

@@ -32,7 +32,9 @@ struct rpl_log {
     struct rpl__warning *warn;
     size_t nwarn;
 
-    /* The header. */
+    /* The header.  version: the format of the first line, 1 or 2
+     * (camelog(5)); 0 before it verified. */
+    unsigned version;
     const struct rpl__game *game;
     size_t header_end; /* the commit line */
     size_t seats;

@@ -145,7 +145,7 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
     char rules[RPL_MAX_LINE + 1];
     int n;
 
-    rc = appendf(rec, err, "camelog 1");
+    rc = appendf(rec, err, "camelog %u", RPL_FORMAT_VERSION);
     if (rc == RPL_OK)
         rc = appendf(rec, err, "game %s", rec->game->name);
     rpl__hex(hex, rec->id, sizeof(rec->id));

@@ -323,6 +323,8 @@ struct rpl_report {
     size_t seats;
     size_t entropy_seats;
     size_t entropy_signed;
+    /* The format version of the first line (1 or 2); 0 before it. */
+    unsigned version;
 };
 
 /* Checks integrity (chain, seals, sigs), legality (the game's rules),
@@ -346,6 +348,13 @@ RPL_API const char *rpl_log_warning(const struct rpl_log *log, size_t i,
  * failed): true and *pk set, or false when the header did not verify. */
 RPL_API bool rpl_log_dealer(const struct rpl_log *log, struct rpl_pubkey *pk)
     RPL_NONNULL(1, 2);
+
+/* The format version a log's first line declares (camelog(5)): 1 or 2,
+ * RPL_FORMAT_VERSION for every log the recorder writes; 0 when the first
+ * line did not verify.  Set by rpl_log_verify(), even when a later line
+ * failed. */
+#define RPL_FORMAT_VERSION 2
+RPL_API unsigned rpl_log_version(const struct rpl_log *log) RPL_NONNULL(1);
 
 /* Number of lines, and line no (1-based, without LF; lent, not
  * NUL-terminated); NULL when out of range. */

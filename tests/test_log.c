@@ -901,9 +901,11 @@ START_TEST(header_order)
     ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_KEY);
     ck_assert_uint_eq(rep.error.line, dealer);
     free(bad);
-    bad = replace_line(text, 1, "camelog 2", &len);
+    bad = replace_line(text, 1, "camelog 3", &len);
     ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_UNSUPPORTED);
     ck_assert_uint_eq(rep.error.line, 1);
+    ck_assert_str_eq(rep.error.msg, "format version 3 is not supported "
+                                    "(expected 1 or 2)");
     free(bad);
     bad = replace_line(text, 2, "game chess", &len);
     ck_assert_int_eq(verify_text(ctx, bad, len, NULL, &rep), RPL_E_UNSUPPORTED);
@@ -999,6 +1001,48 @@ START_TEST(limits)
 }
 END_TEST
 
+/* The recorder writes format 2; a log whose first line says 1 reads as
+ * version 1, and both versions are told apart by the API and the report. */
+START_TEST(format_version)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    size_t len = 0;
+    /* Unsigned: the seats' signatures would not survive the edit. */
+    char *text = record(ctx, &UNSIGNED_GAME, &len);
+    char *v1;
+
+    ck_assert(strncmp(text, "camelog 2\n", 10) == 0);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
+    ck_assert_uint_eq(rpl_log_version(log), 0);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert_uint_eq(rpl_log_version(log), RPL_FORMAT_VERSION);
+    ck_assert_uint_eq(rep.version, 2);
+    rpl_log_free(log);
+    v1 = replace_line(text, 1, "camelog 1", &len);
+    free(text);
+    text = reseal(ctx, v1, &len);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert_uint_eq(rpl_log_version(log), 1);
+    ck_assert_uint_eq(rep.version, 1);
+    rpl_log_free(log);
+    /* A first line that fails leaves the version 0. */
+    free(v1);
+    v1 = replace_line(text, 1, "camelog 3", &len);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, v1, len, false, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_E_UNSUPPORTED);
+    ck_assert_uint_eq(rpl_log_version(log), 0);
+    ck_assert_uint_eq(rep.version, 0);
+    rpl_log_free(log);
+    free(v1);
+    free(text);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* Empty text (found by the fuzzer: it leaked) is a file that ends
  * before its first line. */
 START_TEST(empty_text)
@@ -1008,7 +1052,7 @@ START_TEST(empty_text)
 
     ck_assert_int_eq(verify_text(ctx, "", 0, NULL, &rep), RPL_E_SYNTAX);
     ck_assert_uint_eq(rep.error.line, 1);
-    ck_assert(strstr(rep.error.msg, "camelog 1"));
+    ck_assert(strstr(rep.error.msg, "camelog 2"));
     rpl_ctx_free(ctx);
 }
 END_TEST
@@ -1432,7 +1476,7 @@ START_TEST(recorder_lines)
     same_lines(rec);
     line = rpl_rec_line(rec, 1, &len);
     ck_assert_uint_eq(len, 9);
-    ck_assert(memcmp(line, "camelog 1", 9) == 0);
+    ck_assert(memcmp(line, "camelog 2", 9) == 0);
     memset(e, 0xaa, sizeof(e));
     ck_assert_int_eq(rpl_rec_entropy(rec, 1, e, seat_sk[1], &err), RPL_OK);
     same_lines(rec);
@@ -1569,6 +1613,7 @@ log_suite(void)
     tcase_add_test(tc, header_order);
     tcase_add_test(tc, limits);
     tcase_add_test(tc, empty_text);
+    tcase_add_test(tc, format_version);
     tcase_add_test(tc, lenient);
     tcase_add_test(tc, write_read);
     tcase_add_test(tc, tamper_compressed);
