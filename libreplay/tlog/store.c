@@ -209,6 +209,19 @@ out:
     return rc;
 }
 
+/* The width of tile (level, index; -1 the bundles) in the log as it
+ * is now: 0 past its end, 256 once full. */
+static unsigned
+width_now(const struct rpl_tlog *t, int level, uint64_t index)
+{
+    const uint64_t c = t->size >> (level < 0 ? 0 : 8 * (unsigned)level);
+
+    if (c <= index * RPL__TILE_WIDTH)
+        return 0;
+    const uint64_t w = c - index * RPL__TILE_WIDTH;
+    return w >= RPL__TILE_WIDTH ? RPL__TILE_WIDTH : (unsigned)w;
+}
+
 /* The first width hashes of tile (level, index) of a tree in which it
  * has width hashes: from its partial file, or from the full tile once
  * the tile is full (partial files may be gone then). */
@@ -223,10 +236,13 @@ read_tile(struct rpl_tlog *t, unsigned level, uint64_t index, unsigned width,
 
     rc = read_file(t, tile_path(t, (int)level, index, width), 32 * 256, &data,
                    &len, &is_missing, err);
-    if (rc == RPL_OK && is_missing && width < RPL__TILE_WIDTH) {
-        rc = read_file(t, tile_path(t, (int)level, index, RPL__TILE_WIDTH),
-                       32 * 256, &data, &len, &is_missing, err);
-        if (rc == RPL_OK && !is_missing && len == 32 * RPL__TILE_WIDTH)
+    /* Tiles only grow: the tile as wide as the log is now (or full)
+     * begins with the hashes of any narrower one. */
+    const unsigned now = width_now(t, level, index);
+    if (rc == RPL_OK && is_missing && now > width) {
+        rc = read_file(t, tile_path(t, (int)level, index, now), 32 * 256, &data,
+                       &len, &is_missing, err);
+        if (rc == RPL_OK && !is_missing && len == 32 * (size_t)now)
             len = 32 * (size_t)width;
     }
     if (rc != RPL_OK)
@@ -245,13 +261,12 @@ read_tile(struct rpl_tlog *t, unsigned level, uint64_t index, unsigned width,
     return rc;
 }
 
-/* Splits bundle bytes into exactly want entries (with is_full, the
- * first want of a full bundle's 256). */
+/* Splits bundle bytes into exactly count entries, of which the caller
+ * wants the first want. */
 static enum rpl_status
-split_bundle(struct rpl_tlog *t, struct bundle *bd, unsigned want, bool is_full,
-             struct rpl_error *err)
+split_bundle(struct rpl_tlog *t, struct bundle *bd, unsigned want,
+             unsigned count, struct rpl_error *err)
 {
-    const unsigned count = is_full ? RPL__TILE_WIDTH : want;
     size_t at = 0;
 
     for (unsigned i = 0; i < count; i++) {
@@ -280,7 +295,7 @@ read_bundle(struct rpl_tlog *t, uint64_t index, unsigned width,
             struct rpl_error *err)
 {
     struct bundle *bd = &t->rb;
-    bool is_missing, is_full = width == RPL__TILE_WIDTH;
+    bool is_missing;
     enum rpl_status rc;
 
     if (bd->is_loaded && bd->index == index && bd->width == width)
@@ -290,10 +305,12 @@ read_bundle(struct rpl_tlog *t, uint64_t index, unsigned width,
     bd->data = NULL;
     rc = read_file(t, tile_path(t, -1, index, width), BUNDLE_MAX, &bd->data,
                    &bd->len, &is_missing, err);
-    if (rc == RPL_OK && is_missing && width < RPL__TILE_WIDTH) {
-        rc = read_file(t, tile_path(t, -1, index, RPL__TILE_WIDTH), BUNDLE_MAX,
-                       &bd->data, &bd->len, &is_missing, err);
-        is_full = true;
+    const unsigned now = width_now(t, -1, index);
+    unsigned count = width;
+    if (rc == RPL_OK && is_missing && now > width) {
+        rc = read_file(t, tile_path(t, -1, index, now), BUNDLE_MAX, &bd->data,
+                       &bd->len, &is_missing, err);
+        count = now;
     }
     if (rc != RPL_OK)
         return rc;
@@ -301,7 +318,7 @@ read_bundle(struct rpl_tlog *t, uint64_t index, unsigned width,
         tile_path(t, -1, index, width);
         return rpl__err(err, RPL_E_INCOMPLETE, 0, "%s: missing", rel(t));
     }
-    rc = split_bundle(t, bd, width, is_full, err);
+    rc = split_bundle(t, bd, width, count, err);
     if (rc == RPL_OK) {
         bd->index = index;
         bd->is_loaded = true;
@@ -779,6 +796,10 @@ rpl_tlog_create(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
                       strerror(errno));
         goto out;
     }
+    if (access(name_path(t, STATE_NAME), F_OK) == 0) {
+        rc = rpl__err(err, RPL_E_EXISTS, 0, "a log exists there");
+        goto out;
+    }
     d = opendir(t->dir);
     if (!d) {
         rc = rpl__err(err, RPL_E_IO, 0, "cannot open %s: %s", t->dir,
@@ -787,8 +808,9 @@ rpl_tlog_create(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
     }
     while ((de = readdir(d))) {
         if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-            rc = rpl__err(err, RPL_E_EXISTS, 0, "%s is not empty (\"%s\")",
-                          t->dir, de->d_name);
+            rc = rpl__err(err, RPL_E_EXISTS, 0,
+                          "not an empty directory (it holds \"%s\")",
+                          de->d_name);
             break;
         }
     }
