@@ -17,6 +17,7 @@ static const char usage[] =
     "usage: camelog tlog init --origin origin dir\n"
     "       camelog tlog add [--start | --end [--abandoned-by who]] dir file "
     "...\n"
+    "       camelog tlog entry (--start | --end [--abandoned-by who]) file\n"
     "       camelog tlog checkpoint --key seckey dir\n"
     "       camelog tlog prove [--size n] dir index\n"
     "       camelog tlog prove --old n [--size n] dir\n"
@@ -165,9 +166,10 @@ entry_of(struct rpl_ctx *ctx, const struct opts *o, size_t by, const char *file,
     if (rc != CLI_EXIT_OK)
         return rc;
     char *text = NULL;
-    st = o->is_start ? rpl_tlog_entry_start(ctx, log, &text, len, &err)
-                     : rpl_tlog_entry_end(ctx, log, o->abandoned_by != NULL, by,
-                                          &text, len, &err);
+    const bool is_abandoned = o->abandoned_by;
+    st = o->is_start
+             ? rpl_tlog_entry_start(ctx, log, &text, len, &err)
+             : rpl_tlog_entry_end(ctx, log, is_abandoned, by, &text, len, &err);
     rpl_log_free(log);
     if (st != RPL_OK)
         return lib_error(file, st, &err);
@@ -235,6 +237,31 @@ out:
     free(data);
     free(lens);
     rpl_tlog_close(t);
+    return rc;
+}
+
+/* The entry add would append for one game file, on stdout. */
+static int
+do_entry(struct rpl_ctx *ctx, const struct opts *o, int argc, char **argv)
+{
+    size_t by = 0, len = 0;
+    char *data = NULL;
+
+    if (o->is_start == o->is_end)
+        return cli_usage_error(CMD, "entry needs --start or --end");
+    if (o->abandoned_by && !o->is_end)
+        return cli_usage_error(CMD, "--abandoned-by goes with --end");
+    if (o->abandoned_by && parse_by(o->abandoned_by, &by) != 0)
+        return cli_usage_error(CMD,
+                               "--abandoned-by: expected dealer or pK, "
+                               "got \"%s\"",
+                               o->abandoned_by);
+    if (argc != 1)
+        return cli_usage_error(CMD, "entry takes one game file");
+    const int rc = entry_of(ctx, o, by, argv[0], &data, &len);
+    if (rc == CLI_EXIT_OK)
+        fwrite(data, 1, len, stdout);
+    free(data);
     return rc;
 }
 
@@ -553,8 +580,8 @@ cmd_tlog(int argc, char **argv)
         (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
         return cli_help(usage, options);
     if (argc < 2 || argv[1][0] == '-')
-        return cli_usage_error(CMD, "no verb (init, add, checkpoint, prove, "
-                                    "verify, games, vkey)");
+        return cli_usage_error(CMD, "no verb (init, add, entry, checkpoint, "
+                                    "prove, verify, games, vkey)");
     const char *verb = argv[1];
     argc--;
     argv++;
@@ -608,6 +635,8 @@ cmd_tlog(int argc, char **argv)
         rc = do_init(ctx, &o, argc, argv);
     else if (strcmp(verb, "add") == 0)
         rc = do_add(ctx, &o, argc, argv);
+    else if (strcmp(verb, "entry") == 0)
+        rc = do_entry(ctx, &o, argc, argv);
     else if (strcmp(verb, "checkpoint") == 0)
         rc = do_checkpoint(ctx, &o, argc, argv);
     else if (strcmp(verb, "prove") == 0)

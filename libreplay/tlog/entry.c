@@ -32,6 +32,23 @@ find_line(const struct rpl_log *log, const char *word)
     return 0;
 }
 
+/* The seat lines of the header (through `commit`). */
+static size_t
+count_seats(const struct rpl_log *log)
+{
+    const size_t commit = find_line(log, "commit");
+    size_t seats = 0;
+
+    for (size_t i = 1; i < commit; i++) {
+        size_t len;
+        const char *l = rpl_log_line(log, i, &len);
+
+        if (l && len > 5 && memcmp(l, "seat ", 5) == 0)
+            seats++;
+    }
+    return seats;
+}
+
 enum rpl_status
 rpl_tlog_entry_start(struct rpl_ctx *ctx, const struct rpl_log *log, char **out,
                      size_t *len, struct rpl_error *err)
@@ -91,8 +108,8 @@ rpl_tlog_entry_end(struct rpl_ctx *ctx, const struct rpl_log *log,
     if (!is_abandoned && (!endl || !has_seal))
         return rpl__err(err, RPL_E_INCOMPLETE, lines,
                         "the game has not ended with a seal");
-    if (is_abandoned && by > RPL_MAX_SEATS)
-        return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu", by);
+    if (is_abandoned && by > count_seats(log))
+        return rpl__err(err, RPL_E_ARG, 0, "the game has no seat p%zu", by);
     const size_t covered = has_seal ? lines - 1 : lines;
     rc = rpl_log_head(log, covered, head, err);
     if (rc != RPL_OK)
