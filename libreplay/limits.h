@@ -109,4 +109,16 @@
 #define RPL_MAX_SQL_SECONDS 10u
 #define RPL_SQL_TYPED_TICK  100u
 
+/* Bytes of a checkpoint (a signed note): the body is under 340 bytes
+ * and a signature line under 360; 64 KiB leaves room for a hundred
+ * witness cosignatures, the most a note may carry. */
+#define RPL_MAX_TLOG_NOTE 65536u
+
+/* Bytes of a proof's text: RPL_TLOG_PROOF_MAX hashes of 50 bytes a line
+ * and four lines of sizes. */
+#define RPL_MAX_TLOG_PROOF_TEXT 8192u
+
+/* Bytes of the state file of a log directory: three short lines. */
+#define RPL_MAX_TLOG_STATE 512u
+
 #endif /* LIBREPLAY_LIMITS_H */

@@ -52,6 +52,7 @@ int cmd_html(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_seat(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
+int cmd_tlog(int argc, char **argv);
 
 /* ------------------------------------------------------------ status */
 
