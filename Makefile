@@ -115,6 +115,13 @@ LIB_SO   := $(B)/libreplay.so.$(SOVERSION)
 CAMELOG  := $(B)/camelog
 TESTRUN  := $(B)/tests/run
 
+# Go's reading of our tlog directories (tests/tlog_interop/main.go),
+# built offline in GOPATH mode against Debian's golang-golang-x-mod-dev
+# in /usr/share/gocode: no module is downloaded.
+GO           ?= go
+GO_PATH      ?= /usr/share/gocode
+TLOG_INTEROP := $(B)/tests/tlog-interop
+
 MAN_PAGES := $(sort $(wildcard man/man[1357]/*.[1357]))
 FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] libreplay/tlog/*.[ch] \
               libreplay/games/*.[ch] libreplay/games/*/*.[ch] \
@@ -430,13 +437,8 @@ $(B)/tests/games-record: $(B)/tests/games/record.o $(TEST_LIB_OBJ)
 test-bins: $(TEST_BINS)
 .PHONY: test-bins
 
-# Go's reading of our tlog directories (tests/tlog_interop/main.go),
-# built offline in GOPATH mode against Debian's golang-golang-x-mod-dev
-# in /usr/share/gocode: no module is downloaded.
-GO           ?= go
-GO_PATH      ?= /usr/share/gocode
-TLOG_INTEROP := $(B)/tests/tlog-interop
-
+# (Defined above, before the cli rule that needs it: a prerequisite is
+# expanded where its rule is read.)
 $(TLOG_INTEROP): tests/tlog_interop/main.go
 	@mkdir -p $(@D) $(B)/go-cache
 	@test -d $(GO_PATH)/src/golang.org/x/mod/sumdb/tlog || { \
