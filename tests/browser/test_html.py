@@ -671,6 +671,11 @@ try:
         check(want in a.text, name + ": the accusation of p%d does not say %s: %r" % (k, want, a.text))
     check(all(not re.search(r"\b0:", k.text) for k in driver.find_elements(By.CSS_SELECTOR, ".knight")),
           name + ": a hand shows as '0:'")
+    # every step of the play told in words: cards by their names, no token
+    play = page_data(path)[1]["play_steps"]
+    told = [li.get_attribute("textContent") for li in driver.find_elements(By.CSS_SELECTOR, "#log li")[:play]]
+    raw = [t for t in told if re.search(r"\b[a-z]+_[a-z0-9_]+\b|<commitment>", t)]
+    check(len(told) == play and not raw, name + ": the log speaks in tokens: %r" % raw[:3])
     shot("soc-accused-all-1366")
 
     # ---- the archive's report: one section a game, SVG charts
