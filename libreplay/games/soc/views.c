@@ -477,7 +477,7 @@ private_words(const struct soc_state *s, const struct soc_cmd *c, size_t line,
             for (unsigned i = 0; i < c->num; i++)
                 cards[i] = s->h.bpile[(s->h.bhead + i) % SOC_NBLACK];
             rpl__buf_puts(out, ": ");
-            put_cards(out, cards, c->num);
+            put_names(out, cards, c->num);
         }
         break;
     case SOC_K_SWAP:
@@ -489,7 +489,7 @@ private_words(const struct soc_state *s, const struct soc_cmd *c, size_t line,
              (c->seat2 && viewer == (int)c->seat2) ||
              (c->kw == SOC_K_SWAP && !c->seat2 && viewer == (int)p->cur))) {
             rpl__buf_puts(out, ": ");
-            put_cards(out, ch->v, ch->n);
+            put_names(out, ch->v, ch->n);
         }
         break;
     default:
