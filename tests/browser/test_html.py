@@ -713,6 +713,32 @@ try:
         network_ok(name, pages[name])
         key(body, Keys.END)
         check(step() == len(steps_of(pages[name])) - 1, name + ": End")
+
+    # 11: with JavaScript off, the summary and the whole log still show
+    nojs = Options()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1366,900", "--no-first-run", "--disable-extensions"):
+        nojs.add_argument(a)
+    nojs.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver.quit()
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=nojs)
+    for name in ("avalon-7-observer", "hostile-all", "avalon-7-p2"):
+        path = pages[name]
+        driver.get("file://" + path)
+        data = page_data(path)[1]
+        items = driver.find_elements(By.CSS_SELECTOR, "#static-log li")
+        check(len(items) == data["views"][0]["steps"] and items[0].is_displayed(),
+              name + ": with JavaScript off, %d of %d log lines" % (len(items), data["views"][0]["steps"]))
+        check(("%s won" % data["winner"]) in driver.find_element(By.ID, "static-outcome").text,
+              name + ": with JavaScript off, no outcome")
+        rev = driver.find_elements(By.CSS_SELECTOR, "#static-reveal li")
+        check(len(rev) > 0 if "reveal" in data else not rev,
+              name + ": with JavaScript off, the reveal %s" % ("is missing" if "reveal" in data else "shows"))
+        check(not driver.find_elements(By.CSS_SELECTOR, "img, #static script"),
+              name + ": with JavaScript off, a name became an element")
+        nbdi = len(driver.find_elements(By.CSS_SELECTOR, "#static bdi"))
+        check(nbdi > 0, name + ": with JavaScript off, no name is isolated")
+    shot("hostile-all-nojs-1366")
 finally:
     driver.quit()
 
