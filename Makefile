@@ -86,7 +86,7 @@ PUB_INC    := $(B)/include
 TOOL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -iquote $(PUB_INC) $(CPPFLAGS) \
                  $(DEP_CFLAGS)
 
-LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c \
+LIB_SRC  := $(sort $(wildcard libreplay/*.c libreplay/archive/*.c libreplay/tlog/*.c \
             libreplay/games/*.c libreplay/games/*/*.c))
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
@@ -116,7 +116,7 @@ CAMELOG  := $(B)/camelog
 TESTRUN  := $(B)/tests/run
 
 MAN_PAGES := $(sort $(wildcard man/man[1357]/*.[1357]))
-FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] \
+FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] libreplay/tlog/*.[ch] \
               libreplay/games/*.[ch] libreplay/games/*/*.[ch] \
               tools/*.[ch] tests/*.[ch] tests/fuzz/*.[ch] \
               tests/install/*.[ch] tests/games/*.[ch] tests/games/*/*.[ch]))
@@ -249,7 +249,7 @@ lint:
 help-synopsis: $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) bash tests/help_synopsis.sh
 
-cli: $(CAMELOG) $(TEST_BINS)
+cli: $(CAMELOG) $(TEST_BINS) $(TLOG_INTEROP)
 	@CAMELOG=$(abspath $(CAMELOG)) CAMELOG_TEST_BIN=$(abspath $(B)/tests) \
 	    VALGRIND=$(VALGRIND) bash tests/cli/run.sh
 
@@ -429,6 +429,21 @@ $(B)/tests/games-record: $(B)/tests/games/record.o $(TEST_LIB_OBJ)
 
 test-bins: $(TEST_BINS)
 .PHONY: test-bins
+
+# Go's reading of our tlog directories (tests/tlog_interop/main.go),
+# built offline in GOPATH mode against Debian's golang-golang-x-mod-dev
+# in /usr/share/gocode: no module is downloaded.
+GO           ?= go
+GO_PATH      ?= /usr/share/gocode
+TLOG_INTEROP := $(B)/tests/tlog-interop
+
+$(TLOG_INTEROP): tests/tlog_interop/main.go
+	@mkdir -p $(@D) $(B)/go-cache
+	@test -d $(GO_PATH)/src/golang.org/x/mod/sumdb/tlog || { \
+	    echo "make: $(GO_PATH) lacks golang.org/x/mod: run 'make deps'" \
+	        "(Debian: golang-go golang-golang-x-mod-dev, in deps/test)" >&2; exit 1; }
+	GO111MODULE=off GOPATH=$(GO_PATH) GOPROXY=off GOFLAGS= \
+	    GOCACHE=$(abspath $(B))/go-cache $(GO) build -o $@ $<
 
 # ---------------------------------------------------------------- archive
 

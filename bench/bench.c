@@ -646,6 +646,112 @@ bench_host(const char *camelog, const char *dir,
     unlink(key);
 }
 
+/* The public log of games (libreplay/tlog/): 100,000 entries of the size
+ * of a start entry appended in batches of 1,000 and 1,000 more one at a
+ * time (each append durable), the proofs' sizes, the time to check one
+ * (of a checkpoint, from its note), and a full audit of the directory. */
+static void
+bench_tlog(struct rpl_ctx *ctx, const char *dir,
+           const struct rpl_seckey *dealer, double scale)
+{
+    const size_t total = (size_t)(100000 * scale) + 1000, singles = 200;
+    const size_t batch = 1000;
+    char path[600], *text = NULL;
+    struct rpl_tlog *t = NULL;
+    struct rpl_tlog_checkpoint cp, old;
+    struct rpl_tlog_proof *p = malloc(sizeof(*p));
+    struct rpl_pubkey pk;
+    struct rpl_error err;
+    static char bufs[1000][600];
+    const void *ptrs[1000];
+    size_t lens[1000];
+    double t0, t_batch, t_single, t_verify, t_cverify, t_audit;
+
+    rpl_seckey_pubkey(dealer, &pk);
+    snprintf(path, sizeof(path), "%s/tlog", dir);
+    if (!p || rpl_tlog_create(ctx, &t, path, "bench.example/log", &err) !=
+                  RPL_OK)
+        die(path, &err);
+    for (size_t i = 0; i < batch; i++) {
+        memset(bufs[i], 'a' + (int)(i % 26), sizeof(bufs[i]));
+        lens[i] = sizeof(bufs[i]);
+        ptrs[i] = bufs[i];
+    }
+    t0 = now();
+    for (size_t done = 0; done + singles < total; done += batch) {
+        size_t k = total - singles - done < batch ? total - singles - done
+                                                  : batch;
+        for (size_t i = 0; i < k; i++)
+            memcpy(bufs[i], &done, sizeof(done));
+        if (rpl_tlog_append(t, ptrs, lens, k, &err) != RPL_OK)
+            die("tlog append", &err);
+    }
+    t_batch = now() - t0;
+    const uint64_t bulk = rpl_tlog_size(t);
+    t0 = now();
+    for (size_t i = 0; i < singles; i++) {
+        if (rpl_tlog_append(t, ptrs, lens, 1, &err) != RPL_OK)
+            die("tlog append", &err);
+    }
+    t_single = now() - t0;
+    const uint64_t n = rpl_tlog_size(t);
+    if (rpl_tlog_sign(t, dealer, &cp, &err) != RPL_OK)
+        die("tlog sign", &err);
+    /* Inclusion proofs of 1,000 entries spread over the log. */
+    size_t hashes = 0, bytes = 0, worst = 0;
+    t_verify = 0;
+    for (size_t i = 0; i < 1000; i++) {
+        const uint64_t idx = (uint64_t)i * (n / 1000);
+
+        if (rpl_tlog_prove_inclusion(t, idx, n, p, &err) != RPL_OK ||
+            rpl_tlog_proof_format(ctx, p, &text, &err) != RPL_OK)
+            die("tlog prove", &err);
+        hashes += p->count;
+        bytes += strlen(text);
+        worst = p->count > worst ? p->count : worst;
+        rpl_free(ctx, text);
+        t0 = now();
+        if (rpl_tlog_verify_inclusion(&cp, p, NULL, 0, &err) != RPL_OK)
+            die("tlog verify", &err);
+        t_verify += now() - t0;
+    }
+    /* A consistency proof from half the log. */
+    old = cp;
+    old.size = n / 2 + 1;
+    if (rpl_tlog_root(t, old.size, old.root, &err) != RPL_OK ||
+        rpl_tlog_prove_consistency(t, old.size, n, p, &err) != RPL_OK ||
+        rpl_tlog_proof_format(ctx, p, &text, &err) != RPL_OK)
+        die("tlog consistency", &err);
+    const size_t cbytes = strlen(text), chashes = p->count;
+    rpl_free(ctx, text);
+    t0 = now();
+    for (int i = 0; i < 1000; i++) {
+        if (rpl_tlog_verify_consistency(&old, &cp, p, &err) != RPL_OK)
+            die("tlog consistency", &err);
+    }
+    t_cverify = (now() - t0) / 1000;
+    t0 = now();
+    if (rpl_tlog_audit(t, &pk, NULL, NULL, &err) != RPL_OK)
+        die("tlog audit", &err);
+    t_audit = now() - t0;
+    printf("tlog: %llu entries of %zu bytes; append %.0f entries per second "
+           "in batches of %zu, %.1f ms per single durable append (%zu); "
+           "inclusion proofs %.1f hashes on average (at most %zu, %.0f bytes "
+           "of text), verified in %.1f us; consistency proof %llu -> %llu: "
+           "%zu hashes, %zu bytes, verified in %.1f us; audit of the whole "
+           "directory %.2f s\n",
+           (unsigned long long)n, lens[0], (double)bulk / t_batch, batch,
+           1000.0 * t_single / (double)singles, singles,
+           (double)hashes / 1000.0, worst, (double)bytes / 1000.0,
+           1e6 * t_verify / 1000.0, (unsigned long long)old.size,
+           (unsigned long long)n, chashes, cbytes, 1e6 * t_cverify, t_audit);
+    rpl_tlog_close(t);
+    free(p);
+    snprintf(path, sizeof(path), "rm -rf '%s/tlog'", dir);
+    if (system(path) != 0)
+        fprintf(stderr, "bench: could not remove %s/tlog\n", dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -843,6 +949,7 @@ main(int argc, char **argv)
     }
 
     bench_host(camelog, dir, dealer, scale);
+    bench_tlog(ctx, dir, dealer, scale);
     {
         const double wall = now() - run_t0, stolen = steal_now() - run_steal0;
         const long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -183,7 +183,7 @@ def server_main(camelog, workdir):
         # A seat signs from its own copy of the log, so it signs the
         # request for the next line only (a vote waiting for the votes of
         # seats before it waits for their lines too).
-        for req in r["sign"]:
+        for req in r["sign"].values():
             if req["line"] != r["total"] + 1 and \
                     not req["text"].startswith("vote "):
                 continue

@@ -202,6 +202,8 @@ rpl_strerror(enum rpl_status code)
         return "log incomplete";
     case RPL_E_UNSUPPORTED:
         return "unsupported";
+    case RPL_E_BUSY:
+        return "held by another process";
     }
     return "unknown status";
 }
@@ -228,6 +230,7 @@ rpl_status_is_invalid_input(enum rpl_status code)
     case RPL_E_STATE:
     case RPL_E_PERM:
     case RPL_E_CRYPTO:
+    case RPL_E_BUSY:
     case RPL_E_EXISTS:
         return false;
     }

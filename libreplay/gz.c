@@ -246,6 +246,17 @@ rpl__file_write_atomic(const char *path, const void *data, size_t len,
 }
 
 enum rpl_status
+rpl_file_write(const char *path, const void *data, size_t len, unsigned mode,
+               bool force, struct rpl_error *err)
+{
+    rpl__err_clear(err);
+    if (!data && len > 0)
+        return rpl__err(err, RPL_E_ARG, 0, "no data");
+    return rpl__file_write(path, len > 0 ? data : "", len, mode & 07777u, force,
+                           true, err);
+}
+
+enum rpl_status
 rpl__file_write(const char *path, const void *data, size_t len, unsigned mode,
                 bool force, bool is_dir_synced, struct rpl_error *err)
 {

@@ -190,6 +190,15 @@ bool rpl__tok_name(const struct rpl__tok *t, char *out, size_t cap,
 void rpl__buf_quote(struct rpl__buf *b, const char *name);
 /* Whether s[0..n) is valid UTF-8 with no Cc control character. */
 bool rpl__utf8_ok(const char *s, size_t n);
+/* Whether code point cp may not be in a name: a control, format or
+ * invisible character (camelog(5) Seat names; rpl_text_escape() escapes
+ * them). */
+bool rpl__cp_is_hidden(uint32_t cp);
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if none. */
+size_t rpl__utf8_len(const char *s, size_t n);
+/* Whether s[0..n) is valid UTF-8 with no such code point; else *bad is
+ * the first (UINT32_MAX for invalid UTF-8). */
+bool rpl__name_ok(const char *s, size_t n, uint32_t *bad);
 
 /* Lowercase hex of in[0..n) and a NUL into out (2n + 1 bytes). */
 void rpl__hex(char *out, const uint8_t *in, size_t n);

@@ -3,6 +3,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "json.h"
 
@@ -44,6 +45,38 @@ rpl__jrate(uint64_t num, uint64_t den)
         return json_null();
     r = (num * 10000u + den / 2u) / den;
     return json_real((double)r / 10000.0);
+}
+
+json_t *
+rpl__jtext(const char *s)
+{
+    const char *p = s ? s : "";
+    const size_t n = strlen(p);
+    json_t *j = json_stringn(p, n);
+    char *out, *q;
+
+    if (j || n > SIZE_MAX / 3 - 1)
+        return j;
+    out = malloc(3 * n + 1);
+    if (!out)
+        return NULL;
+    q = out;
+    for (size_t i = 0; i < n;) {
+        const size_t len = rpl__utf8_len(p + i, n - i);
+
+        if (len) {
+            memcpy(q, p + i, len);
+            q += len;
+            i += len;
+        } else {
+            memcpy(q, "\xef\xbf\xbd", 3);
+            q += 3;
+            i++;
+        }
+    }
+    j = json_stringn(out, (size_t)(q - out));
+    free(out);
+    return j;
 }
 
 json_t *

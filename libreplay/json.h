@@ -34,6 +34,9 @@ void rpl__jdump(struct rpl__jb *j, json_t *v, struct rpl__buf *out);
  * done on integers, so the text rpl__jdump_fixed() prints is the same
  * everywhere. */
 json_t *rpl__jrate(uint64_t num, uint64_t den);
+/* A JSON string of s ("" for NULL), each byte of s that is not UTF-8
+ * made U+FFFD: text read from an archive anyone may have made. */
+json_t *rpl__jtext(const char *s);
 /* An unsigned count as a JSON integer (saturated at INT64_MAX). */
 json_t *rpl__jcount(uint64_t n);
 /* Appends v compactly, object keys in insertion order and every real

@@ -95,4 +95,30 @@
 #define RPL_MAX_SQL_STEPS_PER_PAGE 100000u
 #define RPL_SQL_STEP_TICK          1000u
 
+/* What one statement typed to rpl_archive_sql() (`camelog archive sql`)
+ * may take besides its steps, since one step can be worth millions when
+ * its values are long (a join of long strings, an aggregate of them):
+ * the memory SQLite holds in the process may grow by at most
+ * RPL_MAX_SQL_HEAP while it runs, and it may run for at most
+ * RPL_MAX_SQL_SECONDS (the one limit read from a clock, so that no
+ * typed statement runs longer; the library's own statements keep the
+ * step budget alone and give the same answer on every machine).  The
+ * progress handler checks both every RPL_SQL_TYPED_TICK steps, so a
+ * row of a join of long strings cannot add much between two checks. */
+#define RPL_MAX_SQL_HEAP    (64u * 1024u * 1024u)
+#define RPL_MAX_SQL_SECONDS 10u
+#define RPL_SQL_TYPED_TICK  100u
+
+/* Bytes of a checkpoint (a signed note): the body is under 340 bytes
+ * and a signature line under 360; 64 KiB leaves room for a hundred
+ * witness cosignatures, the most a note may carry. */
+#define RPL_MAX_TLOG_NOTE 65536u
+
+/* Bytes of a proof's text: RPL_TLOG_PROOF_MAX hashes of 50 bytes a line
+ * and four lines of sizes. */
+#define RPL_MAX_TLOG_PROOF_TEXT 8192u
+
+/* Bytes of the state file of a log directory: three short lines. */
+#define RPL_MAX_TLOG_STATE 512u
+
 #endif /* LIBREPLAY_LIMITS_H */

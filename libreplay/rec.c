@@ -216,11 +216,13 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
         const char *name = cfg->names[k - 1];
         const size_t len = name ? strlen(name) : 0;
         struct rpl__buf line;
+        uint32_t bad;
 
-        if (len == 0 || len > RPL_MAX_NAME || !rpl__utf8_ok(name, len))
+        if (len == 0 || len > RPL_MAX_NAME || !rpl__name_ok(name, len, &bad))
             return rpl__err(err, RPL_E_ARG, 0,
                             "name of p%zu: 1 to %u bytes of UTF-8 without "
-                            "control characters",
+                            "control, format or invisible characters "
+                            "(camelog(5), Seat names)",
                             k, RPL_MAX_NAME);
         for (size_t j = 1; j < k; j++)
             if (strcmp(rec->names[j], name) == 0)
@@ -451,6 +453,9 @@ rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
                               : rpl__label_seat(e->label, rec->seats);
 
         rc = add_delivery(rec, to, e, nonce, err);
+        /* The receiver of cards given checks the same commitment. */
+        if (rc == RPL_OK && applied.receiver && applied.receiver != to)
+            rc = add_delivery(rec, applied.receiver, e, nonce, err);
     }
     if (rc == RPL_OK && applied.opens_group)
         memcpy(rec->group_base, rec->prev_head, RPL__HASH);

@@ -83,6 +83,7 @@ struct rpl_recorder {
     off_t secrets_len;    /* bytes of the secrets file */
     bool is_replaying;    /* rpl_rec_resume(): write nothing */
     bool is_broken;       /* a rollback of the files failed */
+    bool is_closed;       /* rpl_rec_close(): every recording call refused */
     uint8_t dealer_x[32]; /* the dealer's X25519 public key */
     struct rpl__buf cmd;  /* this call's record, built as it goes */
     bool is_nosync;       /* rpl_rec_set_fsync(rec, false): tests, benchmarks */
@@ -164,7 +165,8 @@ enum {
     RPL__CMD_ABORT = 7,
     RPL__CMD_SEAL = 8,
     RPL__CMD_REVEAL = 9,
-    RPL__CMD_BOT_MOVE = 10 /* flag: the emit was a bot's move */
+    RPL__CMD_BOT_MOVE = 10, /* flag: the emit was a bot's move */
+    RPL__CMD_CLOSE = 11     /* rpl_rec_close: never resumed again */
 };
 
 #endif /* LIBREPLAY_REC_H */

@@ -22,11 +22,19 @@
  * calls (the recorder is deterministic given S, the id and the calls);
  * PATH must then be a prefix of the text rebuilt, and what it lacks (the
  * lines of a call that crashed after its record) is written again.
+ *
+ * A recorder holds an exclusive flock(2) of PATH for its life, taken
+ * before anything is read: a second recorder (another host) resuming the
+ * same journal is refused with RPL_E_BUSY.  rpl_rec_close() appends the
+ * record "closed" ('x'), after which the journal is never resumed.
  */
+/* flock(2): a lock of the open file, not of the process (fcntl's). */
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,6 +64,9 @@ rpl__rec_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
     *snap = NULL;
     rec->cmd.len = 0;
     rec->cmd.failed = false;
+    if (rec->is_closed)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the recorder is closed: its game was written");
     if (rec->jfd < 0 || rec->is_replaying)
         return RPL_OK;
     if (rec->is_broken)
@@ -367,6 +378,12 @@ rpl__rec_journal_open(struct rpl_recorder *rec,
                         "cannot create the journal: %s",
                         errno_text(e, ebuf, sizeof(ebuf)));
     }
+    if (flock(rec->jfd, LOCK_EX | LOCK_NB) != 0) {
+        rc = rpl__err(err, errno == EWOULDBLOCK ? RPL_E_BUSY : RPL_E_IO, 0,
+                      "cannot lock the journal: %s",
+                      errno_text(errno, ebuf, sizeof(ebuf)));
+        goto out;
+    }
     rec->sfd = open(spath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (rec->sfd < 0) {
         const int e = errno;
@@ -653,6 +670,73 @@ replay(struct rpl_recorder *rec, const uint8_t *p, size_t len, size_t no,
     return rc;
 }
 
+/* Opens a file of the journal for resume: never through a symbolic link
+ * (O_NOFOLLOW: a planted link to another file is not truncated), a
+ * regular file only; the journal is locked before it is read. */
+static enum rpl_status
+open_part(const char *path, const char *what, bool lock, int *fd,
+          struct rpl_error *err)
+{
+    struct stat st;
+    char ebuf[128];
+
+    do {
+        *fd = open(path, O_RDWR | O_APPEND | O_NOFOLLOW | O_NOCTTY |
+                             O_NONBLOCK | O_CLOEXEC);
+    } while (*fd < 0 && errno == EINTR);
+    if (*fd < 0)
+        return rpl__err(err, RPL_E_IO, 0, "cannot open the %s: %s", what,
+                        errno == ELOOP ? "it is a symbolic link"
+                                       : errno_text(errno, ebuf, sizeof(ebuf)));
+    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return rpl__err(err, RPL_E_IO, 0, "the %s is not a regular file", what);
+    if (lock && flock(*fd, LOCK_EX | LOCK_NB) != 0)
+        return rpl__err(err, errno == EWOULDBLOCK ? RPL_E_BUSY : RPL_E_IO, 0,
+                        "the journal is held by another recorder (a live "
+                        "host): %s",
+                        errno_text(errno, ebuf, sizeof(ebuf)));
+    return RPL_OK;
+}
+
+/* The whole of an open file, at most max bytes. */
+static enum rpl_status
+read_part(struct rpl_ctx *ctx, int fd, const char *what, size_t max,
+          uint8_t **out, size_t *len, struct rpl_error *err)
+{
+    struct stat st;
+    size_t have = 0, cap;
+    char ebuf[128];
+
+    *out = NULL;
+    *len = 0;
+    if (fstat(fd, &st) != 0)
+        return rpl__err(err, RPL_E_IO, 0, "cannot stat the %s: %s", what,
+                        errno_text(errno, ebuf, sizeof(ebuf)));
+    if (st.st_size < 0 || (uintmax_t)st.st_size > max)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "the %s is over the %zu-byte limit", what, max);
+    cap = (size_t)st.st_size + 1;
+    *out = rpl__alloc(ctx, cap);
+    if (!*out)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    for (;;) {
+        const ssize_t n = pread(fd, *out + have, cap - have, (off_t)have);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return rpl__err(err, RPL_E_IO, 0, "cannot read the %s: %s", what,
+                            errno_text(errno, ebuf, sizeof(ebuf)));
+        if (n == 0)
+            break;
+        have += (size_t)n;
+        if (have == cap)
+            return rpl__err(err, RPL_E_IO, 0, "the %s grew while read", what);
+    }
+    *len = have;
+    return RPL_OK;
+}
+
 /* The length of text up to and including its last LF. */
 static size_t
 whole_lines(const uint8_t *p, size_t len)
@@ -675,6 +759,8 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
     struct rpl_pubkey pk;
     char *spath = NULL;
     char ebuf[128];
+    int jfd = -1, sfd = -1;
+    bool is_closed = false;
     enum rpl_status rc;
 
     rpl__err_clear(err);
@@ -692,9 +778,14 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
                       "the dealer key has no X25519 counterpart");
         goto out;
     }
-    rc = rpl__file_read(ctx, journal, RPL_MAX_TEXT, &jtext, &jlen, err);
+    rc = open_part(journal, "journal", true, &jfd, err);
     if (rc == RPL_OK)
-        rc = rpl__file_read(ctx, spath, RPL_MAX_TEXT, &stext, &slen, err);
+        rc = open_part(spath, "secrets file", false, &sfd, err);
+    if (rc == RPL_OK)
+        rc = read_part(ctx, jfd, "journal", RPL_MAX_TEXT, &jtext, &jlen, err);
+    if (rc == RPL_OK)
+        rc = read_part(ctx, sfd, "secrets file", RPL_MAX_TEXT, &stext, &slen,
+                       err);
     if (rc != RPL_OK)
         goto out;
     /* A torn last line or record is dropped. */
@@ -719,6 +810,8 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
                 rec->is_replaying = true;
                 rc = set_dealer_x(rec, err);
             }
+        } else if (rc == RPL_OK && plen >= 1 && payload[0] == RPL__CMD_CLOSE) {
+            is_closed = true;
         } else if (rc == RPL_OK) {
             rc = replay(rec, payload, plen, no, err);
             if (rc != RPL_OK && err)
@@ -733,10 +826,13 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
     if (rc == RPL_OK && !rec)
         rc = rpl__err(err, RPL_E_INCOMPLETE, 0,
                       "the secrets file holds no configuration");
+    if (rc == RPL_OK && is_closed)
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      "the journal is closed: its game was written");
     if (rc != RPL_OK)
         goto out;
     if (jlen > rec->text.len || memcmp(jtext, rec->text.p, jlen) != 0) {
-        rc = rpl__err(err, RPL_E_STATE, 0,
+        rc = rpl__err(err, RPL_E_SYNTAX, 0,
                       "the journal does not match its secrets file");
         goto out;
     }
@@ -746,9 +842,10 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
-    rec->jfd = open(journal, O_WRONLY | O_APPEND | O_CLOEXEC);
-    rec->sfd = open(spath, O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (rec->jfd < 0 || rec->sfd < 0 || ftruncate(rec->jfd, (off_t)jlen) != 0 ||
+    rec->jfd = jfd;
+    rec->sfd = sfd;
+    jfd = sfd = -1;
+    if (ftruncate(rec->jfd, (off_t)jlen) != 0 ||
         ftruncate(rec->sfd, (off_t)slen) != 0) {
         rc = rpl__err(err, RPL_E_IO, 0, "cannot reopen the journal: %s",
                       errno_text(errno, ebuf, sizeof(ebuf)));
@@ -767,6 +864,10 @@ out:
         rpl_rec_free(rec);
         rec = NULL;
     }
+    if (jfd >= 0)
+        close(jfd);
+    if (sfd >= 0)
+        close(sfd);
     if (x_sk)
         sodium_free(x_sk);
     if (stext) {
@@ -963,11 +1064,31 @@ rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 
     rpl__err_clear(err);
     rc = rpl__rec_begin(rec, &snap, err);
+    if (rc == RPL_OK && !rec->started)
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      "a seal comes after the start: the game has not "
+                      "started");
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
     if (rc == RPL_OK)
         rpl__rec_cmd(rec, RPL__CMD_SEAL, 0, NULL, NULL, 0, NULL, 0);
     return rpl__rec_end(rec, snap, rc, NULL, err);
+}
+
+enum rpl_status
+rpl_rec_close(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    struct rpl__rec_snap *snap = NULL;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = rpl__rec_begin(rec, &snap, err);
+    if (rc == RPL_OK)
+        rpl__rec_cmd(rec, RPL__CMD_CLOSE, 0, NULL, NULL, 0, NULL, 0);
+    rc = rpl__rec_end(rec, snap, rc, NULL, err);
+    if (rc == RPL_OK)
+        rec->is_closed = true;
+    return rc;
 }
 
 enum rpl_status

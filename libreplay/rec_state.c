@@ -10,6 +10,12 @@
  *
  * label and value are quoted like seat names (\" and \\ the only
  * escapes), which is also valid JSON for them.
+ *
+ * And what the recorder holds of a live game: "waiting", the seats a
+ * submission or a signature is awaited from, and "held", the seats whose
+ * submission is held (a vote, a card, entropy before the start) for the
+ * public, the viewer's own held submissions as text for a seat, and every
+ * one for the dealer.  A seat whose submission is held has no "actions".
  */
 #include <string.h>
 
@@ -33,6 +39,99 @@ put_delivery(struct rpl__buf *b, const struct rpl_delivery *d)
     sodium_memzero(nonce, sizeof(nonce));
 }
 
+/* Whether seat k's submission is held by the recorder. */
+static bool
+is_held(const struct rpl_recorder *rec, size_t k)
+{
+    if (!rec->started)
+        return rec->has_sub_entropy[k];
+    for (size_t i = 0; i < rec->nqueue; i++)
+        if (rec->queue[i].seat == k)
+            return true;
+    return false;
+}
+
+/* Whether the recorder waits for a submission or a signature of seat k. */
+static bool
+is_waiting(const struct rpl_recorder *rec, size_t k)
+{
+    uint64_t mask;
+    size_t turn;
+
+    for (size_t i = 0; i < rec->nreq; i++)
+        if (rec->req[i].seat == k)
+            return true;
+    if (!rec->started || rec->game->is_over(rec->st))
+        return false;
+    mask = rec->game->step_seats ? rec->game->step_seats(rec->st) : 0;
+    if (mask)
+        return (mask >> k & 1) && !is_held(rec, k);
+    turn = rec->game->turn(rec->pub);
+    return rec->nqueue == 0 && turn == k;
+}
+
+static void
+put_seat_list(struct rpl__buf *b, const struct rpl_recorder *rec,
+              bool (*pick)(const struct rpl_recorder *, size_t))
+{
+    bool first = true;
+
+    for (size_t k = 1; k <= rec->seats; k++) {
+        if (!pick(rec, k))
+            continue;
+        rpl__buf_printf(b, "%s\"p%zu\"", first ? "" : ",", k);
+        first = false;
+    }
+}
+
+/* The held submissions of seat k (every seat for 0) as text. */
+static void
+put_held(struct rpl__buf *b, const struct rpl_recorder *rec, size_t k)
+{
+    bool first = true;
+
+    for (size_t j = 1; j <= rec->seats; j++) {
+        char hex[65];
+
+        if ((k != 0 && j != k) || !is_held(rec, j))
+            continue;
+        if (!first)
+            rpl__buf_puts(b, ",");
+        first = false;
+        if (!rec->started) {
+            rpl__hex(hex, rec->sub_entropy[j], 32);
+            rpl__buf_printf(b, "\"entropy p%zu %s\"", j, hex);
+            continue;
+        }
+        for (size_t i = 0; i < rec->nqueue; i++)
+            if (rec->queue[i].seat == j)
+                rpl__buf_quote(b, rec->queue[i].action);
+    }
+}
+
+/* Empties the "actions" array of the game's object in b (from offset
+ * from): its strings hold no bracket, quote or backslash unescaped. */
+static void
+drop_actions(struct rpl__buf *b, size_t from)
+{
+    static const char key[] = "\"actions\":[";
+    char *p, *end;
+
+    if (b->failed || !b->p)
+        return;
+    p = strstr(b->p + from, key);
+    if (!p)
+        return;
+    p += sizeof(key) - 1;
+    for (end = p; *end && *end != ']'; end++)
+        if (*end == '\\' && end[1])
+            end++;
+    if (*end != ']')
+        return;
+    memmove(p, end, strlen(end) + 1);
+    b->len -= (size_t)(end - p);
+}
+
 enum rpl_status
 rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
                    struct rpl_error *err)
@@ -53,6 +152,8 @@ rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
                         rec->game->name);
     rpl__buf_init(&b, rec->ctx);
     rec->game->state_json(rec->st, &rec->env, viewer, &b);
+    if (viewer > 0 && is_held(rec, (size_t)viewer))
+        drop_actions(&b, 0);
     /* The game wrote one object: its closing brace gives way to ours. */
     if (!b.failed && (b.len == 0 || b.p[b.len - 1] != '}')) {
         rpl__buf_release(&b);
@@ -62,7 +163,14 @@ rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
     }
     if (!b.failed)
         b.p[--b.len] = '\0';
-    rpl__buf_printf(&b, ",\"lines\":%zu,\"deliveries\":[", rec->nlines);
+    rpl__buf_puts(&b, ",\"waiting\":[");
+    put_seat_list(&b, rec, is_waiting);
+    rpl__buf_puts(&b, "],\"held\":[");
+    if (viewer == RPL_VIEW_PUBLIC)
+        put_seat_list(&b, rec, is_held);
+    else
+        put_held(&b, rec, viewer == RPL_VIEW_ALL ? 0 : (size_t)viewer);
+    rpl__buf_printf(&b, "],\"lines\":%zu,\"deliveries\":[", rec->nlines);
     for (size_t i = 0; i < rec->ndeliv; i++) {
         const struct rpl_delivery *d = &rec->deliv[i];
 

@@ -57,25 +57,26 @@ RPL_API unsigned rpl_version_number(void);
 /* Status codes.  Numbered once, never reused. */
 enum rpl_status {
     RPL_OK = 0,
-    RPL_E_NOMEM = 1,       /* an allocation failed */
-    RPL_E_ARG = 2,         /* the caller passed an invalid argument */
-    RPL_E_IO = 3,          /* reading or writing a file failed */
-    RPL_E_LIMIT = 4,       /* input over a limit of limits.h */
-    RPL_E_GZIP = 5,        /* not exactly one valid gzip member */
-    RPL_E_SYNTAX = 6,      /* a line is not in canonical form */
-    RPL_E_SEAL = 7,        /* a seal is misplaced or does not verify */
-    RPL_E_SIG = 8,         /* a seat signature is misplaced or wrong */
-    RPL_E_KEY = 9,         /* a key is malformed, invalid or mismatched */
-    RPL_E_RULES = 10,      /* an entry breaks the rules of the game */
-    RPL_E_FAIRNESS = 11,   /* a secret does not match its commitment */
-    RPL_E_STATE = 12,      /* the call is not valid in this state */
-    RPL_E_PERM = 13,       /* a secret key file is readable by others */
-    RPL_E_CRYPTO = 14,     /* libsodium failed */
-    RPL_E_EXISTS = 15,     /* the output file exists (no force) */
-    RPL_E_INCOMPLETE = 16, /* the log lacks what the call needs */
-    RPL_E_UNSUPPORTED = 17 /* unknown game, role or format version */
+    RPL_E_NOMEM = 1,        /* an allocation failed */
+    RPL_E_ARG = 2,          /* the caller passed an invalid argument */
+    RPL_E_IO = 3,           /* reading or writing a file failed */
+    RPL_E_LIMIT = 4,        /* input over a limit of limits.h */
+    RPL_E_GZIP = 5,         /* not exactly one valid gzip member */
+    RPL_E_SYNTAX = 6,       /* a line is not in canonical form */
+    RPL_E_SEAL = 7,         /* a seal is misplaced or does not verify */
+    RPL_E_SIG = 8,          /* a seat signature is misplaced or wrong */
+    RPL_E_KEY = 9,          /* a key is malformed, invalid or mismatched */
+    RPL_E_RULES = 10,       /* an entry breaks the rules of the game */
+    RPL_E_FAIRNESS = 11,    /* a secret does not match its commitment */
+    RPL_E_STATE = 12,       /* the call is not valid in this state */
+    RPL_E_PERM = 13,        /* a secret key file is readable by others */
+    RPL_E_CRYPTO = 14,      /* libsodium failed */
+    RPL_E_EXISTS = 15,      /* the output file exists (no force) */
+    RPL_E_INCOMPLETE = 16,  /* the log lacks what the call needs */
+    RPL_E_UNSUPPORTED = 17, /* unknown game, role or format version */
+    RPL_E_BUSY = 18         /* another recorder holds the journal */
 };
-#define RPL_STATUS_MAX 17
+#define RPL_STATUS_MAX 18
 
 #define RPL_ERRMSG_MAX 256
 
@@ -373,6 +374,17 @@ RPL_API const char *rpl_log_line(const struct rpl_log *log, size_t no,
 RPL_API bool rpl_log_variants(const struct rpl_log *log, char *out, size_t cap)
     RPL_NONNULL(1, 2);
 
+/* Text from a file (a name, a reason, a value of an archive) made safe
+ * to show on a terminal or in a text output: a backslash as \\, a byte
+ * that is not UTF-8 and a control character below U+0080 as \xHH, and
+ * the other code points a name may not hold (controls, format and
+ * invisible characters, camelog(5) Seat names) as \u{XXXX}; the rest as
+ * it is.  Writes at most cap bytes with the NUL, cutting only between
+ * whole sequences, and returns the length of the whole escaped text (as
+ * snprintf() does).  Thread-safe. */
+RPL_API size_t rpl_text_escape(const char *s, char *out, size_t cap)
+    RPL_NONNULL(1);
+
 /* Seats of a verified log, and seat k's display name (1-based, unescaped,
  * NUL-terminated, lent). */
 RPL_API size_t rpl_log_seats(const struct rpl_log *log) RPL_NONNULL(1);
@@ -540,6 +552,18 @@ rpl_log_write(const struct rpl_log *log, const char *path, bool force,
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_write_deferred(const struct rpl_log *log, const char *path, bool force,
                        struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* Writes len bytes of data to path as rpl_log_write() writes a log: a
+ * temporary file made with mkstemp() beside path (so never through a
+ * link planted at that name), synced, then renamed over path (a link at
+ * path is replaced, its target left alone) and the directory synced;
+ * after a failure neither a partial file nor the temporary file remains.
+ * mode is the file's mode (0644, 0600 for a secret).  "-" is standard
+ * output.  Without force an existing path (a link too) is
+ * RPL_E_EXISTS. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_file_write(const char *path, const void *data, size_t len, unsigned mode,
+               bool force, struct rpl_error *err) RPL_NONNULL(1);
 
 /* fsync of directory dir, making durable the names written into it
  * (rpl_log_write_deferred()); a file system that cannot sync a
@@ -768,9 +792,17 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_rec_abort(struct rpl_recorder *rec,
                                                     struct rpl_error *err)
     RPL_NONNULL(1);
 
-/* Appends a seal over everything so far. */
+/* Appends a seal over everything so far; RPL_E_STATE before the start. */
 RPL_API RPL_NODISCARD enum rpl_status rpl_rec_seal(struct rpl_recorder *rec,
                                                    struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* Closes the journal once its game is written: records that it is
+ * closed (rpl_rec_resume() refuses it with RPL_E_STATE from then on) and
+ * refuses every recording call after it with RPL_E_STATE.  Without a
+ * journal it only does the latter. */
+RPL_API RPL_NODISCARD enum rpl_status rpl_rec_close(struct rpl_recorder *rec,
+                                                    struct rpl_error *err)
     RPL_NONNULL(1);
 
 /* After `end`: seals, reveals S, opens every player choice, seals. */
@@ -1297,7 +1329,10 @@ enum rpl_sql_type {
  * reads) and calls each for every row until it returns false: names and
  * values of the ncols columns, values as text (NULL for SQL NULL).  A
  * statement that would write or attach is refused (RPL_E_ARG), as is
- * more than one statement. */
+ * more than one statement.  Besides the limits of every connection, the
+ * statement stops with RPL_E_LIMIT when SQLite's memory grows by
+ * RPL_MAX_SQL_HEAP or after RPL_MAX_SQL_SECONDS, and printf() refuses a
+ * width or precision over RPL_MAX_SQL_VALUE. */
 RPL_API RPL_NODISCARD enum rpl_status rpl_archive_sql(
     struct rpl_archive *ar, const char *sql,
     bool (*each)(void *ud, size_t ncols, const char *const *names,
@@ -1315,6 +1350,233 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_archive_check(
     struct rpl_archive *ar,
     void (*each)(void *ud, const char *id, const struct rpl_error *problem),
     void *ud, size_t *games, struct rpl_error *err) RPL_NONNULL(1);
+
+/* ---------------------------------------------------------------------
+ * The public log of games: C2SP tlog-tiles and tlog-checkpoint
+ * ------------------------------------------------------------------ */
+
+/* A host keeps one append-only Merkle tree (RFC 6962 hashing) of the
+ * games it starts and ends, as static files in a directory: hash tiles
+ * tile/<L>/<N>[.p/<W>] of height 8, entry bundles tile/entries/<N>[.p/<W>]
+ * and a checkpoint, a signed note by the host's Ed25519 key, exactly as
+ * C2SP's tlog-tiles, tlog-checkpoint and signed-note say (camelog(5),
+ * "The public log of games").  Every file is written to a temporary file
+ * beside it (O_EXCL), synced and renamed; an append is durable when it
+ * returns, and a crash loses only the append under way.  Tiles, bundles,
+ * checkpoints and proofs are untrusted input, parsed with bounds.  One
+ * writer at a time per directory; a handle is used by one thread at a
+ * time. */
+
+#define RPL_TLOG_HASH_LEN   32
+#define RPL_TLOG_ORIGIN_MAX 255   /* bytes of an origin (the key name too) */
+#define RPL_TLOG_ENTRY_MAX  65535 /* bytes of one entry (uint16 prefix) */
+#define RPL_TLOG_PROOF_MAX  128   /* hashes of a proof (trees < 2^64) */
+
+struct rpl_tlog;
+
+/* What a checkpoint says, once its signature verified. */
+struct rpl_tlog_checkpoint {
+    char origin[RPL_TLOG_ORIGIN_MAX + 1]; /* NUL-terminated */
+    uint64_t size;                        /* entries in the tree */
+    uint8_t root[RPL_TLOG_HASH_LEN];      /* RFC 6962 root hash */
+};
+
+enum rpl_tlog_proof_kind {
+    RPL_TLOG_INCLUSION = 1,  /* an entry is in a tree */
+    RPL_TLOG_CONSISTENCY = 2 /* a tree extends an older one */
+};
+
+/* An inclusion or consistency proof (RFC 6962 2.1.1 and 2.1.2, hashes in
+ * that order).  The caller allocates it (about 4 KiB). */
+struct rpl_tlog_proof {
+    enum rpl_tlog_proof_kind kind;
+    uint64_t size;                   /* the tree the proof is against */
+    uint64_t old_size;               /* consistency: the older tree */
+    uint64_t index;                  /* inclusion: the entry's index */
+    uint8_t leaf[RPL_TLOG_HASH_LEN]; /* inclusion: its leaf hash */
+    size_t count;                    /* hashes in hash[] */
+    uint8_t hash[RPL_TLOG_PROOF_MAX][RPL_TLOG_HASH_LEN];
+};
+
+/* Makes a new log in dir (created, or an existing empty directory) whose
+ * checkpoints will name origin (1 to RPL_TLOG_ORIGIN_MAX printable ASCII
+ * bytes, no space, no '+'; the signer's key name too).  An existing log
+ * there is RPL_E_EXISTS.  Close with rpl_tlog_close(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_create(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
+                const char *origin, struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3, 4);
+
+/* Opens the log in dir.  With its state file (written by this library,
+ * not part of what is served) the log can be appended to: the partial
+ * tiles and bundle at its size are read and checked against each other,
+ * so an append resumes where the last durable one ended.  Without it (a
+ * copy of the served files) the handle reads only, and its size is the
+ * checkpoint's, unverified until rpl_tlog_audit(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_open(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
+              struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+
+RPL_API void rpl_tlog_close(struct rpl_tlog *t);
+
+/* The number of entries (durable ones), and the origin (lent for the
+ * life of the handle; "" when a read-only copy has no checkpoint). */
+RPL_API uint64_t rpl_tlog_size(const struct rpl_tlog *t) RPL_NONNULL(1);
+RPL_API const char *rpl_tlog_origin(const struct rpl_tlog *t) RPL_NONNULL(1);
+
+/* Appends n entries (entries[i] of lens[i] bytes, 0 to
+ * RPL_TLOG_ENTRY_MAX each) as indexes size .. size + n - 1: every tile
+ * and bundle they change is written and synced, then the state records
+ * the new size.  Nothing is appended when it fails.  Read-only handles
+ * are RPL_E_STATE. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_append(struct rpl_tlog *t, const void *const *entries,
+                const size_t *lens, size_t n, struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* Signs a checkpoint of the current size with sk and writes it to the
+ * directory's checkpoint file; the note's key name is the origin.  The
+ * tiles it covers are already durable.  out (may be NULL) gets what it
+ * says. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_sign(struct rpl_tlog *t, const struct rpl_seckey *sk,
+              struct rpl_tlog_checkpoint *out, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+
+/* The root hash of the first size entries (size <= rpl_tlog_size()),
+ * from the tiles. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_root(struct rpl_tlog *t, uint64_t size,
+              uint8_t root[RPL_TLOG_HASH_LEN], struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+
+/* Entry index of the log, read from its bundle (the bundle covering a
+ * tree of size entries; size <= rpl_tlog_size()).  *data is lent until
+ * the next call on t; *len its bytes. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_entry(struct rpl_tlog *t, uint64_t index, uint64_t size,
+               const uint8_t **data, size_t *len, struct rpl_error *err)
+    RPL_NONNULL(1, 4, 5);
+
+/* The proof that entry index is in the tree of size entries, or that
+ * the tree of size entries extends the one of old_size (0 < old_size <=
+ * size), from the tiles. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_prove_inclusion(struct rpl_tlog *t, uint64_t index, uint64_t size,
+                         struct rpl_tlog_proof *proof, struct rpl_error *err)
+    RPL_NONNULL(1, 4);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_prove_consistency(struct rpl_tlog *t, uint64_t old_size, uint64_t size,
+                           struct rpl_tlog_proof *proof, struct rpl_error *err)
+    RPL_NONNULL(1, 4);
+
+/* Checks a directory against its checkpoint, from files alone: the note
+ * signed by pk under the name origin (origin NULL: the checkpoint's own
+ * origin line), then every entry bundle and every tile the checkpoint
+ * covers, rebuilt from the entries and compared byte for byte, and the
+ * root.  The first fault is named (file, entry or hash, what was
+ * expected): RPL_E_SEAL for the signature, RPL_E_FAIRNESS for a hash
+ * that differs, RPL_E_INCOMPLETE for a missing or short file,
+ * RPL_E_SYNTAX for a malformed one.  cp (may be NULL) gets what the
+ * checkpoint says. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_audit(struct rpl_tlog *t, const struct rpl_pubkey *pk,
+               const char *origin, struct rpl_tlog_checkpoint *cp,
+               struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* Parses a checkpoint (text[0..len), a C2SP signed note) and verifies
+ * the signature of pk under the key name origin (NULL: the note's own
+ * origin line, which must then be the key name).  Other signatures
+ * (witnesses) are skipped; a malformed note is RPL_E_SYNTAX, no good
+ * signature by pk RPL_E_SEAL. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_checkpoint_parse(const char *text, size_t len,
+                          const struct rpl_pubkey *pk, const char *origin,
+                          struct rpl_tlog_checkpoint *cp, struct rpl_error *err)
+    RPL_NONNULL(1, 3, 5);
+
+/* The note verifier key of pk under name, as Go's sumdb/note reads it:
+ * "<name>+<key hash, 8 hex>+<base64 of 0x01 || key>" and a NUL. */
+#define RPL_TLOG_VKEY_MAX (RPL_TLOG_ORIGIN_MAX + 1 + 8 + 1 + 44 + 1)
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_vkey(const struct rpl_pubkey *pk, const char *name,
+              char out[RPL_TLOG_VKEY_MAX], struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3);
+
+/* SHA-256(0x00 || entry): the leaf hash of an entry. */
+RPL_API void rpl_tlog_leaf_hash(const void *entry, size_t len,
+                                uint8_t out[RPL_TLOG_HASH_LEN]) RPL_NONNULL(3);
+
+/* Checks an inclusion proof against a verified checkpoint: the proof's
+ * size must be the checkpoint's, and its leaf (with entry not NULL, the
+ * hash of entry[0..entry_len), which must equal the proof's leaf) must
+ * lead to the root.  RPL_E_FAIRNESS when it does not. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_verify_inclusion(const struct rpl_tlog_checkpoint *cp,
+                          const struct rpl_tlog_proof *proof, const void *entry,
+                          size_t entry_len, struct rpl_error *err)
+    RPL_NONNULL(1, 2);
+
+/* Checks that checkpoint cp extends older: the same origin, a size no
+ * smaller (RPL_E_FAIRNESS otherwise: a log never shrinks), and, when the
+ * sizes differ, the consistency proof between them (proof may be NULL
+ * when they are equal; then the roots must be equal).  Two checkpoints
+ * that fail this, both signed, prove the log forked. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_verify_consistency(const struct rpl_tlog_checkpoint *older,
+                            const struct rpl_tlog_checkpoint *cp,
+                            const struct rpl_tlog_proof *proof,
+                            struct rpl_error *err) RPL_NONNULL(1, 2);
+
+/* A proof as text (camelog-tlog(1), "Proofs"), freed with rpl_free(); and
+ * the text parsed back, with bounds. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_proof_format(struct rpl_ctx *ctx, const struct rpl_tlog_proof *proof,
+                      char **text, struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_proof_parse(const char *text, size_t len, struct rpl_tlog_proof *proof,
+                     struct rpl_error *err) RPL_NONNULL(1, 3);
+
+/* The entries of games (camelog(5), "Entries"). */
+enum rpl_tlog_outcome {
+    RPL_TLOG_STARTED = 0,  /* a start entry */
+    RPL_TLOG_FINISHED = 1, /* ended and sealed, not revealed */
+    RPL_TLOG_REVEALED = 2, /* ended, revealed and sealed */
+    RPL_TLOG_ABANDONED = 3 /* given up; by says who caused it */
+};
+
+struct rpl_tlog_game {
+    enum rpl_tlog_outcome outcome;       /* RPL_TLOG_STARTED: a start */
+    char id[33];                         /* hex id of the game */
+    char dealer[RPL_PUBKEY_B64_LEN + 1]; /* start: the dealer key */
+    size_t by;     /* abandoned: 0 the dealer (host), K seat pK */
+    char end[128]; /* end: the log's end line ("" when none) */
+    size_t lines;  /* start: header lines; end: lines before the seal */
+    uint8_t head[RPL_TLOG_HASH_LEN]; /* chain value after those lines */
+};
+
+/* The start entry of a game: its header through the `commit` line (id,
+ * rules, seats, dealer key, the commitment to S: what fixes the deal).
+ * *out is freed with rpl_free().  RPL_E_INCOMPLETE before `commit`. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_entry_start(struct rpl_ctx *ctx, const struct rpl_log *log, char **out,
+                     size_t *len, struct rpl_error *err)
+    RPL_NONNULL(1, 2, 3, 4);
+
+/* The end entry: with is_abandoned, the game's abandonment and who
+ * caused it (by: 0 the dealer, K seat pK), covering every line so far;
+ * otherwise its end line and final seal, which must be the last line
+ * (RPL_E_INCOMPLETE if not).  *out is freed with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_entry_end(struct rpl_ctx *ctx, const struct rpl_log *log,
+                   bool is_abandoned, size_t by, char **out, size_t *len,
+                   struct rpl_error *err) RPL_NONNULL(1, 2, 5, 6);
+
+/* Parses an entry of the log (data[0..len), untrusted) into g; an entry
+ * that is not a game's is RPL_E_SYNTAX. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_tlog_game_parse(const void *data, size_t len, struct rpl_tlog_game *g,
+                    struct rpl_error *err) RPL_NONNULL(1, 3);
 
 #ifdef __cplusplus
 }

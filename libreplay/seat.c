@@ -109,11 +109,13 @@ struct walk {
     bool started;                  /* a game line was applied */
     bool revealed;                 /* a reveal line was walked */
     /* The last line walked. */
-    size_t author;    /* the seat that may sign it, 0: none */
-    bool is_game;     /* a line of the game module */
-    bool in_group;    /* signed against group_base */
-    bool opens_group; /* the first line of its group */
-    bool group_open;  /* the last game line belongs to a group */
+    size_t author;        /* the seat that may sign it, 0: none */
+    size_t receiver;      /* the seat its secret goes to as well, 0: none */
+    const char *label_kw; /* its label's first word, NULL: its keyword */
+    bool is_game;         /* a line of the game module */
+    bool in_group;        /* signed against group_base */
+    bool opens_group;     /* the first line of its group */
+    bool group_open;      /* the last game line belongs to a group */
 };
 
 static void
@@ -176,6 +178,8 @@ walk_line(struct walk *w, struct rpl_error *err)
     enum rpl_status rc = RPL_OK;
 
     w->author = 0;
+    w->receiver = 0;
+    w->label_kw = NULL;
     w->is_game = false;
     w->in_group = false;
     w->opens_group = false;
@@ -211,6 +215,8 @@ walk_line(struct walk *w, struct rpl_error *err)
             w->started = true;
             w->is_game = true;
             w->author = applied.author;
+            w->receiver = applied.receiver;
+            w->label_kw = applied.label_kw;
             w->opens_group = applied.opens_group;
             if (applied.opens_group)
                 memcpy(w->group_base, w->head, RPL__HASH);
@@ -488,7 +494,8 @@ rpl_delivery_parse(const char *text, size_t len, struct rpl_delivery *out,
  * line's keyword and each of its seats stands on the line.  (Numbers in a
  * label, such as a round, are not on the line.) */
 static bool
-label_fits(const char *label, const struct rpl__line *ln, size_t seats)
+label_fits(const char *label, const char *kw, const struct rpl__line *ln,
+           size_t seats)
 {
     const char *p = label;
     bool first = true;
@@ -500,7 +507,10 @@ label_fits(const char *label, const struct rpl__line *ln, size_t seats)
         size_t seat = 0;
         bool found = false;
 
-        if (first) {
+        if (first && kw) {
+            if (strlen(kw) != n || memcmp(kw, p, n) != 0)
+                return false;
+        } else if (first) {
             if (ln->tok[0].n != n || memcmp(ln->tok[0].p, p, n) != 0)
                 return false;
         } else if (rpl__tok_seat(&t, seats, &seat)) {
@@ -560,7 +570,7 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       "line %zu carries no commitment (\"%s\")", d->line, show);
         goto out;
     }
-    if (!label_fits(d->label, &ln, log->seats)) {
+    if (!label_fits(d->label, w.label_kw, &ln, log->seats)) {
         rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
                       "the delivery's label \"%s\" is not the one line %zu "
                       "commits (\"%s\")",
@@ -568,7 +578,8 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
         goto out;
     }
     to = w.author ? w.author : rpl__label_seat(d->label, log->seats);
-    if (d->seat != 0 && to != 0 && d->seat != to) {
+    if (d->seat != 0 && to != 0 && d->seat != to &&
+        !(w.receiver != 0 && d->seat == w.receiver)) {
         rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
                       "the delivery of line %zu (\"%s\") is addressed to "
                       "p%zu, not to p%zu",

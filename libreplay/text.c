@@ -58,10 +58,120 @@ utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
     return len;
 }
 
+size_t
+rpl__utf8_len(const char *s, size_t n)
+{
+    uint32_t cp;
+
+    return n ? utf8_next((const unsigned char *)s, n, &cp) : 0;
+}
+
 static bool
 is_cc(uint32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+/* The code points a name may not hold (camelog(5) Seat names), as
+ * ranges: the controls (Cc), every format character (Cf) of Unicode 15,
+ * the line and paragraph separators (Zl, Zp), and the characters that
+ * show nothing and are no space: the Hangul fillers, the combining
+ * grapheme joiner, the Khmer inherent vowels, the variation selectors. */
+static const struct {
+    uint32_t lo, hi;
+} hidden_cps[] = {
+    {0x0000, 0x001f},   {0x007f, 0x009f},   {0x00ad, 0x00ad},
+    {0x034f, 0x034f},   {0x0600, 0x0605},   {0x061c, 0x061c},
+    {0x06dd, 0x06dd},   {0x070f, 0x070f},   {0x0890, 0x0891},
+    {0x08e2, 0x08e2},   {0x115f, 0x1160},   {0x17b4, 0x17b5},
+    {0x180b, 0x180f},   {0x200b, 0x200f},   {0x2028, 0x202e},
+    {0x2060, 0x2064},   {0x2066, 0x206f},   {0x3164, 0x3164},
+    {0xfe00, 0xfe0f},   {0xfeff, 0xfeff},   {0xffa0, 0xffa0},
+    {0xfff9, 0xfffb},   {0x110bd, 0x110bd}, {0x110cd, 0x110cd},
+    {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a},
+    {0xe0001, 0xe0001}, {0xe0020, 0xe007f}, {0xe0100, 0xe01ef},
+};
+
+bool
+rpl__cp_is_hidden(uint32_t cp)
+{
+    for (size_t i = 0; i < sizeof(hidden_cps) / sizeof(hidden_cps[0]); i++)
+        if (cp >= hidden_cps[i].lo && cp <= hidden_cps[i].hi)
+            return true;
+    return false;
+}
+
+bool
+rpl__name_ok(const char *s, size_t n, uint32_t *bad)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+
+    while (i < n) {
+        uint32_t cp;
+        const size_t len = utf8_next(p + i, n - i, &cp);
+
+        if (!len) {
+            *bad = UINT32_MAX;
+            return false;
+        }
+        if (rpl__cp_is_hidden(cp)) {
+            *bad = cp;
+            return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
+size_t
+rpl_text_escape(const char *s, char *out, size_t cap)
+{
+    static const char hexd[] = "0123456789ABCDEF";
+    const unsigned char *p = (const unsigned char *)s;
+    const size_t n = strlen(s);
+    size_t len = 0;
+
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        const size_t clen = utf8_next(p + i, n - i, &cp);
+        char esc[16];
+        size_t elen = 0;
+
+        if (!clen || cp < 0x80) {
+            const unsigned c = p[i];
+
+            if (clen && c == '\\') {
+                esc[elen++] = '\\';
+                esc[elen++] = '\\';
+            } else if (!clen || c < 0x20 || c == 0x7f) {
+                esc[elen++] = '\\';
+                esc[elen++] = 'x';
+                esc[elen++] = hexd[c >> 4];
+                esc[elen++] = hexd[c & 15];
+            } else {
+                esc[elen++] = (char)c;
+            }
+            i++;
+        } else if (rpl__cp_is_hidden(cp)) {
+            elen =
+                (size_t)snprintf(esc, sizeof(esc), "\\u{%04X}", (unsigned)cp);
+            i += clen;
+        } else {
+            memcpy(esc, p + i, clen);
+            elen = clen;
+            i += clen;
+        }
+        /* Whole sequences only, so a cut output is still UTF-8. */
+        if (cap > 0 && len + elen < cap)
+            memcpy(out + len, esc, elen);
+        else if (cap > 0 && len < cap)
+            cap = len + 1;
+        len += elen;
+    }
+    if (cap > 0)
+        out[len < cap ? len : cap - 1] = '\0';
+    return len;
 }
 
 bool
@@ -427,10 +537,28 @@ rpl__tok_seats(const struct rpl__tok *t, size_t seats, uint8_t *out, size_t max,
     return true;
 }
 
+/* The reason a name holding code point cp is refused: a fixed text per
+ * kind, since *why outlives the call. */
+static const char *
+name_refusal(uint32_t cp)
+{
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+        return "name holds a control character (camelog(5), Seat names)";
+    if (cp == 0x2028 || cp == 0x2029)
+        return "name holds a line or paragraph separator (U+2028, U+2029)";
+    if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+        cp == 0x200e || cp == 0x200f || cp == 0x061c)
+        return "name holds a direction control (U+200E, U+200F, U+202A to "
+               "U+202E, U+2066 to U+2069, U+061C)";
+    return "name holds a format or invisible character such as U+200B or "
+           "U+FEFF (camelog(5), Seat names)";
+}
+
 bool
 rpl__tok_name(const struct rpl__tok *t, char *out, size_t cap, const char **why)
 {
     size_t n = 0;
+    uint32_t bad = 0;
 
     if (t->n < 2 || t->p[0] != '"' || t->p[t->n - 1] != '"') {
         *why = "expected a quoted name";
@@ -461,8 +589,9 @@ rpl__tok_name(const struct rpl__tok *t, char *out, size_t cap, const char **why)
         *why = "empty name";
         return false;
     }
-    if (!rpl__utf8_ok(out, n)) {
-        *why = "name is not valid UTF-8 without control characters";
+    if (!rpl__name_ok(out, n, &bad)) {
+        *why =
+            bad == UINT32_MAX ? "name is not valid UTF-8" : name_refusal(bad);
         return false;
     }
     return true;

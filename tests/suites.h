@@ -21,6 +21,7 @@ SUITE_FN(import_suite);
 SUITE_FN(seat_suite);
 SUITE_FN(live_suite);
 SUITE_FN(rec_suite);
+SUITE_FN(tlog_suite);
 #undef SUITE_FN
 
 #endif

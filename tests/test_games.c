@@ -179,8 +179,8 @@ END_TEST
 
 START_TEST(test_soc_lines)
 {
-    check_rules("soc", 3, NULL, NULL, "players=3 traitor=on brave=on");
-    check_rules("soc", 7, NULL, "", "players=7 traitor=on brave=off");
+    check_rules("soc", 3, NULL, NULL, "players=3 traitor=on brave=on own=on");
+    check_rules("soc", 7, NULL, "", "players=7 traitor=on brave=off own=on");
 }
 END_TEST
 

@@ -746,6 +746,41 @@ START_TEST(test_write_atomic)
 }
 END_TEST
 
+/* rpl_file_write(), the writer of every file of camelog: a link at the
+ * target is refused without force and replaced (not followed) with it. */
+START_TEST(test_file_write_link)
+{
+    struct rpl_error err;
+    char victim[256], target[256];
+    uint8_t *got;
+    size_t len;
+    struct stat st;
+
+    path_in(victim, sizeof(victim), "victim");
+    path_in(target, sizeof(target), "page.html");
+    ck_assert_int_eq(rpl_file_write(victim, "precious", 8, 0644, false, &err),
+                     RPL_OK);
+    ck_assert_int_eq(symlink(victim, target), 0);
+    ck_assert_int_eq(rpl_file_write(target, "page", 4, 0644, false, &err),
+                     RPL_E_EXISTS);
+    ck_assert_int_eq(rpl_file_write(target, "page", 4, 0644, true, &err),
+                     RPL_OK);
+    ck_assert_int_eq(lstat(target, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    ck_assert_int_eq(rpl__file_read(ctx, victim, 100, &got, &len, &err),
+                     RPL_OK);
+    ck_assert_uint_eq(len, 8);
+    ck_assert_mem_eq(got, "precious", 8);
+    rpl_free(ctx, got);
+    ck_assert_int_eq(rpl__file_read(ctx, target, 100, &got, &len, &err),
+                     RPL_OK);
+    ck_assert_uint_eq(len, 4);
+    rpl_free(ctx, got);
+    ck_assert_int_eq(rpl_file_write(target, NULL, 1, 0644, true, &err),
+                     RPL_E_ARG);
+}
+END_TEST
+
 START_TEST(test_write_atomic_failures)
 {
     struct rpl_error err;
@@ -927,6 +962,7 @@ gz_suite(void)
     tcase_add_test(tc, test_file_read_errors);
     tcase_add_test(tc, test_write_atomic);
     tcase_add_test(tc, test_write_atomic_failures);
+    tcase_add_test(tc, test_file_write_link);
     tcase_add_test(tc, test_write_relative_and_stdout);
     suite_add_tcase(s, tc);
 

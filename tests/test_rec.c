@@ -495,6 +495,44 @@ START_TEST(full_disk_accepts_nothing)
 }
 END_TEST
 
+/* The recorder refuses a seat name camelog(5) refuses: a control,
+ * format or invisible character (here U+200B, U+202E, U+2028). */
+START_TEST(names_that_spoof)
+{
+    static const char *const bad[] = {"Dan\xe2\x80\x8b",
+                                      "\xe2\x80\xae"
+                                      "naD",
+                                      "Dan\xe2\x80\xa8", "Dan\x1b[2J"};
+    struct table t;
+
+    table_init(&t, "avalon");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        const char *names[SEATS] = {"Ann", "Bob", "Cat", bad[i], "Eve"};
+        struct rpl_rec_config cfg;
+        struct rpl_recorder *rec = NULL;
+        struct rpl_error err;
+        uint8_t id[16], sec[32];
+
+        memset(id, 0x11, sizeof(id));
+        memset(sec, 0x22, sizeof(sec));
+        memset(&cfg, 0, sizeof(cfg));
+        cfg.game = t.game;
+        cfg.rules = t.rules;
+        cfg.seats = SEATS;
+        cfg.names = names;
+        cfg.dealer = t.dealer;
+        cfg.id = id;
+        cfg.secret = sec;
+        cfg.created = "2026-11-29T11:32:18Z";
+        ck_assert_int_eq(rpl_rec_new(t.ctx, &rec, &cfg, &err), RPL_E_ARG);
+        ck_assert_ptr_null(rec);
+        ck_assert_ptr_nonnull(strstr(err.msg, "name of p4"));
+        ck_assert_ptr_nonnull(strstr(err.msg, "invisible"));
+    }
+    table_release(&t);
+}
+END_TEST
+
 Suite *
 rec_suite(void)
 {
@@ -507,6 +545,7 @@ rec_suite(void)
     tcase_add_loop_test(tc, killed_after_every_call, 0, 1);
     tcase_add_test(tc, refusals_change_nothing);
     tcase_add_test(tc, full_disk_accepts_nothing);
+    tcase_add_test(tc, names_that_spoof);
     suite_add_tcase(s, tc);
     return s;
 }

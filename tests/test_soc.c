@@ -1426,6 +1426,264 @@ START_TEST(test_merlin)
 }
 END_TEST
 
+/* "pA,pB,pC" sorted, as a cancel line lists them. */
+static void
+seats3(char *out, size_t cap, unsigned a, unsigned b, unsigned c)
+{
+    unsigned v[3] = {a, b, c};
+
+    for (unsigned i = 0; i < 3; i++)
+        for (unsigned j = i + 1; j < 3; j++)
+            if (v[j] < v[i]) {
+                const unsigned t = v[i];
+
+                v[i] = v[j];
+                v[j] = t;
+            }
+    snprintf(out, cap, "p%u,p%u,p%u", v[0], v[1], v[2]);
+}
+
+/* own=on (S-41): each knight offers his own Merlins, in turn order from
+ * the drawer, and the turn's knight has the last word; a line written
+ * for another knight is refused at that line. */
+START_TEST(test_own_merlins)
+{
+    struct game g;
+    unsigned k, a, b, c;
+    char list[32];
+
+    for (int veto = 0; veto < 2; veto++) {
+        g_start(&g, "players=5 traitor=on brave=off own=on", 31);
+        k = plain(&g);
+        a = soc_next(&g.st->p, k);
+        b = soc_next(&g.st->p, a);
+        c = soc_next(&g.st->p, b);
+        hand_set(&g, k, "fight_1");
+        hand_set(&g, a, "merlin");
+        hand_set(&g, b, "merlin,merlin");
+        hand_set(&g, c, "merlin");
+        evil_black(&g, k, "morgan_siege");
+        ck_assert_int_eq(g.st->p.need.kind, SOC_N_MERLINS);
+        ck_assert_uint_eq(g.st->p.need.seat, k);
+        /* The one-seat table lines of own=off are refused. */
+        refusedf(&g, RPL_E_RULES, "pass p%u", k);
+        seats3(list, sizeof(list), a, b, b);
+        refusedf(&g, RPL_E_RULES, "cancel p%u merlin %s", k, list);
+        /* Another knight's offer, and Merlins k does not hold. */
+        refusedf(&g, RPL_E_RULES, "merlins p%u 1", a);
+        refusedf(&g, RPL_E_RULES, "merlins p%u 1", k);
+        actf(&g, "merlins p%u 0", k);
+        actf(&g, "merlins p%u 1", a);
+        refusedf(&g, RPL_E_RULES, "merlins p%u 3", b);
+        actf(&g, "merlins p%u 2", b);
+        /* Three offered: c is not asked; the last word is k's. */
+        ck_assert_int_eq(g.st->p.need.kind, SOC_N_CANCEL);
+        ck_assert_uint_eq(g.st->p.need.seat, k);
+        refusedf(&g, RPL_E_RULES, "pass p%u", a);
+        seats3(list, sizeof(list), a, c, b);
+        refusedf(&g, RPL_E_RULES, "cancel p%u merlin %s", k, list);
+        seats3(list, sizeof(list), a, b, b);
+        refusedf(&g, RPL_E_RULES, "cancel p%u merlin %s", b, list);
+        if (veto) {
+            actf(&g, "pass p%u", k);
+            ck_assert_uint_eq(g.st->p.siege, 2);
+            ck_assert_uint_eq(g.st->p.seat[b].hand_n, 2);
+        } else {
+            actf(&g, "cancel p%u merlin %s", k, list);
+            ck_assert_uint_eq(g.st->p.siege, 0);
+            ck_assert_uint_eq(g.st->p.seat[a].hand_n, 0);
+            ck_assert_uint_eq(g.st->p.seat[b].hand_n, 0);
+            ck_assert_uint_eq(g.st->p.seat[c].hand_n, 1);
+        }
+        ck_assert_int_eq(g.st->p.need.kind, SOC_N_HEROIC);
+        check_cards(g.st);
+        g_free(&g);
+    }
+
+    /* Fewer than three offered: the card takes effect, no last word. */
+    g_start(&g, "players=5 traitor=on brave=off own=on", 31);
+    k = plain(&g);
+    a = soc_next(&g.st->p, k);
+    hand_set(&g, a, "merlin");
+    evil_black(&g, k, "morgan_siege");
+    while (g.st->p.need.kind == SOC_N_MERLINS)
+        actf(&g, "merlins p%u %u", g.st->p.need.seat,
+             g.st->p.need.seat == a ? 1u : 0u);
+    ck_assert_uint_eq(g.st->p.siege, 2);
+    ck_assert_uint_eq(g.st->p.seat[a].hand_n, 1);
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_HEROIC);
+    g_free(&g);
+}
+END_TEST
+
+/* Answers every Merlin window with no Merlin. */
+static void
+no_merlins(struct game *g)
+{
+    while (g->st->p.need.kind == SOC_N_MERLINS)
+        actf(g, "merlins p%u 0", g->st->p.need.seat);
+}
+
+/* own=on: each knight offers himself for Morgan, and the turn's knight
+ * chooses among those who offered, never none when one did. */
+START_TEST(test_own_volunteer)
+{
+    struct game g;
+
+    g_start(&g, "players=4 traitor=on brave=off own=on", 40);
+    hand_set(&g, 1, "fight_1");
+    hand_set(&g, 2, "fight_1,fight_2,grail");
+    hand_set(&g, 3, "fight_1,fight_2,grail,grail");
+    hand_set(&g, 4, "fight_3");
+    evil_black(&g, 1, "morgan_discard");
+    no_merlins(&g);
+    /* Only the knights holding three cards are asked. */
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_OFFER);
+    ck_assert_uint_eq(g.st->p.need.seat, 2);
+    refusedf(&g, RPL_E_RULES, "volunteer p1 none");
+    refusedf(&g, RPL_E_RULES, "volunteer p1 p3");
+    refusedf(&g, RPL_E_RULES, "offer p3 yes");
+    actf(&g, "offer p2 yes");
+    actf(&g, "offer p3 yes");
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_VOLUNTEER);
+    ck_assert_uint_eq(g.st->p.need.seat, 1);
+    refusedf(&g, RPL_E_RULES, "volunteer p1 none");
+    refusedf(&g, RPL_E_RULES, "volunteer p1 p4");
+    refusedf(&g, RPL_E_RULES, "volunteer p2 p2");
+    actf(&g, "volunteer p1 p3");
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_DISCARD);
+    ck_assert_uint_eq(g.st->p.need.seat, 3);
+    actf(&g, "discard p3 fight_1,grail,grail");
+    ck_assert_uint_eq(g.st->p.seat[3].hand_n, 1);
+    check_cards(g.st);
+    g_free(&g);
+
+    /* One knight offers: he is the volunteer, without a last word. */
+    g_start(&g, "players=4 traitor=on brave=off own=on", 41);
+    evil_black(&g, 2, "morgan_volunteer");
+    no_merlins(&g);
+    ck_assert_uint_eq(g.st->p.need.seat, 2);
+    actf(&g, "offer p2 no");
+    actf(&g, "offer p3 no");
+    refusedf(&g, RPL_E_RULES, "offer p1 yes");
+    actf(&g, "offer p4 yes");
+    actf(&g, "offer p1 no");
+    ck_assert_uint_eq(g.st->p.seat[4].lp, 2);
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_HEROIC);
+    g_free(&g);
+}
+END_TEST
+
+/* own=on: Convocation names nobody; each knight away says whether he
+ * comes back. */
+START_TEST(test_own_convocation)
+{
+    struct game g;
+
+    g_start(&g, "players=5 traitor=on brave=off own=on", 32);
+    hand_set(&g, 1, "convocation");
+    at(&g, 2, SOC_GRAIL);
+    at(&g, 3, SOC_PICTS);
+    heroic(&g, 1);
+    refusedf(&g, RPL_E_RULES, "special p1 convocation p2,p3");
+    refusedf(&g, RPL_E_RULES, "special p1 convocation none");
+    actf(&g, "special p1 convocation");
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_OFFER);
+    ck_assert_uint_eq(g.st->p.need.seat, 2);
+    refusedf(&g, RPL_E_RULES, "offer p3 yes");
+    actf(&g, "offer p2 yes");
+    actf(&g, "offer p3 no");
+    ck_assert_uint_eq(g.st->p.seat[2].loc, SOC_CAMELOT);
+    ck_assert_uint_eq(g.st->p.seat[3].loc, SOC_PICTS);
+    ck_assert_int_eq(g.st->p.need.kind, SOC_N_SHARE);
+    ck_assert_uint_eq(g.st->p.need.a, 4);
+    g_ok(&g, "share p1 p1=1 p2=1 p4=1 p5=1");
+    check_cards(g.st);
+    g_free(&g);
+
+    /* own=off keeps the form of camelog 1 files, with the list. */
+    g_start(&g, "players=5 traitor=on brave=off", 32);
+    hand_set(&g, 1, "convocation");
+    heroic(&g, 1);
+    refusedf(&g, RPL_E_RULES, "special p1 convocation");
+    g_free(&g);
+}
+END_TEST
+
+/* No agreement on the opening pool: the dealer shares it at random,
+ * one card to each seat, from stream "pool"; a public verifier checks
+ * the sharing at the reveal and names the redeal line. */
+START_TEST(test_pool_random)
+{
+    for (int forge = 0; forge < 2; forge++) {
+        struct game g;
+        struct rpl_error err;
+        char act[64];
+        struct soc_pub *p;
+        uint8_t want[SOC_MAX_SEATS];
+        unsigned m = 0;
+        size_t at_line;
+
+        g_init(&g, "players=5 traitor=on brave=off own=on", 50);
+        g_drain(&g);
+        p = &g.st->p;
+        for (unsigned k = 1; k <= p->n; k++) {
+            unsigned c = 0;
+
+            while (!g.st->h.hand[k][c])
+                c++;
+            snprintf(act, sizeof(act), "pool p%u %s", k, rpl__soc_card[c].tok);
+            g_ok(&g, act);
+        }
+        refusedf(&g, RPL_E_RULES, "allot p%u random", soc_next(p, p->first));
+        snprintf(act, sizeof(act), "allot p%u random", p->first);
+        {
+            struct rpl__emit e;
+
+            ck_assert_int_eq(rpl__soc.action(g.st, &g.env, act, &e, &g.err),
+                             RPL_OK);
+            ck_assert_int_eq(g_emit(&g, &e, true), RPL_OK);
+        }
+        ck_assert_int_eq(p->need.kind, SOC_N_REDEAL);
+        rpl__soc_redeal(g.seed, p->poolers, want, &m);
+        ck_assert_uint_eq(m, 5);
+        /* Not a permutation of the seats: refused when read. */
+        ck_assert_int_eq(apply_text(g.st, &g.env, "redeal p1,p1,p2,p3,p4",
+                                    g_no(&g) + 1, &err),
+                         RPL_E_RULES);
+        at_line = g_no(&g) + 1;
+        if (forge) {
+            /* Another permutation: a knowing state refuses it at once; a
+             * public one at the reveal, naming this line. */
+            char bad[64];
+            const uint8_t t = want[0];
+
+            want[0] = want[1];
+            want[1] = t;
+            snprintf(bad, sizeof(bad), "redeal p%u,p%u,p%u,p%u,p%u", want[0],
+                     want[1], want[2], want[3], want[4]);
+            ck_assert_int_eq(apply_text(g.st, &g.env, bad, at_line, &err),
+                             RPL_E_RULES);
+            ck_assert_uint_eq(err.line, at_line);
+            g_record(&g, bad);
+            ck_assert_int_eq(public_replay(&g, &err, false), RPL_OK);
+            ck_assert_int_eq(public_replay(&g, &err, true), RPL_E_RULES);
+            ck_assert_uint_eq(err.line, at_line);
+        } else {
+            g_drain(&g);
+            /* The dealer writes the sharing the stream gives. */
+            ck_assert(strncmp(last_line(&g, 0), "redeal ", 7) == 0);
+            for (unsigned i = 0; i < 5; i++)
+                ck_assert_uint_eq(p->seat[want[i]].hand_n, 6);
+            ck_assert_int_eq(p->need.kind, SOC_N_EVIL);
+            check_cards(g.st);
+            ck_assert_int_eq(public_replay(&g, &err, true), RPL_OK);
+        }
+        g_free(&g);
+    }
+}
+END_TEST
+
 START_TEST(test_convocation)
 {
     struct game g;
@@ -2868,8 +3126,11 @@ START_TEST(test_property)
         const enum rpl_bot kind =
             (i / 40) % 2 ? RPL_BOT_PLAUSIBLE : RPL_BOT_RANDOM;
 
-        snprintf(rules, sizeof(rules), "players=%u traitor=%s brave=%s", n,
-                 traitor ? "on" : "off", brave ? "on" : "off");
+        /* own=on (each knight's own decisions) every other pair of
+         * 40 games, own=off (camelog 1 files) the others. */
+        snprintf(rules, sizeof(rules), "players=%u traitor=%s brave=%s%s", n,
+                 traitor ? "on" : "off", brave ? "on" : "off",
+                 (i / 80) % 2 ? " own=on" : "");
         g_init(&g, rules, 1000 + (unsigned)i);
         g.lines = keep; /* the line buffer serves every game */
         g.cap = keep_cap;
@@ -3122,6 +3383,10 @@ soc_suite(void)
     tc = tcase_create("white_cards");
     tcase_add_test(tc, test_merlin);
     tcase_add_test(tc, test_convocation);
+    tcase_add_test(tc, test_own_merlins);
+    tcase_add_test(tc, test_own_volunteer);
+    tcase_add_test(tc, test_own_convocation);
+    tcase_add_test(tc, test_pool_random);
     tcase_add_test(tc, test_fate);
     tcase_add_test(tc, test_heroism);
     tcase_add_test(tc, test_lady_of_the_lake);

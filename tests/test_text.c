@@ -372,6 +372,78 @@ START_TEST(names)
 }
 END_TEST
 
+START_TEST(escape)
+{
+    char out[64];
+
+    ck_assert_uint_eq(rpl_text_escape("plain é", out, sizeof(out)), 8);
+    ck_assert_str_eq(out, "plain é");
+    ck_assert_uint_eq(rpl_text_escape("a\x1b[2J\x07\\\x7f", out, sizeof(out)),
+                      18);
+    ck_assert_str_eq(out, "a\\x1B[2J\\x07\\\\\\x7F");
+    /* invalid UTF-8 byte by byte, C1 controls and format characters */
+    rpl_text_escape("B\xff\xc2"
+                    "b\xc2\x85",
+                    out, sizeof(out));
+    ck_assert_str_eq(out, "B\\xFF\\xC2b\\u{0085}");
+    rpl_text_escape("D\xe2\x80\x8b\xe2\x80\xae\xe2\x80\xa8\xef\xbb\xbf", out,
+                    sizeof(out));
+    ck_assert_str_eq(out, "D\\u{200B}\\u{202E}\\u{2028}\\u{FEFF}");
+    rpl_text_escape("\xf3\xa0\x80\x81x", out, sizeof(out));
+    ck_assert_str_eq(out, "\\u{E0001}x");
+    /* cut between whole sequences only, returning the whole length */
+    ck_assert_uint_eq(rpl_text_escape("ab\x1b"
+                                      "c",
+                                      out, 5),
+                      7);
+    ck_assert_str_eq(out, "ab");
+    ck_assert_uint_eq(rpl_text_escape("abc", NULL, 0), 3);
+}
+END_TEST
+
+START_TEST(names_hidden)
+{
+    static const char *const refused[] = {
+        "Dave\xe2\x80\x8b", /* U+200B zero width space */
+        "\xe2\x80\xae"
+        "evaD", /* U+202E right-to-left override */
+        "a\xe2\x81\xa6"
+        "b", /* U+2066 left-to-right isolate */
+        "a\xe2\x80\xa8"
+        "b", /* U+2028 line separator */
+        "a\xe2\x80\xa9"
+        "b", /* U+2029 paragraph separator */
+        "\xef\xbb\xbf"
+        "a", /* U+FEFF byte order mark */
+        "a\xc2\xad"
+        "b", /* U+00AD soft hyphen */
+        "a\xe2\x81\xa0"
+        "b",                 /* U+2060 word joiner */
+        "\xe3\x85\xa4",      /* U+3164 Hangul filler */
+        "a\xef\xb8\x8f",     /* U+FE0F variation selector */
+        "a\xf3\xa0\x80\xa1", /* U+E0021 tag */
+    };
+    char out[RPL_MAX_NAME + 1];
+    char quoted[32];
+    const char *why = NULL;
+    struct rpl__tok t;
+    uint32_t bad = 0;
+
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        snprintf(quoted, sizeof(quoted), "\"%s\"", refused[i]);
+        t = tok(quoted);
+        ck_assert_msg(!rpl__tok_name(&t, out, sizeof(out), &why), "%zu", i);
+        ck_assert_ptr_nonnull(strstr(why, "U+"));
+        ck_assert(!rpl__name_ok(refused[i], strlen(refused[i]), &bad));
+        ck_assert(rpl__cp_is_hidden(bad));
+    }
+    /* letters, marks and spaces of other scripts stay */
+    t = tok("\"Zoë Ω 李 \xd8\xb9\xd9\x84\xd9\x8a\"");
+    ck_assert(rpl__tok_name(&t, out, sizeof(out), &why));
+    ck_assert(rpl__name_ok("e\xcc\x81", 3, &bad)); /* e + U+0301 */
+}
+END_TEST
+
 START_TEST(times)
 {
     struct rpl__tok t;
@@ -415,6 +487,8 @@ text_suite(void)
     tcase_add_test(tc, hex_one_spelling);
     tcase_add_test(tc, base64_one_spelling);
     tcase_add_test(tc, names);
+    tcase_add_test(tc, names_hidden);
+    tcase_add_test(tc, escape);
     tcase_add_test(tc, times);
     suite_add_tcase(s, tc);
     return s;

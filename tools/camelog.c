@@ -27,6 +27,7 @@ static const struct cli_command commands[] = {
     {"host", cmd_host, "record a live game driven by JSON Lines"},
     {"seat", cmd_seat, "a player's checks and signatures in a live game"},
     {"corpus", cmd_corpus, "generate games that exercise every rule id"},
+    {"tlog", cmd_tlog, "keep and check a public log of games (tlog-tiles)"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #define PROG "camelog"
 
 /* Refresh the progress line at most this often. */
@@ -90,6 +92,8 @@ cli_status_name(enum rpl_status st)
         return "incomplete";
     case RPL_E_UNSUPPORTED:
         return "unsupported";
+    case RPL_E_BUSY:
+        return "busy";
     }
     return "unknown";
 }
@@ -832,6 +836,111 @@ cli_make_dir(const char *dir)
     cli_file_msg(dir, 0, "%s",
                  errno == EEXIST ? "not a directory" : strerror(errno));
     return CLI_EXIT_USAGE;
+}
+
+int
+cli_write_file(const char *path, const void *data, size_t len, unsigned mode,
+               bool force)
+{
+    struct rpl_error err;
+    enum rpl_status st;
+
+    if (strcmp(path, "-") == 0) {
+        /* Through stdio, in order with what the command printed. */
+        FILE *out = cli_out();
+
+        if (len > 0 && fwrite(data, 1, len, out) != len) {
+            cli_msg("standard output: %s", strerror(errno));
+            return CLI_EXIT_USAGE;
+        }
+        return CLI_EXIT_OK;
+    }
+    st = rpl_file_write(path, data, len, mode, force, &err);
+    if (st != RPL_OK) {
+        const int rc = cli_file_error(path, st, &err);
+
+        return rc == CLI_EXIT_INVALID ? CLI_EXIT_USAGE : rc;
+    }
+    return CLI_EXIT_OK;
+}
+
+int
+cli_wfile_open(struct cli_wfile *w, const char *path)
+{
+    memset(w, 0, sizeof(*w));
+    w->path = strdup(path);
+    if (w->path && strcmp(path, "-") == 0) {
+        w->fp = cli_out();
+        return CLI_EXIT_OK;
+    }
+    w->fp = w->path ? open_memstream(&w->buf, &w->len) : NULL;
+    if (!w->fp) {
+        free(w->path);
+        w->path = NULL;
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+void
+cli_wfile_drop(struct cli_wfile *w)
+{
+    if (w->fp && w->fp != cli_out())
+        fclose(w->fp);
+    w->fp = NULL;
+    if (w->buf) {
+        sodium_memzero(w->buf, w->len);
+        free(w->buf);
+    }
+    w->buf = NULL;
+    w->len = 0;
+    free(w->path);
+    w->path = NULL;
+}
+
+int
+cli_wfile_commit(struct cli_wfile *w, unsigned mode, bool force)
+{
+    int rc = CLI_EXIT_OK;
+
+    if (!w->fp)
+        return CLI_EXIT_USAGE;
+    if (w->fp == cli_out()) {
+        w->fp = NULL;
+        cli_wfile_drop(w);
+        return CLI_EXIT_OK;
+    }
+    if (ferror(w->fp) || fclose(w->fp) != 0) {
+        cli_msg("out of memory");
+        rc = CLI_EXIT_USAGE;
+    }
+    w->fp = NULL;
+    if (rc == CLI_EXIT_OK)
+        rc = cli_write_file(w->path, w->buf ? w->buf : "", w->len, mode, force);
+    cli_wfile_drop(w);
+    return rc;
+}
+
+void
+cli_put_text_escaped(FILE *f, const char *s)
+{
+    char small[256];
+    const size_t n = rpl_text_escape(s, small, sizeof(small));
+    char *big;
+
+    if (n < sizeof(small)) {
+        fputs(small, f);
+        return;
+    }
+    big = malloc(n + 1);
+    if (!big) {
+        fputs(small, f);
+        return;
+    }
+    (void)rpl_text_escape(s, big, n + 1);
+    fputs(big, f);
+    free(big);
 }
 
 /* ---------------------------------------------------------- coverage */

@@ -52,6 +52,7 @@ int cmd_html(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_seat(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
+int cmd_tlog(int argc, char **argv);
 
 /* ------------------------------------------------------------ status */
 
@@ -114,6 +115,11 @@ FILE *cli_err(void);
 void cli_put_text(const char *out, size_t out_len, const char *err,
                   size_t err_len);
 
+/* Prints text from a file (names, reasons, values of an archive) to f
+ * with rpl_text_escape(), so that no control, format or invisible
+ * character and no invalid UTF-8 reaches the terminal raw. */
+void cli_put_text_escaped(FILE *f, const char *s);
+
 /* ----------------------------------------------------------- parsing */
 
 /* A seat such as "p3" (from p1; the caller checks it against the game). */
@@ -168,6 +174,30 @@ void cli_game_names(char *out, size_t cap, const char *sep, const char *last);
 /* Makes directory dir (mode 0777 before the umask) unless it exists as
  * a directory; reports the failure and returns 2. */
 int cli_make_dir(const char *dir);
+
+/* Every file a command writes goes through these: rpl_file_write()
+ * makes a temporary file with mkstemp() beside path, syncs it and
+ * renames it over path, so a link planted at either name is never
+ * followed and a failure leaves no partial file; "-" is standard
+ * output.  cli_write_file() writes a buffer; reports the failure and
+ * returns its exit status (2 for an existing file without force). */
+int cli_write_file(const char *path, const void *data, size_t len,
+                   unsigned mode, bool force);
+
+/* A file written as a stream: cli_wfile_open() gives fp (standard
+ * output for "-", else a buffer in memory) and cli_wfile_commit() writes
+ * what fp holds with cli_write_file(); cli_wfile_drop() discards it
+ * (commit does after a failure).  Both wipe the buffer and free the
+ * copy of path. */
+struct cli_wfile {
+    char *path; /* a copy */
+    FILE *fp;
+    char *buf;
+    size_t len;
+};
+int cli_wfile_open(struct cli_wfile *w, const char *path);
+int cli_wfile_commit(struct cli_wfile *w, unsigned mode, bool force);
+void cli_wfile_drop(struct cli_wfile *w);
 
 /* -------------------------------------------------------------- JSON */
 

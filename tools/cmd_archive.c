@@ -810,22 +810,31 @@ print_game(void *ud, const struct rpl_archive_game *g)
         json_decref(o);
         return run->rc == CLI_EXIT_OK;
     }
-    printf("%s %s %s %zup ", g->id,
-           g->created ? g->created : "-                   ", g->game,
-           g->players);
+    /* Every text of the archive escaped: it may come from anyone. */
+    cli_put_text_escaped(stdout, g->id);
+    putchar(' ');
+    cli_put_text_escaped(stdout,
+                         g->created ? g->created : "-                   ");
+    putchar(' ');
+    cli_put_text_escaped(stdout, g->game);
+    printf(" %zup ", g->players);
     if (!g->winner) {
         fputs("in-progress", stdout);
     } else if (strcmp(g->winner, "aborted") == 0) {
         fputs("aborted", stdout);
     } else {
-        printf("%s:%s", g->winner, g->reason ? g->reason : "");
+        cli_put_text_escaped(stdout, g->winner);
+        putchar(':');
+        cli_put_text_escaped(stdout, g->reason ? g->reason : "");
     }
     for (i = 0; i < g->players; i++) {
         const struct rpl_archive_seat *s = &g->seats[i];
 
-        printf(" %s", s->name);
+        putchar(' ');
+        cli_put_text_escaped(stdout, s->name);
         if (s->role) {
-            printf("=%s", s->role);
+            putchar('=');
+            cli_put_text_escaped(stdout, s->role);
         }
     }
     putchar('\n');
@@ -904,13 +913,16 @@ print_row(void *ud, size_t ncols, const char *const *names,
     }
     if (!run->has_header) {
         for (i = 0; i < ncols; i++) {
-            printf("%s%s", i ? "\t" : "", names[i]);
+            fputs(i ? "\t" : "", stdout);
+            cli_put_text_escaped(stdout, names[i]);
         }
         putchar('\n');
         run->has_header = true;
     }
+    /* A tab or a newline in a value is escaped too: one row a line. */
     for (i = 0; i < ncols; i++) {
-        printf("%s%s", i ? "\t" : "", values[i] ? values[i] : "");
+        fputs(i ? "\t" : "", stdout);
+        cli_put_text_escaped(stdout, values[i] ? values[i] : "");
     }
     putchar('\n');
     return !ferror(stdout);
@@ -954,26 +966,11 @@ stats_as(const struct args *a, struct rpl_archive *ar,
     return CLI_EXIT_OK;
 }
 
+/* --svg replaces the file, as it always has, but never through a link. */
 static int
 save_svg(const char *path, const char *svg)
 {
-    const bool is_stdout = strcmp(path, "-") == 0;
-    FILE *f = is_stdout ? stdout : fopen(path, "w");
-
-    if (!f) {
-        cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
-    fputs(svg, f);
-    if (!is_stdout) {
-        const bool failed = ferror(f) != 0;
-
-        if (fclose(f) != 0 || failed) {
-            cli_file_msg(path, 0, "cannot write: %s", strerror(errno));
-            return CLI_EXIT_USAGE;
-        }
-    }
-    return CLI_EXIT_OK;
+    return cli_write_file(path, svg, strlen(svg), 0644, true);
 }
 
 static int

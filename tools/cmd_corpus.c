@@ -72,7 +72,8 @@ struct corpus {
     struct rpl_seckey *dealer;
     struct cli_coverage *cov;
     json_t *files; /* the manifest's array of files */
-    FILE *txt;     /* manifest.txt, being written */
+    FILE *txt;     /* manifest.txt, being written (txt_file.fp) */
+    struct cli_wfile txt_file;
 };
 
 /* How the seats of a candidate choose: each pass over the rules lines
@@ -429,10 +430,15 @@ write_json(const struct corpus *c, const char *path)
                                     "it"));
     ok &= cli_json_set(doc, "files", json_incref(c->files));
     ok &= cli_json_set(doc, "coverage", tables);
-    if (!ok || json_dump_file(doc, path, JSON_INDENT(1)) != 0) {
+    char *text = ok ? json_dumps(doc, JSON_INDENT(1)) : NULL;
+
+    if (!text) {
         cli_file_msg(path, 0, "cannot write the manifest");
         rc = CLI_EXIT_USAGE;
+    } else {
+        rc = cli_write_file(path, text, strlen(text), 0644, c->force);
     }
+    free(text);
     json_decref(doc);
     return rc;
 }
@@ -568,12 +574,15 @@ cmd_corpus(int argc, char **argv)
     c.cov = calloc(1, sizeof(*c.cov));
     c.files = json_array();
     snprintf(path, sizeof(path), "%s/manifest.txt", c.dir);
-    c.txt = c.cov && c.files ? fopen(path, "w") : NULL;
-    if (!c.txt) {
-        cli_file_msg(path, 0, "%s", c.cov ? strerror(errno) : "out of memory");
+    if (!c.cov || !c.files) {
+        cli_msg("out of memory");
         rc = CLI_EXIT_USAGE;
         goto out;
     }
+    rc = cli_wfile_open(&c.txt_file, path);
+    if (rc != CLI_EXIT_OK)
+        goto out;
+    c.txt = c.txt_file.fp;
     fprintf(c.txt, "camelog corpus %s, seed \"%s\", k %zu, max-games %zu\n",
             rpl_version(), c.seed_hex, c.k, c.max_games);
     fprintf(c.txt, "file\tgame\tcandidate\tbot\twinner\treason\trules\tids\n");
@@ -588,9 +597,10 @@ cmd_corpus(int argc, char **argv)
         snprintf(path, sizeof(path), "%s/manifest.json", c.dir);
         rc = write_json(&c, path);
     }
-    if (fclose(c.txt) != 0 && rc == CLI_EXIT_OK) {
-        cli_msg("%s/manifest.txt: %s", c.dir, strerror(errno));
-        rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK) {
+        rc = cli_wfile_commit(&c.txt_file, 0644, c.force);
+    } else {
+        cli_wfile_drop(&c.txt_file);
     }
     c.txt = NULL;
     if (rc == CLI_EXIT_OK) {

@@ -44,6 +44,10 @@
 /* The longest "id" a request may carry (a string), for echoing back. */
 #define HOST_MAX_ID 128
 
+/* The replies to requests with an id that are kept, so that a request
+ * sent again (same id, same fields) gets the first reply again. */
+#define HOST_ID_CACHE 64
+
 static const char usage[] = "usage: camelog host [--no-fsync]\n";
 
 static const char options[] =
@@ -60,7 +64,22 @@ struct host {
     bool no_fsync;
     size_t seats;
     size_t request; /* 1-based number of the request line */
+    /* Replies kept by id (a ring); cur_*: the request being answered. */
+    struct {
+        char *id, *req, *reply;
+    } seen[HOST_ID_CACHE];
+    size_t next_seen;
+    char *cur_id, *cur_req;
 };
+
+static void
+free_text(char *s)
+{
+    if (s) {
+        sodium_memzero(s, strlen(s));
+        free(s);
+    }
+}
 
 /* ------------------------------------------------------------ replies */
 
@@ -109,6 +128,8 @@ status_code(enum rpl_status st)
         return "phase";
     case RPL_E_LIMIT:
         return "limit";
+    case RPL_E_BUSY:
+        return "locked";
     case RPL_E_NOMEM:
     case RPL_E_CRYPTO:
         return "internal";
@@ -137,7 +158,13 @@ refuse_status(const struct host *h, struct rpl_refusal *why, enum rpl_status st,
               const struct rpl_error *err, bool public)
 {
     if (public) {
-        refuse(why, status_code(st), "%s", cli_error_text(st, err));
+        /* The library's message names the configuration: stderr too, so
+         * that every reason stays one of the fixed texts. */
+        refuse(why, status_code(st), "%s",
+               st == RPL_E_IO || st == RPL_E_EXISTS
+                   ? "the journal could not be created"
+                   : "the game, its rules or its seats are not valid");
+        dealer_detail(h, st, err);
     } else if (st == RPL_E_IO) {
         refuse(why, "io",
                "the journal could not be written: nothing was "
@@ -181,7 +208,16 @@ reply_new(const json_t *id, bool ok)
 /* Writes a reply and flushes it: the server waits for it.  Returns
  * false when stdout is gone. */
 static bool
-reply_send(json_t *r)
+write_line(const char *s)
+{
+    return fputs(s, stdout) >= 0 && fputc('\n', stdout) != EOF &&
+           fflush(stdout) == 0;
+}
+
+/* Writes a reply and flushes it: the server waits for it; with h, keeps
+ * it for the request's id.  Returns false when stdout is gone. */
+static bool
+reply_send(struct host *h, json_t *r)
 {
     char *s = r ? json_dumps(r, JSON_COMPACT) : NULL;
     bool ok;
@@ -191,14 +227,65 @@ reply_send(json_t *r)
         cli_msg("out of memory");
         return false;
     }
-    ok = fputs(s, stdout) >= 0 && fputc('\n', stdout) != EOF &&
-         fflush(stdout) == 0;
-    free(s);
+    ok = write_line(s);
+    if (h && h->cur_id) {
+        const size_t i = h->next_seen;
+
+        free_text(h->seen[i].id);
+        free_text(h->seen[i].req);
+        free_text(h->seen[i].reply);
+        h->seen[i].id = h->cur_id;
+        h->seen[i].req = h->cur_req;
+        h->seen[i].reply = s;
+        h->cur_id = h->cur_req = NULL;
+        h->next_seen = (i + 1) % HOST_ID_CACHE;
+        s = NULL;
+    }
+    free_text(s);
     return ok;
 }
 
+/* A request with an id: 1 when the same request (same id, same fields)
+ * was answered before and its reply was sent again, 0 when it is new
+ * (then its reply is kept, in place of the one of an earlier request
+ * with that id).  -1 when stdout is gone. */
+static int
+seen_before(struct host *h, const json_t *id, const json_t *req)
+{
+    char *idt = json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *rt = json_dumps(req, JSON_COMPACT | JSON_SORT_KEYS);
+
+    free_text(h->cur_id);
+    free_text(h->cur_req);
+    h->cur_id = h->cur_req = NULL;
+    if (!idt || !rt) {
+        free(idt);
+        free_text(rt);
+        return 0;
+    }
+    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
+        if (!h->seen[i].id || strcmp(h->seen[i].id, idt) != 0) {
+            continue;
+        }
+        if (strcmp(h->seen[i].req, rt) != 0) {
+            /* The id names another request now. */
+            free_text(h->seen[i].id);
+            free_text(h->seen[i].req);
+            free_text(h->seen[i].reply);
+            h->seen[i].id = h->seen[i].req = h->seen[i].reply = NULL;
+            break;
+        }
+        free(idt);
+        free_text(rt);
+        return write_line(h->seen[i].reply) ? 1 : -1;
+    }
+    h->cur_id = idt;
+    h->cur_req = rt;
+    return 0;
+}
+
 static bool
-send_refusal(const json_t *id, const struct rpl_refusal *why)
+send_refusal(struct host *h, const json_t *id, const struct rpl_refusal *why)
 {
     json_t *r = reply_new(id, false);
 
@@ -208,7 +295,7 @@ send_refusal(const json_t *id, const struct rpl_refusal *why)
         cli_msg("out of memory");
         return false;
     }
-    return reply_send(r);
+    return reply_send(h, r);
 }
 
 /* ------------------------------------------------------------ fields */
@@ -231,7 +318,9 @@ check_fields(json_t *req, const char *const *allowed, struct rpl_refusal *why)
             known = strcmp(key, allowed[i]) == 0;
         }
         if (!known) {
-            refuse(why, "bad-request", "unknown field \"%.64s\"", key);
+            /* The name is the sender's text: named on stderr only. */
+            refuse(why, "bad-request", "a field this operation does not take");
+            cli_msg("unknown field \"%.64s\"", key);
             return false;
         }
     }
@@ -265,6 +354,23 @@ get_str(json_t *req, const char *key, bool required, const char **out,
     return true;
 }
 
+/* A path field: "-" would be a standard stream (the protocol's own),
+ * and the empty string no file at all. */
+static bool
+get_path(json_t *req, const char *key, bool required, const char **out,
+         struct rpl_refusal *why)
+{
+    if (!get_str(req, key, required, out, why)) {
+        return false;
+    }
+    if (*out && (strcmp(*out, "-") == 0 || (*out)[0] == '\0')) {
+        refuse(why, "bad-request",
+               "field \"%s\" must name a file (not \"-\" or empty)", key);
+        return false;
+    }
+    return true;
+}
+
 /* A seat field such as "p3", within the game. */
 static bool
 get_seat(const struct host *h, json_t *req, const char *key, size_t *seat,
@@ -276,8 +382,8 @@ get_seat(const struct host *h, json_t *req, const char *key, size_t *seat,
         return false;
     }
     if (!cli_parse_seat(s, seat) || *seat == 0 || *seat > h->seats) {
-        refuse(why, "bad-request",
-               "field \"%s\": no seat \"%.16s\" in this game", key, s);
+        refuse(why, "bad-request", "field \"%s\" must be a seat of this game",
+               key);
         return false;
     }
     return true;
@@ -440,12 +546,14 @@ deliveries_json(const struct rpl_recorder *rec, size_t first)
     return o;
 }
 
-/* Every pending sign request: seat, line, text, base, message (hex). */
+/* Every pending sign request (at most one a seat), under its seat's key:
+ * {"p1":{seat, line, text, base, message (hex)}}.  Private: the text of
+ * a vote is out before the votes are public. */
 static json_t *
 sign_json(const struct rpl_recorder *rec)
 {
     static const char domain[] = "camelog sig v1";
-    json_t *a = json_array();
+    json_t *a = json_object();
     const size_t n = rpl_rec_sign_requests(rec);
     uint8_t *msg = NULL;
     size_t i;
@@ -458,6 +566,7 @@ sign_json(const struct rpl_recorder *rec)
     for (i = 0; a && i < n; i++) {
         struct rpl_sign_request sr;
         struct rpl_error err;
+        char seat[24];
         json_t *o;
         size_t tlen, mlen;
 
@@ -472,12 +581,13 @@ sign_json(const struct rpl_recorder *rec)
         memcpy(msg + sizeof(domain) - 1 + 32, sr.text, tlen);
         mlen = sizeof(domain) - 1 + 32 + tlen;
         o = json_object();
-        if (!cli_json_set(o, "seat", json_seat(sr.seat)) ||
+        snprintf(seat, sizeof(seat), "p%zu", sr.seat);
+        if (!cli_json_set(a, seat, o) ||
+            !cli_json_set(o, "seat", json_seat(sr.seat)) ||
             !cli_json_set(o, "line", cli_json_size(sr.line)) ||
             !cli_json_set(o, "text", cli_json_str(sr.text)) ||
             !cli_json_set(o, "base", json_hex(sr.base, 32)) ||
-            !cli_json_set(o, "message", json_hex(msg, mlen)) ||
-            json_array_append_new(a, o) != 0) {
+            !cli_json_set(o, "message", json_hex(msg, mlen))) {
             json_decref(a);
             a = NULL;
         }
@@ -522,8 +632,8 @@ op_new(struct op_ctx *c)
         !get_str(c->req, "rules", false, &rules, why) ||
         !get_str(c->req, "roles", false, &roles, why) ||
         !get_str(c->req, "options", false, &opts, why) ||
-        !get_str(c->req, "dealer", true, &dealer, why) ||
-        !get_str(c->req, "journal", false, &journal, why) ||
+        !get_path(c->req, "dealer", true, &dealer, why) ||
+        !get_path(c->req, "journal", false, &journal, why) ||
         !get_str(c->req, "created", false, &created, why) ||
         !get_hex(c->req, "game_id", false, id, sizeof(id), &has_id, why) ||
         !get_hex(c->req, "secret", false, secret, sizeof(secret), &has_secret,
@@ -596,8 +706,9 @@ op_new(struct op_ctx *c)
     }
     st = rpl_seckey_load(h->ctx, &h->dealer, dealer, &err);
     if (st != RPL_OK) {
-        refuse(why, status_code(st), "dealer key %.128s: %s", dealer,
-               cli_error_text(st, &err));
+        refuse(why, status_code(st), "the dealer key could not be loaded");
+        cli_msg("request %zu: dealer key %s: %s", h->request, dealer,
+                cli_error_text(st, &err));
         goto out;
     }
     memset(&cfg, 0, sizeof(cfg));
@@ -627,6 +738,58 @@ out:
     return ok;
 }
 
+/* A key of the library's state for viewer, as a new reference (NULL on
+ * failure). */
+static json_t *
+state_key(const struct host *h, int viewer, const char *key)
+{
+    struct rpl_error err;
+    char *text = NULL;
+    json_t *state, *v = NULL;
+
+    if (rpl_rec_state_json(h->rec, viewer, &text, &err) != RPL_OK) {
+        return NULL;
+    }
+    state = cli_json_parse(text);
+    sodium_memzero(text, strlen(text));
+    rpl_free(h->ctx, text);
+    if (state) {
+        v = json_incref(json_object_get(state, key));
+        json_decref(state);
+    }
+    return v;
+}
+
+/* What the recorder holds: "waiting" (public, the seats a submission or
+ * a signature is awaited from) and "held" (private, each seat's held
+ * submissions under its key, as the seat sent them). */
+static bool
+put_held(struct op_ctx *c)
+{
+    json_t *held = json_object();
+
+    for (size_t k = 1; held && k <= c->h->seats; k++) {
+        json_t *mine = state_key(c->h, (int)k, "held");
+        char seat[24];
+
+        snprintf(seat, sizeof(seat), "p%zu", k);
+        if (!json_is_array(mine)) {
+            json_decref(mine);
+            json_decref(held);
+            return false;
+        }
+        if (json_array_size(mine) == 0) {
+            json_decref(mine);
+        } else if (!cli_json_set(held, seat, mine)) {
+            json_decref(held);
+            return false;
+        }
+    }
+    return cli_json_set(c->reply, "waiting",
+                        state_key(c->h, RPL_VIEW_PUBLIC, "waiting")) &&
+           cli_json_set(c->reply, "held", held);
+}
+
 static bool
 op_resume(struct op_ctx *c)
 {
@@ -638,14 +801,15 @@ op_resume(struct op_ctx *c)
     enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
-        !get_str(c->req, "journal", true, &journal, c->why) ||
-        !get_str(c->req, "dealer", true, &dealer, c->why)) {
+        !get_path(c->req, "journal", true, &journal, c->why) ||
+        !get_path(c->req, "dealer", true, &dealer, c->why)) {
         return false;
     }
     st = rpl_seckey_load(h->ctx, &h->dealer, dealer, &err);
     if (st != RPL_OK) {
-        refuse(c->why, status_code(st), "dealer key %.128s: %s", dealer,
-               cli_error_text(st, &err));
+        refuse(c->why, status_code(st), "the dealer key could not be loaded");
+        cli_msg("request %zu: dealer key %s: %s", h->request, dealer,
+                cli_error_text(st, &err));
         return false;
     }
     st = rpl_rec_resume(h->ctx, &h->rec, journal, h->dealer, &err);
@@ -667,12 +831,31 @@ op_resume(struct op_ctx *c)
         }
     }
     if (st != RPL_OK) {
-        refuse(c->why, status_code(st), "journal %.128s: %s", journal,
-               cli_error_text(st, &err));
+        /* camelog-host(1) lists these codes. */
+        if (st == RPL_E_IO) {
+            refuse(c->why, "io", "the journal could not be opened or read");
+        } else if (st == RPL_E_BUSY) {
+            refuse(c->why, "locked",
+                   "another host holds the journal: one host per journal");
+        } else if (st == RPL_E_STATE) {
+            refuse(c->why, "finished",
+                   "the journal's game was written: it is closed");
+        } else if (st == RPL_E_NOMEM || st == RPL_E_CRYPTO) {
+            refuse(c->why, "internal", "the library failed");
+        } else {
+            refuse(c->why, "bad-journal",
+                   "the journal and its secrets file do not make a game of "
+                   "this dealer");
+        }
+        dealer_detail(h, st, &err);
         rpl_rec_free(h->rec);
         h->rec = NULL;
         rpl_seckey_free(h->dealer);
         h->dealer = NULL;
+        return false;
+    }
+    if (!put_held(c)) {
+        refuse(c->why, "internal", "out of memory");
         return false;
     }
     return true;
@@ -858,6 +1041,29 @@ op_abort(struct op_ctx *c)
     return op_simple(c, rpl_rec_abort);
 }
 
+/* Whether line no of the recorder starts with word and a space. */
+static bool
+line_is(const struct rpl_recorder *rec, size_t no, const char *word)
+{
+    size_t len = 0;
+    const char *p = rpl_rec_line(rec, no, &len);
+    const size_t n = strlen(word);
+
+    return p && len > n && memcmp(p, word, n) == 0 && p[n] == ' ';
+}
+
+/* Whether the game has its end line. */
+static bool
+has_ended(const struct rpl_recorder *rec)
+{
+    for (size_t no = rpl_rec_lines(rec); no > 0; no--) {
+        if (line_is(rec, no, "end")) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool
 op_write(struct op_ctx *c)
 {
@@ -871,12 +1077,27 @@ op_write(struct op_ctx *c)
     enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
-        !get_str(c->req, "path", true, &path, c->why)) {
+        !get_path(c->req, "path", true, &path, c->why)) {
         return false;
     }
     if (force && !json_is_boolean(force)) {
         refuse(c->why, "bad-request", "field \"force\" must be true or false");
         return false;
+    }
+    /* Only a game that ended is written, and always sealed, so that the
+     * file verifies with the pinned dealer key: a game in progress is in
+     * its journal. */
+    if (!has_ended(h->rec)) {
+        refuse(c->why, "phase",
+               "the game is in progress: finish or abort it first");
+        return false;
+    }
+    if (!line_is(h->rec, rpl_rec_lines(h->rec), "seal")) {
+        st = rpl_rec_seal(h->rec, &err);
+        if (st != RPL_OK) {
+            refuse_status(h, c->why, st, &err, false);
+            return false;
+        }
     }
     st = rpl_rec_log(h->rec, &log, &err);
     if (st != RPL_OK) {
@@ -893,8 +1114,16 @@ op_write(struct op_ctx *c)
     st = rpl_log_write(log, path, json_is_true(force), &err);
     rpl_log_free(log);
     if (st != RPL_OK) {
-        refuse(c->why, status_code(st), "%.128s: %s", path,
-               cli_error_text(st, &err));
+        refuse(c->why, status_code(st), "%s",
+               st == RPL_E_EXISTS ? "the file exists: force replaces it"
+                                  : "the file could not be written");
+        dealer_detail(h, st, &err);
+        return false;
+    }
+    /* The journal is closed: no other host continues the game. */
+    st = rpl_rec_close(h->rec, &err);
+    if (st != RPL_OK) {
+        refuse_status(h, c->why, st, &err, false);
         return false;
     }
     h->is_finished = true;
@@ -940,10 +1169,14 @@ answer(struct host *h, const char *line, size_t len)
         if (req) {
             refuse(&why, "bad-json", "a request is one JSON object");
         } else {
-            refuse(&why, "bad-json", "column %d: %s", jerr.column, jerr.text);
+            /* The parser's text quotes the line (an action, a vote):
+             * stderr only. */
+            refuse(&why, "bad-json", "the line is not valid JSON");
+            cli_msg("request %zu: column %d: %s", h->request, jerr.column,
+                    jerr.text);
         }
         json_decref(req);
-        return send_refusal(NULL, &why);
+        return send_refusal(NULL, NULL, &why);
     }
     id = json_object_get(req, "id");
     if (id && !(json_is_integer(id) ||
@@ -955,6 +1188,14 @@ answer(struct host *h, const char *line, size_t len)
                HOST_MAX_ID);
         id = NULL;
         goto refused;
+    }
+    if (id) {
+        const int seen = seen_before(h, id, req);
+
+        if (seen != 0) {
+            json_decref(req);
+            return seen == 1;
+        }
     }
     v = json_object_get(req, "v");
     if (v && !(json_is_integer(v) && json_integer_value(v) == HOST_VERSION)) {
@@ -973,7 +1214,7 @@ answer(struct host *h, const char *line, size_t len)
         }
     }
     if (!op) {
-        refuse(&why, "unknown-op", "no op \"%.32s\"", opname);
+        refuse(&why, "unknown-op", "no such operation");
         goto refused;
     }
     if (h->is_finished) {
@@ -1015,11 +1256,11 @@ answer(struct host *h, const char *line, size_t len)
         json_decref(req);
         return false;
     }
-    sent = reply_send(c.reply);
+    sent = reply_send(h, c.reply);
     json_decref(req);
     return sent;
 refused:
-    sent = send_refusal(id, &why);
+    sent = send_refusal(h, id, &why);
     json_decref(req);
     return sent;
 }
@@ -1071,7 +1312,7 @@ send_hello(void)
         cli_msg("out of memory");
         return false;
     }
-    return reply_send(r);
+    return reply_send(NULL, r);
 }
 
 int
@@ -1129,7 +1370,7 @@ cmd_host(int argc, char **argv)
         if (got == -1) {
             refuse(&why, "too-long", "a request line is at most %d bytes",
                    HOST_MAX_REQUEST);
-            if (!send_refusal(NULL, &why)) {
+            if (!send_refusal(NULL, NULL, &why)) {
                 rc = CLI_EXIT_USAGE;
                 break;
             }
@@ -1142,6 +1383,13 @@ cmd_host(int argc, char **argv)
     }
 out:
     free(buf);
+    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
+        free_text(h.seen[i].id);
+        free_text(h.seen[i].req);
+        free_text(h.seen[i].reply);
+    }
+    free_text(h.cur_id);
+    free_text(h.cur_req);
     rpl_rec_free(h.rec);
     rpl_seckey_free(h.dealer);
     rpl_ctx_free(h.ctx);

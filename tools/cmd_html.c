@@ -125,61 +125,24 @@ html_write(const char *path, bool force, const char *const *tmpl,
            const char *const *css, const char *const *js, const json_t *data)
 {
     char *text = json_dumps(data, JSON_COMPACT);
-    char *tmp = NULL;
-    FILE *fp = NULL;
+    struct cli_wfile w;
     int rc = CLI_EXIT_USAGE;
-    size_t n;
 
     if (!text) {
         cli_msg("cannot encode the page's data");
         goto out;
     }
-    if (strcmp(path, "-") == 0) {
-        if (!put_page(stdout, tmpl, css, js, text)) {
-            cli_msg("standard output: %s", strerror(errno));
-            goto out;
-        }
-        rc = CLI_EXIT_OK;
+    rc = cli_wfile_open(&w, path);
+    if (rc != CLI_EXIT_OK)
+        goto out;
+    if (!put_page(w.fp, tmpl, css, js, text)) {
+        cli_msg("%s: %s", path, strerror(errno));
+        cli_wfile_drop(&w);
+        rc = CLI_EXIT_USAGE;
         goto out;
     }
-    if (!force && access(path, F_OK) == 0) {
-        cli_file_msg(path, 0, "exists (--force overwrites it)");
-        goto out;
-    }
-    n = strlen(path) + sizeof(".tmp");
-    tmp = malloc(n);
-    if (!tmp) {
-        cli_msg("out of memory");
-        goto out;
-    }
-    snprintf(tmp, n, "%s.tmp", path);
-    fp = fopen(tmp, "w");
-    if (!fp) {
-        cli_file_msg(tmp, 0, "%s", strerror(errno));
-        goto out;
-    }
-    if (!put_page(fp, tmpl, css, js, text) || fflush(fp) != 0 || ferror(fp)) {
-        cli_file_msg(tmp, 0, "%s", strerror(errno));
-        fclose(fp);
-        fp = NULL;
-        remove(tmp);
-        goto out;
-    }
-    if (fclose(fp) != 0) {
-        fp = NULL;
-        cli_file_msg(tmp, 0, "%s", strerror(errno));
-        remove(tmp);
-        goto out;
-    }
-    fp = NULL;
-    if (rename(tmp, path) != 0) {
-        cli_file_msg(path, 0, "%s", strerror(errno));
-        remove(tmp);
-        goto out;
-    }
-    rc = CLI_EXIT_OK;
+    rc = cli_wfile_commit(&w, 0644, force);
 out:
-    free(tmp);
     free(text);
     return rc;
 }

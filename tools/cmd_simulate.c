@@ -165,30 +165,30 @@ write_deliveries(const struct sim *sim, const struct rpl_recorder *rec,
     int rc = cli_make_dir(sim->deliveries);
 
     for (k = 1; rc == CLI_EXIT_OK && k <= sim->players; k++) {
-        FILE *f;
+        struct cli_wfile w;
 
         snprintf(path, sizeof(path), "%s/p%zu.deliveries", sim->deliveries, k);
-        f = fopen(path, sim->force ? "w" : "wx");
-        if (!f) {
-            cli_file_msg(path, 0, "%s", strerror(errno));
-            return CLI_EXIT_USAGE;
+        rc = cli_wfile_open(&w, path);
+        if (rc != CLI_EXIT_OK) {
+            return rc;
         }
         for (i = 0; i < rpl_rec_deliveries(rec); i++) {
             st = rpl_rec_delivery(rec, i, &d, &err);
             if (st != RPL_OK) {
-                fclose(f);
+                cli_wfile_drop(&w);
                 return cli_file_error(path, st, &err);
             }
             if (d.seat == k &&
                 rpl_delivery_format(&d, line, sizeof(line)) > 0) {
-                fprintf(f, "%s\n", line);
+                fprintf(w.fp, "%s\n", line);
             }
         }
         sodium_memzero(&d, sizeof(d));
         sodium_memzero(line, sizeof(line));
-        if (fclose(f) != 0) {
-            cli_file_msg(path, 0, "%s", strerror(errno));
-            return CLI_EXIT_USAGE;
+        /* Private to the seat: 0600, as its key. */
+        rc = cli_wfile_commit(&w, 0600, sim->force);
+        if (rc != CLI_EXIT_OK) {
+            return rc;
         }
         if (!seat_sk[k - 1]) {
             continue;
@@ -378,9 +378,10 @@ run_count(const struct sim *sim, const char *dir, size_t count, size_t jobs)
 {
     struct count_run run = {.sim = sim, .dir = dir};
     struct cli_pool *pool = NULL;
-    char *manifest = NULL, *tmp = NULL;
+    char *manifest = NULL;
     size_t g;
-    FILE *mf = NULL;
+    struct cli_wfile mf;
+    bool has_mf = false;
     struct cli_progress prog;
     int rc;
 
@@ -390,23 +391,20 @@ run_count(const struct sim *sim, const char *dir, size_t count, size_t jobs)
     }
     rc = CLI_EXIT_USAGE;
     manifest = malloc(strlen(dir) + 32);
-    tmp = malloc(strlen(dir) + 32);
-    if (!manifest || !tmp) {
+    if (!manifest) {
         cli_msg("out of memory");
         goto out;
     }
     sprintf(manifest, "%s/MANIFEST.tsv", dir);
-    sprintf(tmp, "%s/.MANIFEST.tsv.tmp", dir);
     if (!sim->force && access(manifest, F_OK) == 0) {
         cli_file_msg(manifest, 0, "file exists; --force overwrites it");
         goto out;
     }
-    mf = fopen(tmp, "w");
-    if (!mf) {
-        cli_file_msg(tmp, 0, "%s", strerror(errno));
+    if (cli_wfile_open(&mf, manifest) != CLI_EXIT_OK) {
         goto out;
     }
-    fprintf(mf, "file\trules\twinner\treason\tdigest\n");
+    has_mf = true;
+    fprintf(mf.fp, "file\trules\twinner\treason\tdigest\n");
     rc = cli_pool_start(&pool, count, jobs, 4 * jobs, sizeof(struct count_job),
                         count_game, &run);
     if (rc != CLI_EXIT_OK) {
@@ -421,8 +419,8 @@ run_count(const struct sim *sim, const char *dir, size_t count, size_t jobs)
 
         rc = job_rc;
         if (rc == CLI_EXIT_OK) {
-            fprintf(mf, "game-%06zu.camelog\t%s\t%s\t%s\t%s\n", g, sim->rules,
-                    dash_if_empty(job->res.winner),
+            fprintf(mf.fp, "game-%06zu.camelog\t%s\t%s\t%s\t%s\n", g,
+                    sim->rules, dash_if_empty(job->res.winner),
                     dash_if_empty(job->res.reason), job->res.digest);
         }
         cli_pool_release(pool, g);
@@ -431,24 +429,15 @@ run_count(const struct sim *sim, const char *dir, size_t count, size_t jobs)
     cli_progress_end(&prog);
     cli_pool_free(pool);
 out:
-    if (mf) {
-        if (fclose(mf) != 0 && rc == CLI_EXIT_OK) {
-            cli_file_msg(tmp, 0, "%s", strerror(errno));
-            rc = CLI_EXIT_USAGE;
-        }
-        if (rc == CLI_EXIT_OK && rename(tmp, manifest) != 0) {
-            cli_file_msg(manifest, 0, "%s", strerror(errno));
-            rc = CLI_EXIT_USAGE;
-        }
-        if (rc != CLI_EXIT_OK) {
-            unlink(tmp);
-        }
+    if (has_mf && rc == CLI_EXIT_OK) {
+        rc = cli_wfile_commit(&mf, 0644, sim->force);
+    } else if (has_mf) {
+        cli_wfile_drop(&mf);
     }
     if (rc == CLI_EXIT_OK) {
         printf("%s: %zu %s\n", manifest, count, count == 1 ? "game" : "games");
     }
     free(manifest);
-    free(tmp);
     return rc;
 }
 

@@ -78,13 +78,23 @@ struct rpl_archive {
     sqlite3_stmt *ins_table[RPL__AR_NTARGETS][RPL__AR_MAX_TABLES];
     sqlite3_stmt *st[RPL__AR_NSTMT];
     /* The step budget of the running statement (db.c). */
-    uint64_t steps, budget;
+    uint64_t steps, budget, tick;
     bool is_over_budget;
+    /* A typed statement's bounds (sql.c; off, 0, otherwise): the most
+     * memory SQLite may hold and the CLOCK_MONOTONIC second and
+     * nanosecond it must end by, and which one stopped it. */
+    int64_t heap_cap;
+    int64_t end_s, end_ns;
+    bool is_over_heap, is_over_time;
     /* Objects of sqlite_schema that are not the embedded schema's, or
      * differ from it (db.c): the first as a message, NULL when none. */
     size_t nforeign;
     char *warning;
 };
+
+/* The progress handler of every connection (db.c): counts ar->tick
+ * steps a call. */
+int rpl__ar_on_progress(void *ud);
 
 /* ------------------------------------------------------------- stmt.c */
 

@@ -566,7 +566,7 @@ jreal(double v)
 static json_t *
 jtext(const char *s)
 {
-    return s ? json_string(s) : json_null();
+    return s ? rpl__jtext(s) : json_null();
 }
 
 static void

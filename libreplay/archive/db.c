@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "archive.h"
@@ -204,16 +205,31 @@ use_wal(struct rpl_archive *ar, struct rpl_error *err)
  * the file): the progress handler counts the steps, and a statement that starts
  * while no other is running (on_stmt) starts a new budget; the statements run
  * while another is (a query's seats, check's rows) share its budget. */
-static int
-on_progress(void *ud)
+int
+rpl__ar_on_progress(void *ud)
 {
     struct rpl_archive *ar = ud;
 
-    ar->steps += RPL_SQL_STEP_TICK;
-    if (ar->steps <= ar->budget)
-        return 0;
-    ar->is_over_budget = true;
-    return 1;
+    ar->steps += ar->tick;
+    if (ar->steps > ar->budget) {
+        ar->is_over_budget = true;
+        return 1;
+    }
+    if (ar->heap_cap > 0 && sqlite3_memory_used() > ar->heap_cap) {
+        ar->is_over_heap = true;
+        return 1;
+    }
+    if (ar->end_s > 0) {
+        struct timespec now;
+
+        if (clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
+            (now.tv_sec > ar->end_s ||
+             (now.tv_sec == ar->end_s && now.tv_nsec >= ar->end_ns))) {
+            ar->is_over_time = true;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static int
@@ -267,7 +283,8 @@ configure(struct rpl_archive *ar)
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
     for (size_t i = 0; i < sizeof(limit) / sizeof(limit[0]); i++)
         sqlite3_limit(db, limit[i].id, limit[i].value);
-    sqlite3_progress_handler(db, (int)RPL_SQL_STEP_TICK, on_progress, ar);
+    ar->tick = RPL_SQL_STEP_TICK;
+    sqlite3_progress_handler(db, (int)ar->tick, rpl__ar_on_progress, ar);
     sqlite3_trace_v2(db, SQLITE_TRACE_STMT, on_stmt, ar);
     sqlite3_busy_timeout(db, RPL__AR_BUSY_TIMEOUT_MS);
 }

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "archive.h"
 
@@ -229,6 +230,188 @@ is_blank_sql(const char *s)
     }
 }
 
+/* ------------------------------------------------------------- printf */
+
+/* printf() and format() of a typed statement.  SQLite 3.40's own repeats
+ * the character of %c once for each unit of the precision, ignoring the
+ * length limit once it is reached (2^31 of them: half a minute in one
+ * step), and allocates a %d's precision at once; so each width and
+ * precision, written in the format or taken from an argument ('*'), is
+ * checked first, and only then does SQLite's printf() run, on a private
+ * connection with the same length limit. */
+struct sql_printf {
+    sqlite3 *db;
+    sqlite3_stmt *st[RPL_MAX_SQL_ARGS + 1]; /* by number of arguments */
+};
+
+/* Whether a width or precision of n (or -n) is within the limit. */
+static bool
+is_width_ok(sqlite3_int64 n)
+{
+    return n >= -(sqlite3_int64)RPL_MAX_SQL_VALUE &&
+           n <= (sqlite3_int64)RPL_MAX_SQL_VALUE;
+}
+
+/* Walks the format as SQLite's printf() reads it: flags, a width, a
+ * precision, then a conversion that takes the next argument (all but %%
+ * and %n); an unknown conversion ends the output. */
+static bool
+is_format_ok(const unsigned char *f, int argc, sqlite3_value **argv)
+{
+    int next = 1;
+
+    while (f && *f) {
+        if (*f++ != '%')
+            continue;
+        while (*f && strchr("-+ #!0,", *f))
+            f++;
+        for (int part = 0; part < 2; part++) {
+            if (part == 1) {
+                if (*f != '.')
+                    break;
+                f++;
+            }
+            if (*f == '*') {
+                if (next < argc &&
+                    !is_width_ok(sqlite3_value_int64(argv[next])))
+                    return false;
+                next++;
+                f++;
+                continue;
+            }
+            sqlite3_int64 n = 0;
+
+            while (*f >= '0' && *f <= '9') {
+                n = n * 10 + (*f++ - '0');
+                if (!is_width_ok(n))
+                    return false;
+            }
+        }
+        while (*f == 'l')
+            f++;
+        if (!*f)
+            break;
+        if (*f != '%' && *f != 'n')
+            next++;
+        f++;
+    }
+    return true;
+}
+
+static void
+checked_printf(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    struct sql_printf *p = sqlite3_user_data(cx);
+    sqlite3_stmt *st;
+    int src;
+
+    if (argc < 1 || argc > (int)RPL_MAX_SQL_ARGS)
+        return;
+    if (!is_format_ok(sqlite3_value_text(argv[0]), argc, argv)) {
+        char msg[128];
+
+        snprintf(msg, sizeof(msg),
+                 "printf(): a width or precision over %u "
+                 "(RPL_MAX_SQL_VALUE)",
+                 RPL_MAX_SQL_VALUE);
+        sqlite3_result_error(cx, msg, -1);
+        sqlite3_result_error_code(cx, SQLITE_TOOBIG);
+        return;
+    }
+    st = p->st[argc];
+    if (!st) {
+        char sql[16 + 4 * RPL_MAX_SQL_ARGS];
+        size_t n = (size_t)snprintf(sql, sizeof(sql), "SELECT printf(?1");
+
+        for (int i = 2; i <= argc; i++)
+            n += (size_t)snprintf(sql + n, sizeof(sql) - n, ",?%d", i);
+        snprintf(sql + n, sizeof(sql) - n, ")");
+        if (sqlite3_prepare_v2(p->db, sql, -1, &p->st[argc], NULL) !=
+            SQLITE_OK) {
+            sqlite3_result_error_nomem(cx);
+            return;
+        }
+        st = p->st[argc];
+    }
+    for (int i = 0; i < argc; i++)
+        sqlite3_bind_value(st, i + 1, argv[i]);
+    src = sqlite3_step(st);
+    if (src == SQLITE_ROW)
+        sqlite3_result_value(cx, sqlite3_column_value(st, 0));
+    else if ((src & 0xff) == SQLITE_NOMEM)
+        sqlite3_result_error_nomem(cx);
+    else
+        sqlite3_result_error(cx, sqlite3_errmsg(p->db), -1);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+/* Puts checked_printf() in place of printf() and format() (0 on
+ * success, an SQLite status else). */
+static int
+printf_start(struct rpl_archive *ar, struct sql_printf *p)
+{
+    static const char *const names[] = {"printf", "format"};
+    int src;
+
+    memset(p, 0, sizeof(*p));
+    src = sqlite3_open_v2(":memory:", &p->db,
+                          SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (src != SQLITE_OK)
+        return src;
+    sqlite3_limit(p->db, SQLITE_LIMIT_LENGTH, (int)RPL_MAX_SQL_VALUE);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        src = sqlite3_create_function_v2(ar->db, names[i], -1, SQLITE_UTF8, p,
+                                         checked_printf, NULL, NULL, NULL);
+        if (src != SQLITE_OK)
+            return src;
+    }
+    return SQLITE_OK;
+}
+
+static void
+printf_end(struct rpl_archive *ar, struct sql_printf *p)
+{
+    static const char *const names[] = {"printf", "format"};
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        (void)sqlite3_create_function_v2(ar->db, names[i], -1, SQLITE_UTF8,
+                                         NULL, NULL, NULL, NULL, NULL);
+    for (size_t i = 0; i <= RPL_MAX_SQL_ARGS; i++)
+        sqlite3_finalize(p->st[i]);
+    sqlite3_close(p->db);
+    memset(p, 0, sizeof(*p));
+}
+
+/* Sets the heap and time bounds of a typed statement (limits.h). */
+static void
+bounds_start(struct rpl_archive *ar)
+{
+    struct timespec now;
+    const sqlite3_int64 used = sqlite3_memory_used();
+
+    ar->heap_cap = used + (sqlite3_int64)RPL_MAX_SQL_HEAP;
+    ar->tick = RPL_SQL_TYPED_TICK;
+    sqlite3_progress_handler(ar->db, (int)ar->tick, rpl__ar_on_progress, ar);
+    ar->is_over_heap = false;
+    ar->is_over_time = false;
+    ar->end_s = 0;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) == 0) {
+        ar->end_s = (int64_t)now.tv_sec + RPL_MAX_SQL_SECONDS;
+        ar->end_ns = now.tv_nsec;
+    }
+}
+
+static void
+bounds_end(struct rpl_archive *ar)
+{
+    ar->heap_cap = 0;
+    ar->tick = RPL_SQL_STEP_TICK;
+    sqlite3_progress_handler(ar->db, (int)ar->tick, rpl__ar_on_progress, ar);
+    ar->end_s = 0;
+    ar->end_ns = 0;
+}
+
 enum rpl_status
 rpl_archive_sql(struct rpl_archive *ar, const char *sql,
                 bool (*each)(void *ud, size_t ncols, const char *const *names,
@@ -244,11 +427,18 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
     char **hex = NULL;
     size_t ncols = 0;
     struct refusal refusal;
+    struct sql_printf pf;
     enum rpl_status rc = RPL_OK;
     int src;
 
     rpl__err_clear(err);
     memset(&refusal, 0, sizeof(refusal));
+    src = printf_start(ar, &pf);
+    if (src != SQLITE_OK) {
+        rc = rpl__ar_fail(ar, err, src, "cannot prepare the statement");
+        goto out;
+    }
+    bounds_start(ar);
     sqlite3_set_authorizer(ar->db, authorize_read, &refusal);
     src = sqlite3_prepare_v2(ar->db, sql, -1, &st, &tail);
     if (src != SQLITE_OK && refusal.function[0]) {
@@ -362,6 +552,8 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
 out:
     sqlite3_finalize(st);
     sqlite3_set_authorizer(ar->db, NULL, NULL);
+    printf_end(ar, &pf);
+    bounds_end(ar);
     rpl__free(ar->ctx, hex);
     rpl__free(ar->ctx, types);
     rpl__free(ar->ctx, values);

@@ -54,6 +54,16 @@ rpl__ar_fail(const struct rpl_archive *ar, struct rpl_error *err, int rc,
                         "%s: the statement ran over its budget of %llu "
                         "steps (RPL_MAX_SQL_STEPS, RPL_MAX_SQL_STEPS_PER_PAGE)",
                         what, (unsigned long long)ar->budget);
+    else if (prim == SQLITE_INTERRUPT && ar->is_over_heap)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: the statement took over %u MiB of memory "
+                        "(RPL_MAX_SQL_HEAP)",
+                        what, RPL_MAX_SQL_HEAP / (1024u * 1024u));
+    else if (prim == SQLITE_INTERRUPT && ar->is_over_time)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: the statement ran over %u seconds "
+                        "(RPL_MAX_SQL_SECONDS)",
+                        what, RPL_MAX_SQL_SECONDS);
     else if (prim == SQLITE_TOOBIG)
         return rpl__err(err, RPL_E_LIMIT, 0,
                         "%s: a string or blob over %u bytes "

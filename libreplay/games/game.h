@@ -50,6 +50,13 @@ struct rpl__applied {
     size_t author;    /* the seat that authored the line (may sign it) */
     bool opens_group; /* first line of a group signed against one base */
     bool in_group;    /* signed against the base of its group (votes) */
+    /* A secret that changes hands (cards given): the seat that receives
+     * it, which gets the line's delivery too; 0 for none. */
+    size_t receiver;
+    /* The first word of the line's label when it is not the line's
+     * keyword (a card's own choice: "give" on a "special" line); NULL
+     * when it is. */
+    const char *label_kw;
 };
 
 /* A cell of an archive row: SQL NULL, an integer or a text. */
@@ -473,11 +480,14 @@ rpl__cov_set(uint64_t *bits, size_t i)
 #define RPL__COL_VARIANT 2
 
 /* The games' statistics in text (stats_text.c): a count or a string of
- * a stats object (0 or "" when missing), and the per-player table of its
+ * a stats object (0 or "" when missing; the string escaped for a
+ * terminal by rpl_text_escape() into buf, cap bytes, since it may come
+ * from an archive anyone made), and the per-player table of its
  * "records", whose two sides side1 and side2 name its keys (side1,
  * side1_wins, ...) and headings. */
 uint64_t rpl__stats_uint(const json_t *o, const char *key);
-const char *rpl__stats_text(const json_t *o, const char *key);
+const char *rpl__stats_text(const json_t *o, const char *key, char *buf,
+                            size_t cap);
 void rpl__stats_records_text(const json_t *o, const char *side1,
                              const char *side2, struct rpl__buf *b);
 

@@ -17,11 +17,12 @@ rpl__stats_uint(const json_t *o, const char *key)
 }
 
 const char *
-rpl__stats_text(const json_t *o, const char *key)
+rpl__stats_text(const json_t *o, const char *key, char *buf, size_t cap)
 {
     const char *s = json_string_value(json_object_get(o, key));
 
-    return s ? s : "";
+    (void)rpl_text_escape(s ? s : "", buf, cap);
+    return buf;
 }
 
 void
@@ -29,7 +30,7 @@ rpl__stats_records_text(const json_t *o, const char *side1, const char *side2,
                         struct rpl__buf *b)
 {
     const json_t *a = json_object_get(o, "records"), *e;
-    char p1[32], head1[48], head2[48], key[48];
+    char p1[32], head1[48], head2[48], key[48], name[256];
     size_t i;
 
     if (json_array_size(a) > 0) {
@@ -53,7 +54,7 @@ rpl__stats_records_text(const json_t *o, const char *side1, const char *side2,
                      (unsigned long long)rpl__stats_uint(e, side2));
             rpl__buf_printf(
                 b, "  %-16s %6llu %8llu %5llu %6llu %6s %11s %11s\n",
-                rpl__stats_text(e, "name"),
+                rpl__stats_text(e, "name", name, sizeof(name)),
                 (unsigned long long)rpl__stats_uint(e, "games"),
                 (unsigned long long)rpl__stats_uint(e, "revealed"),
                 (unsigned long long)rpl__stats_uint(e, "wins"),

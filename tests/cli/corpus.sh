@@ -68,7 +68,27 @@ for t in m["coverage"]:
           " ".join(short) or "none", " ".join(off) or "none"))
 bots = sorted(set(f["bot"] for f in m["files"]))
 print("bots:", " ".join(bots))
+# Every interpretation of camelog-soc(7) (S-nn) and camelog-avalon(7)
+# (A-nn) is an id of the table, exercised k times or unreachable.
+import os, re
+top = os.environ["SRCDIR"]
+for page, game, prefix in (("camelog-soc.7", "soc", "soc."),
+                           ("camelog-avalon.7", "avalon", "av.")):
+    text = open(top + "/man/man7/" + page).read()
+    want = re.findall(r"^\.It ([SA]-[0-9][0-9])$", text, re.M)
+    t = [x for x in m["coverage"] if x["coverage"] == game][0]
+    have = {e["id"]: e for e in t["ids"]}
+    missing = [w for w in want if prefix + w not in have]
+    short = [w for w in want if prefix + w in have and
+             not have[prefix + w]["unreachable"] and
+             have[prefix + w]["games"] < m["k"]]
+    print("%s: %d rule ids, not in the table: %s, below k: %s" %
+          (page, len(want), " ".join(missing) or "none",
+           " ".join(short) or "none"))
+    if missing or short:
+        sys.exit(1)
 PY
+echo "rule ids: exit $?"
 n=0 ok=0
 for f in $(awk -F'\t' '$6 == "aborted" { print $1 }' full/manifest.txt); do
     n=$((n + 1))

@@ -3,6 +3,8 @@
 # second new, bad seats and signatures, ops after write: each is one
 # refused response, the process survives and the game is intact (the
 # file written at the end verifies against the pinned key).
+# The same request sent again with its id is answered as the first was
+# (the second "new" with id 3); another id gets game-exists.
 camelog keygen --seed 2222222222222222222222222222222222222222222222222222222222222222 -o dealer >/dev/null
 summ() {
     python3 -c '
@@ -38,6 +40,7 @@ new='{"id":3,"op":"new","game":"avalon","seats":["Alice","Bob","Carol","Dave","E
     echo '{"id":2,"op":"new","game":"avalon","seats":["A","B","C","D","E"],"rules":"players=5","players":5,"dealer":"dealer.key"}'
     echo "$new"
     echo "$new"
+    echo "$new" | sed 's/"id":3/"id":33/'
     echo '{"id":4,"op":"resume","journal":"g.journal","dealer":"dealer.key"}'
     echo '{"id":5,"op":"act","seat":"p1","action":"vote p1 yes"}'
     echo '{"id":6,"op":"entropy","seat":"p9","hex":"00"}'

@@ -1,57 +1,243 @@
 #!/usr/bin/env python3
-"""host_soc.py - a whole Shadows over Camelot game through `camelog host`:
-each seat's state (viewer pK) offers its legal actions in private form,
-and the seat that has one plays the first; the game is then revealed and
-written.  Prints what a test can compare: every refusal (there should be
-none), the number of actions, the end, and the replies of reveal and
-write."""
+"""host_soc.py - whole Shadows over Camelot games through `camelog host`,
+for the host_soc*.sh tests.  Not a test itself (tests/cli/run.sh runs
+*.sh only).
+
+    host_soc.py play OUT [--keys] [--check] [--kill-every] [--seed HEX]
+
+Each seat's state (viewer pK) offers its legal actions in private form;
+the seat that has one plays the first, preferring the moves that hand
+cards to another seat (King Arthur's exchange, the Messenger), so that
+the game has them.  The game is then revealed and written to OUT, with
+the journal OUT.journal.
+
+--keys      every seat has its own key (keys/pK.key, made by the calling
+            test): every line a seat authors waits for its signature,
+            made over the host's message with minisign's legacy mode
+--check     every delivery is checked the moment it arrives, by the seat
+            it is for, with `camelog seat check --pubkey dealer.pub --as
+            pK` against the journal as it is then; and every line that
+            hands cards over must have reached both its author and its
+            receiver
+--kill-every  the host is killed with SIGKILL after every request and a
+            new one resumes the journal
+
+Prints what a test can compare: every refusal (there should be none),
+the number of actions, of cards handed over, of deliveries checked, the
+end, and the replies of reveal and write.
+"""
+import base64
 import json
+import os
+import re
 import subprocess
 import sys
 
+CAMELOG = os.environ.get("CAMELOG_BIN", "camelog")
 SEATS = ["Alice", "Bob", "Carol", "Dave"]
+SIGS = {}
 
 
-def main():
-    host = subprocess.Popen(["camelog", "host", "--no-fsync"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+def sign(seat, message_hex):
+    if message_hex in SIGS:
+        return SIGS[message_hex]
+    path = "msg.%s.bin" % seat
+    with open(path, "wb") as f:
+        f.write(bytes.fromhex(message_hex))
+    subprocess.run(["minisign", "-S", "-l", "-s", "keys/%s.key" % seat,
+                    "-m", path, "-x", path + ".sig"], check=True,
+                   capture_output=True, input=b"\n")
+    with open(path + ".sig") as f:
+        raw = base64.b64decode(f.read().splitlines()[1])
+    os.remove(path)
+    os.remove(path + ".sig")
+    SIGS[message_hex] = raw[10:74].hex()
+    return SIGS[message_hex]
 
-    def req(o):
-        host.stdin.write(json.dumps(o) + "\n")
-        host.stdin.flush()
-        line = host.stdout.readline()
+
+class Host:
+    def __init__(self, journal, kill_every):
+        self.journal = journal
+        self.kill_every = kill_every
+        self.kills = 0
+        self.start()
+
+    def start(self):
+        self.p = subprocess.Popen([CAMELOG, "host", "--no-fsync"],
+                                  stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
+        self.p.stdout.readline()  # hello
+
+    def send(self, o):
+        self.p.stdin.write(json.dumps(o) + "\n")
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
         if not line:
-            sys.exit("the host died at %s" % json.dumps(o))
+            sys.exit("host_soc: the host died at %s" % json.dumps(o))
         return json.loads(line)
 
-    host.stdout.readline()  # hello
-    r = req({"op": "new", "game": "soc", "seats": SEATS,
-             "dealer": "dealer.key", "journal": "soc.journal",
-             "game_id": "0123456789abcdef0123456789abcdef",
-             "secret": "11" * 32})
-    print("new", r["ok"])
-    print("start", req({"op": "start"})["ok"])
+    def req(self, o):
+        r = self.send(o)
+        if self.kill_every and o["op"] != "write":
+            self.p.kill()
+            self.p.wait()
+            self.kills += 1
+            self.start()
+            rr = self.send({"op": "resume", "journal": self.journal,
+                            "dealer": "dealer.key"})
+            if not rr["ok"]:
+                sys.exit("host_soc: resume refused: %s" % rr)
+        return r
+
+    def close(self):
+        self.p.stdin.close()
+        return self.p.wait()
+
+
+class Checker:
+    """Each seat's check of its deliveries, as they arrive."""
+
+    def __init__(self, journal, on):
+        self.journal = journal
+        self.on = on
+        self.checked = 0
+        self.got = {}  # line number -> seats that got its delivery
+        self.failed = 0
+
+    def deliveries(self, r):
+        for seat, ds in sorted(r["deliveries"].items()):
+            for d in ds:
+                if ("p%d" % d["seat"]) != seat:
+                    print("delivery under %s for seat %d" % (seat, d["seat"]))
+                    self.failed += 1
+                self.got.setdefault(d["line"], set()).add(seat)
+                if not self.on:
+                    continue
+                with open("delivery.json", "w") as f:
+                    f.write(json.dumps(d, separators=(",", ":")) + "\n")
+                c = subprocess.run([CAMELOG, "seat", "check", "--pubkey",
+                                    "dealer.pub", "--as", seat, self.journal,
+                                    "delivery.json"],
+                                   capture_output=True, text=True)
+                self.checked += 1
+                if c.returncode != 0:
+                    self.failed += 1
+                    print("%s: seat check refused %s: %s" %
+                          (seat, d["label"], (c.stdout + c.stderr).strip()))
+
+
+def handover(line):
+    """The author and the receiver of a line that hands cards over."""
+    t = line.split()
+    if t[0] == "swap" and len(t) == 4:
+        return t[1], t[2]
+    if t[0] == "special" and len(t) == 6 and t[2] == "messenger":
+        return t[1], t[3]
+    return None
+
+
+def play(out, keyed, check, kill_every, secret):
+    journal = out + ".journal"
+    host = Host(journal, kill_every)
+    checker = Checker(journal, check)
+    lines = []
+    seats = []
+    for i, name in enumerate(SEATS):
+        if keyed:
+            with open("keys/p%d.pub" % (i + 1)) as f:
+                seats.append({"name": name, "key": f.read().splitlines()[1]})
+        else:
+            seats.append(name)
+
+    def ok(r):
+        if not r["ok"]:
+            print("refused", r["code"], r["reason"])
+            sys.exit(1)
+        while True:
+            lines.extend(r["lines"])
+            checker.deliveries(r)
+            if not r["sign"]:
+                return r
+            s = next(iter(r["sign"].values()))
+            r = host.req({"op": "sign", "seat": s["seat"],
+                          "sig": sign(s["seat"], s["message"])})
+            if not r["ok"]:
+                print("sign refused", r["code"], r["reason"])
+                sys.exit(1)
+
+    ok(host.req({"op": "new", "game": "soc", "seats": seats,
+                 "dealer": "dealer.key", "journal": journal,
+                 "game_id": "0123456789abcdef0123456789abcdef",
+                 "secret": secret}))
+    for k in range(1, len(SEATS) + 1):
+        ok(host.req({"op": "entropy", "seat": "p%d" % k,
+                     "hex": ("%02x" % (k + 0x40)) * 32}))
+    ok(host.req({"op": "start"}))
     acted = 0
+    state = None
     while True:
-        actions, state = [], None
+        actions = []
         for k in range(1, len(SEATS) + 1):
-            state = req({"op": "state", "viewer": "p%d" % k})["state"]
+            state = host.req({"op": "state", "viewer": "p%d" % k})["state"]
             actions += state.get("actions") or []
         if state.get("winner") or not actions:
             break
-        a = actions[0]
-        r = req({"op": "act", "seat": a.split()[1], "action": a})
+        hand = [a for a in actions
+                if a.startswith("swap ") or " messenger " in a]
+        a = (hand or actions)[0]
+        r = host.req({"op": "act", "seat": a.split()[1], "action": a})
         if not r["ok"]:
             print("refused", a, r["code"], r["reason"])
             break
+        ok(r)
         acted += 1
+    ok(host.req({"op": "reveal"}))
+    w = host.req({"op": "write", "path": out})
+    host.close()
+    # The line numbers of the lines handed over, from the journal.
+    with open(journal) as f:
+        text = f.read().splitlines()
+    handed = 0
+    arthur = None
+    for no, line in enumerate(text, 1):
+        h = handover(line)
+        t = line.split()
+        if h and t[0] == "swap":
+            arthur = h[0]
+        elif t[0] == "swap" and len(t) == 3 and arthur:
+            h = (t[1], arthur)  # the card back, to King Arthur
+        if not h:
+            continue
+        handed += 1
+        if not checker.got.get(no, set()) >= set(h):
+            print("line %d (%s): delivered to %s, not to both %s and %s" %
+                  (no, re.sub(r" [0-9a-f]{64}$", " <C>", line),
+                   sorted(checker.got.get(no, ())), h[0], h[1]))
+            checker.failed += 1
     print("actions", acted, "end", state.get("winner"), state.get("reason"))
-    print("reveal", req({"op": "reveal"})["ok"])
-    print("write", req({"op": "write", "path": "soc.camelog"})["ok"])
-    host.stdin.close()
-    return host.wait()
+    print("cards handed over: %d lines" % handed)
+    if check:
+        print("deliveries checked by their seats: %s" %
+              ("all" if checker.failed == 0 else
+               "%d failed" % checker.failed))
+    if kill_every:
+        print("killed after every request and resumed:", host.kills > 0)
+    print("write", w["ok"], w.get("progress"))
+    return 0 if checker.failed == 0 and w["ok"] else 1
+
+
+def main(argv):
+    if len(argv) < 2 or argv[0] != "play":
+        sys.exit(__doc__)
+    out = argv[1]
+    flags = set(a for a in argv[2:] if a.startswith("--"))
+    secret = "11" * 32
+    if "--seed" in argv:
+        secret = argv[argv.index("--seed") + 1]
+    return play(out, "--keys" in flags, "--check" in flags,
+                "--kill-every" in flags, secret)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

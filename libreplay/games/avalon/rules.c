@@ -691,7 +691,7 @@ rpl__av_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
               struct rpl__applied *out, struct rpl_error *err)
 {
     struct av_state *s = st;
-    struct rpl__applied done = {0, false, false};
+    struct rpl__applied done = {0, false, false, 0, NULL};
     struct av_parsed p;
     enum rpl_status rc;
     int kw;

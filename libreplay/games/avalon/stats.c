@@ -65,7 +65,7 @@ static const char *const top_key[] = {
 static json_t *
 jstr(const char *s)
 {
-    return json_string(s ? s : "");
+    return rpl__jtext(s);
 }
 
 /* Reads the rows of query q, each made into an object by one(), into
@@ -172,7 +172,7 @@ totals(const struct rpl__stats *s, uint64_t *ended, struct rpl_error *err)
 static void
 write_text(const json_t *o, struct rpl__buf *b)
 {
-    char p1[32], p2[32];
+    char p1[32], p2[32], t1[512], t2[512];
     const json_t *a, *e;
     size_t i;
     const uint64_t good = rpl__stats_uint(o, "good"),
@@ -200,8 +200,8 @@ write_text(const json_t *o, struct rpl__buf *b)
         json_array_foreach(a, i, e)
         {
             rpl__buf_printf(b, "  %-8s %-14s %6llu  %6s\n",
-                            rpl__stats_text(e, "winner"),
-                            rpl__stats_text(e, "reason"),
+                            rpl__stats_text(e, "winner", t1, sizeof(t1)),
+                            rpl__stats_text(e, "reason", t2, sizeof(t2)),
                             (unsigned long long)rpl__stats_uint(e, "games"),
                             rpl__percent(p1, sizeof(p1),
                                          rpl__stats_uint(e, "games"), ended));
@@ -241,7 +241,7 @@ write_text(const json_t *o, struct rpl__buf *b)
                             (unsigned long long)rpl__stats_uint(e, "players"),
                             (unsigned long long)rpl__stats_uint(e, "games"),
                             rpl__percent(p1, sizeof(p1), v, g + v),
-                            rpl__stats_text(e, "roles"));
+                            rpl__stats_text(e, "roles", t1, sizeof(t1)));
         }
     }
     a = json_object_get(o, "roles");
@@ -251,12 +251,13 @@ write_text(const json_t *o, struct rpl__buf *b)
                         "win");
         json_array_foreach(a, i, e)
         {
-            rpl__buf_printf(
-                b, "  %-10s %6llu %6llu %6s\n", rpl__stats_text(e, "role"),
-                (unsigned long long)rpl__stats_uint(e, "seats"),
-                (unsigned long long)rpl__stats_uint(e, "wins"),
-                rpl__percent(p1, sizeof(p1), rpl__stats_uint(e, "wins"),
-                             rpl__stats_uint(e, "seats")));
+            rpl__buf_printf(b, "  %-10s %6llu %6llu %6s\n",
+                            rpl__stats_text(e, "role", t1, sizeof(t1)),
+                            (unsigned long long)rpl__stats_uint(e, "seats"),
+                            (unsigned long long)rpl__stats_uint(e, "wins"),
+                            rpl__percent(p1, sizeof(p1),
+                                         rpl__stats_uint(e, "wins"),
+                                         rpl__stats_uint(e, "seats")));
         }
     }
     rpl__stats_records_text(o, "good", "evil", b);

@@ -77,6 +77,46 @@ rpl__soc_first_in(const struct soc_pub *p, unsigned from, unsigned mask)
     return 0;
 }
 
+static bool
+asked(const struct soc_pub *p, unsigned ctx, unsigned k)
+{
+    if (!soc_living(p, k))
+        return false;
+    switch (ctx) {
+    case SOC_MERLIN:
+        return p->seat[k].hand_n > 0;
+    case SOC_MORGAN_DISCARD:
+        return p->seat[k].hand_n >= rpl__soc_card[SOC_MORGAN_DISCARD].p1;
+    case SOC_CONVOCATION:
+        return p->seat[k].loc != SOC_CAMELOT;
+    default:
+        return true;
+    }
+}
+
+unsigned
+rpl__soc_ask_next(const struct soc_pub *p, unsigned ctx, unsigned origin,
+                  unsigned after)
+{
+    const unsigned from = after ? (after + p->n - origin) % p->n + 1u : 0u;
+
+    for (unsigned i = from; i < p->n; i++) {
+        const unsigned k = soc_from(p, origin, i);
+
+        if (asked(p, ctx, k))
+            return k;
+    }
+    return 0;
+}
+
+unsigned
+rpl__soc_last_word(const struct soc_pub *p, unsigned origin)
+{
+    if (soc_living(p, p->cur))
+        return p->cur;
+    return rpl__soc_first_in(p, origin, rpl__soc_living_mask(p));
+}
+
 unsigned
 rpl__soc_lp_add(unsigned lp, int d)
 {

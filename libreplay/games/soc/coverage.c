@@ -74,8 +74,20 @@ enum {
     C_END_BLACK,
     C_END_DEATHS,
     C_END_ABORTED,
+    C_S01, /* S-01 .. S-45 of camelog-soc(7): C_S01 + nn - 1 */
+    C_S45 = C_S01 + 44,
+    C_KAY_COMBAT,
+    C_S34_LD,
+    C_S35_NOBODY,
+    C_S35_SHORT,
+    C_ON_DRAGON,
+    C_OWN_MERLINS,
+    C_OWN_OFFER,
+    C_REDEAL,
     C_COUNT
 };
+
+#define C_S(nn) (C_S01 + (nn)-1)
 
 const struct rpl_coverage_id rpl__soc_cov[SOC_NCOV] = {
     {"soc.quest.black_knight.won", "the quest black knight won", NULL},
@@ -227,20 +239,96 @@ const struct rpl_coverage_id rpl__soc_cov[SOC_NCOV] = {
     [C_END_DEATHS] = {"soc.end.evil.deaths",
                       "evil wins: every loyal knight dead", NULL},
     [C_END_ABORTED] = {"soc.end.aborted", "an abandoned game", NULL},
+    /* The interpretations of camelog-soc(7), by their ids. */
+    [C_S(1)] = {"soc.S-01", "a black card drawn face up", NULL},
+    [C_S(2)] = {"soc.S-02",
+                "Lancelot, the Dragon, Excalibur or the Grail won: the "
+                "reference's rewards",
+                NULL},
+    [C_S(3)] = {"soc.S-03", "the sword of Excalibur moves on its track", NULL},
+    [C_S(4)] = {"soc.S-04", "a card on the full Grail board removes another",
+                NULL},
+    [C_S(5)] = {"soc.S-05", "Desolation on the Grail", NULL},
+    [C_S(6)] = {"soc.S-06", "Dark Forest in play", NULL},
+    [C_S(7)] = {"soc.S-07", "a single Merlin cancels", NULL},
+    [C_S(8)] = {"soc.S-08", "a Morgan card takes effect", NULL},
+    [C_S(9)] = {"soc.S-09", "a special white card other than Merlin", NULL},
+    [C_S(10)] = {"soc.S-10", "Guinevere", NULL},
+    [C_S(11)] = {"soc.S-11", "Mordred sent to a war", NULL},
+    [C_S(12)] = {"soc.S-12", "a quest lost under the Mists of Avalon", NULL},
+    [C_S(13)] = {"soc.S-13", "Vivien in play", NULL},
+    [C_S(14)] = {"soc.S-14", "Sir Kay's card in a siege fight", NULL},
+    [C_S(15)] = {"soc.S-15", "Sir Galahad's special card", NULL},
+    [C_S(16)] = {"soc.S-16", "Sir Tristan leaves Camelot", NULL},
+    [C_S(17)] = {"soc.S-17", "King Arthur's exchange", NULL},
+    [C_S(18)] = {"soc.S-18", "a sacrifice", NULL},
+    [C_S(19)] = {"soc.S-19", "a turn ends (done)", NULL},
+    [C_S(20)] = {"soc.S-20", "a wrong accusation with no white sword", NULL},
+    [C_S(21)] = {"soc.S-21", "the flip turns white swords", NULL},
+    [C_S(22)] = {"soc.S-22", "the traitor revealed", NULL},
+    [C_S(23)] = {"soc.S-23", "the revealed traitor taunts", NULL},
+    [C_S(24)] = {"soc.S-24", "an end condition met", NULL},
+    [C_S(25)] = {"soc.S-25", "a deck takes the discards", NULL},
+    [C_S(26)] = {"soc.S-26", "Three Brave Knights look at their loyalty", NULL},
+    [C_S(27)] = {"soc.S-27", "a knight dies", NULL},
+    [C_S(28)] = {"soc.S-28", "two knights or more on a group quest", NULL},
+    [C_S(29)] = {"soc.S-29", "a fight card on the Dragon", NULL},
+    [C_S(30)] = {"soc.S-30", "a white card moves Excalibur", NULL},
+    [C_S(31)] = {"soc.S-31", "healing", NULL},
+    [C_S(32)] = {"soc.S-32", "a siege fight with no card", NULL},
+    [C_S(33)] = {"soc.S-33", "three Merlins from several knights", NULL},
+    [C_S(34)] = {"soc.S-34", "a black card of a quest that is over", NULL},
+    [C_S(35)] = {"soc.S-35", "a quest's reward cards", NULL},
+    [C_S(36)] = {"soc.S-36", "the opening pool shared", NULL},
+    [C_S(37)] = {"soc.S-37", "an accusation", NULL},
+    [C_S(38)] = {"soc.S-38", "a dead knight's cards discarded unseen", NULL},
+    [C_S(39)] = {"soc.S-39", "the first player drawn (no King Arthur)", NULL},
+    [C_S(40)] = {"soc.S-40",
+                 "a relic to the knight who completed the quest from "
+                 "elsewhere",
+                 NULL},
+    [C_S(41)] = {"soc.S-41", "a decision of the table", NULL},
+    [C_S(42)] = {"soc.S-42", "a combat quest decided by its totals", NULL},
+    [C_S(43)] = {"soc.S-43", "a siege fight decided by the d8", NULL},
+    [C_S(44)] = {"soc.S-44", "as many white as black swords at the end", NULL},
+    [C_S(45)] = {"soc.S-45", "advice on talk about card values",
+                 "advice to hosts about talk, which no line records"},
+    [C_KAY_COMBAT] = {"soc.knight.kay.combat",
+                      "Sir Kay's card in a combat quest", NULL},
+    [C_S34_LD] = {"soc.S-34.lancelot_dragon",
+                  "a Lancelot/Dragon card after both quests are over", NULL},
+    [C_S35_NOBODY] = {"soc.S-35.nobody", "a quest won with nobody present",
+                      NULL},
+    [C_S35_SHORT] = {"soc.S-35.short",
+                     "a quest's reward larger than the white cards left", NULL},
+    [C_ON_DRAGON] = {"soc.special.dragon", "Merlin or Heroism on the Dragon",
+                     NULL},
+    [C_OWN_MERLINS] = {"soc.S-41.merlins",
+                       "a knight offers his own Merlins (own=on)", NULL},
+    [C_OWN_OFFER] = {"soc.S-41.offer",
+                     "a knight answers Morgan or Convocation (own=on)", NULL},
+    [C_REDEAL] = {"soc.S-36.redeal", "the pool shared at random (redeal)",
+                  NULL},
 };
 
 _Static_assert(C_COUNT == SOC_NCOV, "SOC_NCOV counts the ids");
 _Static_assert(SOC_NCOV <= RPL_COVERAGE_MAX, "the ids fit a coverage set");
 
 /* Every player count, the game without a traitor and the 3-player
- * variant; the larger tables come back more often, where the cards
- * reach the most branches. */
+ * variant, each knight's own decisions (own=on) and the one-seat table
+ * lines of the files written before them; the larger tables come back
+ * more often, where the cards reach the most branches. */
 const char *const rpl__soc_corpus_rules[] = {
-    "players=3 traitor=on brave=on",  "players=4 traitor=on brave=off",
-    "players=5 traitor=on brave=off", "players=6 traitor=on brave=off",
-    "players=7 traitor=on brave=off", "players=4 traitor=off brave=off",
-    "players=3 traitor=on brave=off", "players=5 traitor=on brave=off",
-    "players=7 traitor=on brave=off", NULL,
+    "players=3 traitor=on brave=on own=on",
+    "players=4 traitor=on brave=off own=on",
+    "players=5 traitor=on brave=off own=on",
+    "players=6 traitor=on brave=off own=on",
+    "players=7 traitor=on brave=off own=on",
+    "players=4 traitor=off brave=off",
+    "players=3 traitor=on brave=off",
+    "players=5 traitor=on brave=off",
+    "players=7 traitor=on brave=off",
+    NULL,
 };
 
 /* Seat pK of a token, 0 when the token is not one. */
@@ -508,6 +596,241 @@ cover_dealer_line(const struct soc_pub *b, int kw, const struct rpl__line *ln,
     }
 }
 
+/* The card of a black line whose quest is over (S-34). */
+static void
+cover_over(const struct soc_pub *b, const struct rpl__line *ln, uint64_t *bits)
+{
+    for (size_t i = 2; i < ln->ntok; i++) {
+        const int c = rpl__soc_card_find(ln->tok[i].p, ln->tok[i].n);
+        bool over = false;
+
+        if (c >= SOC_LD1 && c <= SOC_LD7) {
+            over = b->ld_stage >= 2;
+            if (over)
+                rpl__cov_set(bits, C_S34_LD);
+        } else if (c == SOC_B_EXCALIBUR) {
+            over = b->exc_state != 0;
+        } else if (c == SOC_DESPAIR || c == SOC_DESOLATION ||
+                   c == SOC_DARK_FOREST) {
+            over = b->grail_state != 0;
+        }
+        if (over)
+            rpl__cov_set(bits, C_S(34));
+        if (c == SOC_DESOLATION && b->grail_state == 0)
+            rpl__cov_set(bits, C_S(5));
+        if (c == SOC_B_EXCALIBUR && b->exc_state == 0)
+            rpl__cov_set(bits, C_S(3));
+        if (c == SOC_DESPAIR && b->grail_state == 0 &&
+            rpl__soc_grail_low_free(b) < 0)
+            rpl__cov_set(bits, C_S(4));
+        if (c >= SOC_MORGAN_SIEGE && c <= SOC_MORGAN_VOLUNTEER)
+            rpl__cov_set(bits, C_S(8));
+        if (c == SOC_GUINEVERE)
+            rpl__cov_set(bits, C_S(10));
+    }
+}
+
+/* A quest's end (S-02, S-12, S-35, S-40, S-42). */
+static void
+cover_quest_rules(const struct soc_pub *b, const struct rpl__line *ln,
+                  uint64_t *bits)
+{
+    const int q = rpl__soc_loc_find(ln->tok[1].p, ln->tok[1].n);
+    const bool won = rpl__tok_is(&ln->tok[2], "won");
+
+    if (q < SOC_BLACK_KNIGHT || q >= SOC_NLOC)
+        return;
+    if (rpl__soc_quest[q].is_combat)
+        rpl__cov_set(bits, C_S(42));
+    if (!won) {
+        if (b->mists)
+            rpl__cov_set(bits, C_S(12));
+        return;
+    }
+    if (q != SOC_BLACK_KNIGHT && q != SOC_PICTS && q != SOC_SAXONS)
+        rpl__cov_set(bits, C_S(2));
+    rpl__cov_set(bits, C_S(35));
+    if (!rpl__soc_present_mask(b, (unsigned)q))
+        rpl__cov_set(bits, C_S35_NOBODY);
+    else if (rpl__soc_white_avail(b) < rpl__soc_quest[q].win_cards)
+        rpl__cov_set(bits, C_S35_SHORT);
+    for (size_t i = 3; i < ln->ntok; i++)
+        if (ln->tok[i].n > 6 && memcmp(ln->tok[i].p, "relic=", 6) == 0) {
+            const struct rpl__tok t = {ln->tok[i].p + 6, ln->tok[i].n - 6};
+            const unsigned k = seat_of(&t, b->n);
+
+            if (k && b->seat[k].loc != (unsigned)q)
+                rpl__cov_set(bits, C_S(40));
+        }
+}
+
+/* The interpretations (S-nn) a line exercises, from the states before
+ * and after it. */
+static void
+cover_rules(const struct soc_pub *b, const struct soc_pub *a, int kw,
+            const struct rpl__line *ln, uint64_t *bits)
+{
+    const unsigned k = ln->ntok > 1 ? seat_of(&ln->tok[1], b->n) : 0;
+    const unsigned knight = k ? b->seat[k].knight : SOC_NKNIGHTS;
+
+    if (a->dark_forest && !b->dark_forest)
+        rpl__cov_set(bits, C_S(6));
+    if (a->vivien && !b->vivien)
+        rpl__cov_set(bits, C_S(13));
+    switch (kw) {
+    case SOC_K_BLACK:
+        rpl__cov_set(bits, C_S(1));
+        cover_over(b, ln, bits);
+        break;
+    case SOC_K_QUEST:
+        if (ln->ntok > 2)
+            cover_quest_rules(b, ln, bits);
+        break;
+    case SOC_K_SPECIAL: {
+        const int c =
+            ln->ntok > 2 ? rpl__soc_card_find(ln->tok[2].p, ln->tok[2].n) : -1;
+
+        if (c == SOC_MERLIN)
+            rpl__cov_set(bits, C_S(7));
+        else if (c >= 0)
+            rpl__cov_set(bits, C_S(9));
+        if ((c == SOC_MERLIN || c == SOC_HEROISM) && ln->ntok > 3 &&
+            rpl__tok_is(&ln->tok[3], "dragon"))
+            rpl__cov_set(bits, C_ON_DRAGON);
+        if (knight == SOC_GALAHAD)
+            rpl__cov_set(bits, C_S(15));
+        break;
+    }
+    case SOC_K_WAR:
+        if (b->need.kind == SOC_N_WAR && b->need.a == SOC_MORDRED)
+            rpl__cov_set(bits, C_S(11));
+        break;
+    case SOC_K_KAY:
+        rpl__cov_set(bits, b->need.kind == SOC_N_KAY && b->need.a == SOC_CAMELOT
+                               ? C_S(14)
+                               : C_KAY_COMBAT);
+        break;
+    case SOC_K_MOVE: {
+        const int l =
+            ln->ntok > 2 ? rpl__soc_loc_find(ln->tok[2].p, ln->tok[2].n) : -1;
+
+        if (knight == SOC_TRISTAN && b->seat[k].loc == SOC_CAMELOT)
+            rpl__cov_set(bits, C_S(16));
+        if (l > SOC_CAMELOT && !rpl__soc_quest[l].is_solo &&
+            soc_popcount(rpl__soc_present_mask(a, (unsigned)l)) >= 2)
+            rpl__cov_set(bits, C_S(28));
+        break;
+    }
+    case SOC_K_SWAP:
+        if (knight == SOC_ARTHUR && ln->ntok == 4)
+            rpl__cov_set(bits, C_S(17));
+        break;
+    case SOC_K_SACRIFICE:
+        rpl__cov_set(bits, C_S(18));
+        break;
+    case SOC_K_DONE:
+        rpl__cov_set(bits, C_S(19));
+        break;
+    case SOC_K_SHOWS:
+        if (b->need.kind == SOC_N_SHOWS && b->need.a == SOC_SHOWS_ACCUSED &&
+            ln->ntok > 2 && rpl__tok_is(&ln->tok[2], "loyal") && !b->swords_w)
+            rpl__cov_set(bits, C_S(20));
+        if (ln->ntok > 2 && rpl__tok_is(&ln->tok[2], "traitor"))
+            rpl__cov_set(bits, C_S(22));
+        break;
+    case SOC_K_FLIP:
+        if (ln->ntok > 1 && !rpl__tok_is(&ln->tok[1], "none")) {
+            rpl__cov_set(bits, C_S(21));
+            rpl__cov_set(bits, C_S(22));
+        }
+        break;
+    case SOC_K_TAUNT:
+        rpl__cov_set(bits, C_S(23));
+        break;
+    case SOC_K_END:
+        if (ln->ntok == 3) {
+            rpl__cov_set(bits, C_S(24));
+            if (rpl__tok_is(&ln->tok[2], "majority") &&
+                a->swords_w == a->swords_b)
+                rpl__cov_set(bits, C_S(44));
+        }
+        break;
+    case SOC_K_LOYALTY:
+        if (b->brave)
+            rpl__cov_set(bits, C_S(26));
+        break;
+    case SOC_K_DIES:
+        rpl__cov_set(bits, C_S(27));
+        if (k && b->seat[k].hand_n)
+            rpl__cov_set(bits, C_S(38));
+        break;
+    case SOC_K_PLAY:
+        if (k && b->seat[k].loc == SOC_DRAGON)
+            rpl__cov_set(bits, C_S(29));
+        if (k && b->seat[k].loc == SOC_EXCALIBUR)
+            rpl__cov_set(bits, C_S(30));
+        if (k && b->seat[k].loc == SOC_GRAIL && rpl__soc_grail_low_free(b) < 0)
+            rpl__cov_set(bits, C_S(4));
+        break;
+    case SOC_K_HEAL:
+        rpl__cov_set(bits, C_S(31));
+        break;
+    case SOC_K_SIEGE:
+        if (ln->ntok > 2 && rpl__tok_is(&ln->tok[2], "none"))
+            rpl__cov_set(bits, C_S(32));
+        break;
+    case SOC_K_ROLL:
+        rpl__cov_set(bits, C_S(43));
+        break;
+    case SOC_K_CANCEL:
+        if (ln->ntok > 3 && rpl__tok_is(&ln->tok[2], "merlin")) {
+            const struct rpl__tok *t = &ln->tok[3];
+
+            const char *comma = memchr(t->p, ',', t->n);
+            const size_t w = comma ? (size_t)(comma - t->p) : t->n;
+
+            rpl__cov_set(bits, C_S(41));
+            /* "pA,pA,pA" is one knight's; anything else several. */
+            if (t->n != 3 * w + 2 || memcmp(t->p, t->p + w + 1, w) != 0 ||
+                memcmp(t->p, t->p + 2 * w + 2, w) != 0)
+                rpl__cov_set(bits, C_S(33));
+        }
+        break;
+    case SOC_K_VOLUNTEER:
+        rpl__cov_set(bits, C_S(41));
+        break;
+    case SOC_K_MERLINS:
+        rpl__cov_set(bits, C_S(41));
+        rpl__cov_set(bits, C_OWN_MERLINS);
+        break;
+    case SOC_K_OFFER:
+        rpl__cov_set(bits, C_S(41));
+        rpl__cov_set(bits, C_OWN_OFFER);
+        break;
+    case SOC_K_ALLOT:
+        rpl__cov_set(bits, C_S(36));
+        break;
+    case SOC_K_REDEAL:
+        rpl__cov_set(bits, C_REDEAL);
+        break;
+    case SOC_K_ACCUSE:
+        rpl__cov_set(bits, C_S(37));
+        break;
+    case SOC_K_START: {
+        bool arthur = false;
+
+        for (size_t i = 0; ln->ntok > 1 && i + 6 <= ln->tok[1].n; i++)
+            if (memcmp(ln->tok[1].p + i, "arthur", 6) == 0)
+                arthur = true;
+        if (!arthur)
+            rpl__cov_set(bits, C_S(39));
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 void
 rpl__soc_cover(const void *before, const void *st, const struct rpl__line *ln,
                const struct rpl__env *env, uint64_t *bits)
@@ -520,8 +843,14 @@ rpl__soc_cover(const void *before, const void *st, const struct rpl__line *ln,
         cover_config(&s->p, bits);
         return;
     }
-    if (s->p.wshuffles != b->p.wshuffles || s->p.bshuffles != b->p.bshuffles)
+    if (s->p.wshuffles != b->p.wshuffles || s->p.bshuffles != b->p.bshuffles) {
         rpl__cov_set(bits, C_RESHUFFLE);
-    if (ln->ntok > 0)
-        cover_dealer_line(&b->p, kw_of(&ln->tok[0]), ln, bits);
+        rpl__cov_set(bits, C_S(25));
+    }
+    if (ln->ntok > 0) {
+        const int kw = kw_of(&ln->tok[0]);
+
+        cover_dealer_line(&b->p, kw, ln, bits);
+        cover_rules(&b->p, &s->p, kw, ln, bits);
+    }
 }

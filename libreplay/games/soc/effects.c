@@ -1,13 +1,13 @@
 /*
  * effects.c - what a validated line of Shadows over Camelot does: its
- * effects change the board and push tasks, and run() works through the
- * tasks until a line is due again.  The tasks form a stack, so an effect
+ * effects change the board and push tasks, and rpl__soc_fx_run() works through
+ * the tasks until a line is due again.  The tasks form a stack, so an effect
  * that needs a decision (a window to cancel a black card, Kay's extra
  * card, the Grail saving a dying knight) pushes it on top of what
  * remains.  Every card that moves is an event (struct soc_ev): played on
  * the hidden half at once in a knowing state, else journaled.
  *
- * After every effect that can end the game, settle() checks the end
+ * After every effect that can end the game, rpl__soc_fx_settle() checks the end
  * conditions in the order of §7.5 and §8 item 25: 12 siege engines, 7
  * black swords, no loyal knight alive, 12 swords.  Once the end is
  * decided, every pending task is dropped and only the flip and the end
@@ -15,53 +15,13 @@
  */
 #include <string.h>
 
-#include "soc.h"
-
-enum task_kind {
-    TK_LOYALTY = 1, /* a: seat */
-    TK_DEAL,        /* a: seat */
-    TK_POOL,        /* a: seat */
-    TK_ALLOT,
-    TK_TURN,
-    TK_EVIL,      /* the progression of evil is still to choose */
-    TK_EVIL_DONE, /* then the heroic actions */
-    TK_TRAITOR_EVIL,
-    TK_HEROIC,
-    TK_NEXT,
-    TK_DRAWS,   /* a: drawer, b: cards left to draw */
-    TK_RESOLVE, /* a: card, b: drawer */
-    TK_EFFECT,  /* a: card, b: drawer */
-    TK_COMBAT,  /* a: quest */
-    TK_COMBAT_RESULT,
-    TK_SIEGE,        /* a: fighter */
-    TK_SIEGE_RESULT, /* a: fighter */
-    TK_QUEST_END,    /* a: quest, b: won, c: completer */
-    TK_SHARE,        /* a: cards, b: quest, c: present mask */
-    TK_DELIVER,      /* a: seat, b: cards */
-    TK_EACH_DRAW,    /* a: from, b: cards, c: seats left (mask) */
-    TK_EACH_DISCARD, /* a: from, b: cards, c: seats left (mask) */
-    TK_DEATHS,
-    TK_DIE,      /* a: seat */
-    TK_SURVIVOR, /* a: seat */
-    TK_END,      /* a: winner, b: reason */
-    TK_BRAVE     /* 3-player variant: loyalty lines, a: seat */
-};
-
-/* One line being applied. */
-struct run {
-    struct soc_state *st;
-    struct soc_pub *p;
-    const struct rpl__env *env;
-    const uint8_t *seed;
-    size_t line;
-    struct rpl_error *err;
-    enum rpl_status rc;
-};
+#include "effects.h"
 
 /* ---------------------------------------------------------- the stack */
 
-static void
-push(struct run *r, unsigned kind, unsigned a, unsigned b, unsigned c)
+void
+rpl__soc_fx_push(struct run *r, unsigned kind, unsigned a, unsigned b,
+                 unsigned c)
 {
     struct soc_pub *p = r->p;
 
@@ -79,9 +39,9 @@ push(struct run *r, unsigned kind, unsigned a, unsigned b, unsigned c)
     p->ntask++;
 }
 
-static void
-need(struct run *r, unsigned kind, unsigned seat, unsigned a, unsigned b,
-     unsigned c)
+void
+rpl__soc_fx_need(struct run *r, unsigned kind, unsigned seat, unsigned a,
+                 unsigned b, unsigned c)
 {
     struct soc_need *nd = &r->p->need;
 
@@ -95,8 +55,8 @@ need(struct run *r, unsigned kind, unsigned seat, unsigned a, unsigned b,
 
 /* ------------------------------------------------------------- events */
 
-static void
-ev(struct run *r, unsigned kind, unsigned a, unsigned b, unsigned c)
+void
+rpl__soc_fx_ev(struct run *r, unsigned kind, unsigned a, unsigned b, unsigned c)
 {
     struct soc_state *st = r->st;
     struct soc_ev e;
@@ -128,20 +88,20 @@ ev(struct run *r, unsigned kind, unsigned a, unsigned b, unsigned c)
 }
 
 /* Card movements: the public counts and the event. */
-static void
-w_to_table(struct run *r, unsigned k, unsigned card)
+void
+rpl__soc_fx_w_to_table(struct run *r, unsigned k, unsigned card)
 {
     r->p->seat[k].hand_n--;
     r->p->wtable[card]++;
-    ev(r, SOC_EV_WPLAY, k, card, 0);
+    rpl__soc_fx_ev(r, SOC_EV_WPLAY, k, card, 0);
 }
 
-static void
-w_to_disc(struct run *r, unsigned k, unsigned card)
+void
+rpl__soc_fx_w_to_disc(struct run *r, unsigned k, unsigned card)
 {
     r->p->seat[k].hand_n--;
     r->p->wdisc[card]++;
-    ev(r, SOC_EV_WPLAY, k, card, 1);
+    rpl__soc_fx_ev(r, SOC_EV_WPLAY, k, card, 1);
 }
 
 static void
@@ -149,37 +109,37 @@ w_table_disc(struct run *r, unsigned card)
 {
     r->p->wtable[card]--;
     r->p->wdisc[card]++;
-    ev(r, SOC_EV_WDISC, 0, card, 0);
+    rpl__soc_fx_ev(r, SOC_EV_WDISC, 0, card, 0);
 }
 
-static void
-w_table_hand(struct run *r, unsigned k, unsigned card)
+void
+rpl__soc_fx_w_table_hand(struct run *r, unsigned k, unsigned card)
 {
     r->p->wtable[card]--;
     r->p->seat[k].hand_n++;
-    ev(r, SOC_EV_WTAKE, k, card, 0);
+    rpl__soc_fx_ev(r, SOC_EV_WTAKE, k, card, 0);
 }
 
-static void
-w_dump(struct run *r, unsigned k)
+void
+rpl__soc_fx_w_dump(struct run *r, unsigned k)
 {
     r->p->wdisc_unknown = (uint8_t)(r->p->wdisc_unknown + r->p->seat[k].hand_n);
     r->p->seat[k].hand_n = 0;
-    ev(r, SOC_EV_WDUMP, k, 0, 0);
+    rpl__soc_fx_ev(r, SOC_EV_WDUMP, k, 0, 0);
 }
 
-static void
-b_disc(struct run *r, unsigned card)
+void
+rpl__soc_fx_b_disc(struct run *r, unsigned card)
 {
     r->p->btable[card - SOC_B0]--;
     r->p->bdisc[card - SOC_B0]++;
-    ev(r, SOC_EV_BDISC, 0, card, 0);
+    rpl__soc_fx_ev(r, SOC_EV_BDISC, 0, card, 0);
 }
 
 /* Both discard piles go under their decks when a deck holds fewer than
  * k cards that are about to be drawn or looked at (§3.5, §8 item 26). */
-static void
-ensure(struct run *r, bool white, unsigned k)
+void
+rpl__soc_fx_ensure(struct run *r, bool white, unsigned k)
 {
     struct soc_pub *p = r->p;
     unsigned w = p->wdisc_unknown, b = 0;
@@ -205,13 +165,13 @@ ensure(struct run *r, bool white, unsigned k)
         memset(p->bdisc, 0, sizeof(p->bdisc));
         p->bshuffles++;
     }
-    ev(r, SOC_EV_RESHUFFLE, 0, 0, 0);
+    rpl__soc_fx_ev(r, SOC_EV_RESHUFFLE, 0, 0, 0);
 }
 
 /* A knight leaves his place: leaving a solo quest discards the white
  * cards played there (§3.2). */
-static void
-leave(struct run *r, unsigned k)
+void
+rpl__soc_fx_leave(struct run *r, unsigned k)
 {
     struct soc_pub *p = r->p;
     const unsigned loc = p->seat[k].loc;
@@ -228,20 +188,20 @@ leave(struct run *r, unsigned k)
 
 /* ---------------------------------------------------------- the end */
 
-static void
-end_game(struct run *r, unsigned winner, unsigned reason)
+void
+rpl__soc_fx_end_game(struct run *r, unsigned winner, unsigned reason)
 {
     struct soc_pub *p = r->p;
 
     p->ending = 1;
     p->ntask = 0;
-    push(r, TK_END, winner, reason, 0);
+    rpl__soc_fx_push(r, TK_END, winner, reason, 0);
 }
 
 /* The end conditions; true when the game is ending (the caller stops).
  * Also notices the 3-player variant's moment and pending deaths. */
-static bool
-settle(struct run *r)
+bool
+rpl__soc_fx_settle(struct run *r)
 {
     struct soc_pub *p = r->p;
     const unsigned living = rpl__soc_living_mask(p);
@@ -249,30 +209,30 @@ settle(struct run *r)
     if (p->ending)
         return true;
     if (p->siege >= SOC_ENGINES_LOSS) {
-        end_game(r, SOC_W_EVIL, SOC_R_SIEGE);
+        rpl__soc_fx_end_game(r, SOC_W_EVIL, SOC_R_SIEGE);
         return true;
     }
     if (p->swords_b >= SOC_BLACK_LOSS) {
-        end_game(r, SOC_W_EVIL, SOC_R_BLACK);
+        rpl__soc_fx_end_game(r, SOC_W_EVIL, SOC_R_BLACK);
         return true;
     }
     if (!living) {
-        end_game(r, SOC_W_EVIL, SOC_R_DEATHS);
+        rpl__soc_fx_end_game(r, SOC_W_EVIL, SOC_R_DEATHS);
         return true;
     }
     if (p->swords_w + p->swords_b >= SOC_SWORDS_END) {
-        end_game(r, SOC_W_NONE, SOC_R_MAJORITY);
+        rpl__soc_fx_end_game(r, SOC_W_NONE, SOC_R_MAJORITY);
         return true;
     }
     if (p->brave && !p->brave_due &&
         (p->swords_w + p->swords_b >= SOC_BRAVE_AT ||
          p->siege >= SOC_BRAVE_AT)) {
         p->brave_due = 1;
-        push(r, TK_BRAVE, 1, 0, 0);
+        rpl__soc_fx_push(r, TK_BRAVE, 1, 0, 0);
     }
     for (unsigned k = 1; k <= p->n; k++)
         if ((living & soc_bit(k)) && p->seat[k].lp == 0 && k != p->die_after) {
-            push(r, TK_DEATHS, 0, 0, 0);
+            rpl__soc_fx_push(r, TK_DEATHS, 0, 0, 0);
             break;
         }
     return false;
@@ -280,8 +240,8 @@ settle(struct run *r)
 
 /* The last knight alive may be the traitor (§7.5 item 3): the table
  * learns which. */
-static void
-survivor_check(struct run *r)
+void
+rpl__soc_fx_survivor_check(struct run *r)
 {
     struct soc_pub *p = r->p;
     const unsigned living = rpl__soc_living_mask(p);
@@ -290,36 +250,36 @@ survivor_check(struct run *r)
         return;
     for (unsigned k = 1; k <= p->n; k++)
         if ((living & soc_bit(k)) && !(p->seat[k].flags & SOC_F_LOYAL))
-            push(r, TK_SURVIVOR, k, 0, 0);
+            rpl__soc_fx_push(r, TK_SURVIVOR, k, 0, 0);
 }
 
 /* §7.3: the revealed traitor leaves the board, loses his white cards and
  * the Excalibur and Grail relics, keeps the Armor. */
-static void
-reveal_traitor(struct run *r, unsigned k)
+void
+rpl__soc_fx_reveal_traitor(struct run *r, unsigned k)
 {
     struct soc_pub *p = r->p;
 
-    leave(r, k);
+    rpl__soc_fx_leave(r, k);
     p->seat[k].flags |= SOC_F_REVEALED;
     p->seat[k].loc = SOC_NOWHERE;
     p->seat[k].lp = 0;
     p->traitor = (uint8_t)k;
     if (p->die_after == k)
         p->die_after = 0;
-    w_dump(r, k);
+    rpl__soc_fx_w_dump(r, k);
     if (rpl__soc_relic_held_by(p, SOC_REL_EXCALIBUR, k))
         p->relic[SOC_REL_EXCALIBUR] = SOC_RELIC_BOX;
     if (rpl__soc_relic_held_by(p, SOC_REL_GRAIL, k))
         p->relic[SOC_REL_GRAIL] = SOC_RELIC_BOX;
 }
 
-static void
-siege_add(struct run *r, unsigned n)
+void
+rpl__soc_fx_siege_add(struct run *r, unsigned n)
 {
     for (unsigned i = 0; i < n && !r->p->ending; i++) {
         r->p->siege++;
-        settle(r);
+        rpl__soc_fx_settle(r);
     }
 }
 
@@ -327,8 +287,8 @@ siege_add(struct run *r, unsigned n)
 static void
 siege_instead(struct run *r, unsigned card)
 {
-    b_disc(r, card);
-    siege_add(r, 1);
+    rpl__soc_fx_b_disc(r, card);
+    rpl__soc_fx_siege_add(r, 1);
 }
 
 /* ------------------------------------------------------- quest ends */
@@ -339,7 +299,7 @@ clear_combat(struct run *r, struct soc_combat *cb)
     for (unsigned i = 0; i < cb->nwhite; i++)
         w_table_disc(r, cb->white[i]);
     for (unsigned i = 0; i < cb->nblack; i++)
-        b_disc(r, cb->black[i]);
+        rpl__soc_fx_b_disc(r, cb->black[i]);
     memset(cb, 0, sizeof(*cb));
 }
 
@@ -349,14 +309,14 @@ clear_war(struct run *r, struct soc_war *w)
     for (unsigned i = 0; i < w->nwhite; i++)
         w_table_disc(r, w->white[i]);
     for (unsigned i = 0; i < w->nblack; i++)
-        b_disc(r, w->black[i]);
+        rpl__soc_fx_b_disc(r, w->black[i]);
     memset(w, 0, sizeof(*w));
 }
 
 /* §4.0: swords, siege engines, life points, relic, the quest's cards,
  * the return to Camelot, the reward cards. */
-static void
-quest_end(struct run *r, unsigned q, bool won, unsigned completer)
+void
+rpl__soc_fx_quest_end(struct run *r, unsigned q, bool won, unsigned completer)
 {
     struct soc_pub *p = r->p;
     const struct soc_quest *d = &rpl__soc_quest[q];
@@ -375,10 +335,10 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
     /* The result stands even when the swords end the game (S-24). */
     if (q == SOC_EXCALIBUR || q == SOC_GRAIL)
         *(q == SOC_EXCALIBUR ? &p->exc_state : &p->grail_state) = won ? 1 : 2;
-    if (settle(r))
+    if (rpl__soc_fx_settle(r))
         return;
     if (!won)
-        siege_add(r, d->lose_engines);
+        rpl__soc_fx_siege_add(r, d->lose_engines);
     if (p->ending)
         return;
     for (unsigned k = 1; k <= p->n; k++) {
@@ -398,11 +358,11 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
     if (won) {
         if (p->vivien) {
             p->vivien = 0;
-            b_disc(r, SOC_VIVIEN);
+            rpl__soc_fx_b_disc(r, SOC_VIVIEN);
         }
         if (p->dark_forest) {
             p->dark_forest = 0;
-            b_disc(r, SOC_DARK_FOREST);
+            rpl__soc_fx_b_disc(r, SOC_DARK_FOREST);
         }
     }
     if (p->kay_card) {
@@ -425,7 +385,7 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
             if (p->grail[i] == SOC_GRAIL_CARD)
                 w_table_disc(r, SOC_GRAIL_CARD);
             else if (rpl__soc_grail_black(p->grail[i]))
-                b_disc(r, p->grail[i]);
+                rpl__soc_fx_b_disc(r, p->grail[i]);
             p->grail[i] = SOC_EMPTY;
         }
         break;
@@ -440,15 +400,99 @@ quest_end(struct run *r, unsigned q, bool won, unsigned completer)
         const unsigned cards = rpl__soc_white_upto(p, d->win_cards);
 
         if (cards) /* TK_SHARE delivers to a knight alone */
-            push(r, TK_SHARE, cards, q, present);
+            rpl__soc_fx_push(r, TK_SHARE, cards, q, present);
     }
-    settle(r);
+    rpl__soc_fx_settle(r);
+}
+
+/* ------------------------------------------------ decisions (S-41) */
+
+/* Morgan's volunteer named (0: nobody): his discards or his life points,
+ * else every knight discards, in turn order from the drawer. */
+void
+rpl__soc_fx_volunteered(struct run *r, unsigned card, unsigned drawer,
+                        unsigned v)
+{
+    struct soc_pub *p = r->p;
+
+    if (!v) {
+        rpl__soc_fx_push(r, TK_EACH_DISCARD, drawer, rpl__soc_card[card].p2,
+                         rpl__soc_living_mask(p));
+    } else if (card == SOC_MORGAN_DISCARD) {
+        rpl__soc_fx_need(r, SOC_N_DISCARD, v, rpl__soc_card[card].p1, 0, 0);
+    } else {
+        p->seat[v].lp = (uint8_t)rpl__soc_lp_add(p->seat[v].lp,
+                                                 -(int)rpl__soc_card[card].p1);
+        rpl__soc_fx_settle(r);
+    }
+}
+
+/* Those gathered in Camelot draw as many cards as they are, shared
+ * (S-09). */
+void
+rpl__soc_fx_convocation_share(struct run *r)
+{
+    struct soc_pub *p = r->p;
+    const unsigned there = rpl__soc_present_mask(p, SOC_CAMELOT);
+    const unsigned cards = rpl__soc_white_upto(p, soc_popcount(there));
+
+    if (cards)
+        rpl__soc_fx_push(r, TK_SHARE, cards, SOC_CAMELOT, there);
+}
+
+/* own=on: asks the knights one by one, in turn order from origin, about
+ * what the card ctx asks; after the last, the table's outcome. */
+void
+rpl__soc_fx_ask_offer(struct run *r, unsigned ctx, unsigned origin,
+                      unsigned after)
+{
+    struct soc_pub *p = r->p;
+    const unsigned next = rpl__soc_ask_next(p, ctx, origin, after);
+    unsigned v;
+
+    if (next) {
+        rpl__soc_fx_need(r, SOC_N_OFFER, next, ctx, origin, 0);
+        return;
+    }
+    if (ctx == SOC_CONVOCATION) {
+        rpl__soc_fx_convocation_share(r);
+        return;
+    }
+    /* Morgan: nobody, the one knight who offered, or the last word. */
+    v = soc_popcount(p->offers);
+    if (v > 1)
+        rpl__soc_fx_need(r, SOC_N_VOLUNTEER, rpl__soc_last_word(p, origin), ctx,
+                         origin, 0);
+    else
+        rpl__soc_fx_volunteered(
+            r, ctx, origin, v ? rpl__soc_first_in(p, origin, p->offers) : 0);
+}
+
+/* own=on: the next knight asked for his Merlins, or the end of the
+ * offers: the last word when three are offered, else the card. */
+void
+rpl__soc_fx_ask_merlins(struct run *r, unsigned drawer, unsigned after,
+                        unsigned total)
+{
+    struct soc_pub *p = r->p;
+    const unsigned next =
+        total >= 3 ? 0 : rpl__soc_ask_next(p, SOC_MERLIN, drawer, after);
+
+    if (total >= 3) {
+        rpl__soc_fx_need(r, SOC_N_CANCEL, rpl__soc_last_word(p, drawer), 1, 0,
+                         0);
+    } else if (next) {
+        rpl__soc_fx_need(r, SOC_N_MERLINS, next, drawer, total, 0);
+    } else {
+        rpl__soc_fx_push(r, TK_EFFECT, p->resolving, p->drawer, 0);
+        p->resolving = 0;
+    }
 }
 
 /* ------------------------------------------------------- black cards */
 
-static void
-war_figure(struct run *r, unsigned q, unsigned card)
+void
+rpl__soc_fx_war_figure(struct run *r, unsigned q, unsigned card)
 {
     struct soc_war *w = &r->p->war[rpl__soc_war_index(q)];
 
@@ -457,7 +501,7 @@ war_figure(struct run *r, unsigned q, unsigned card)
     if (card == SOC_MORDRED)
         w->mordred = 1;
     if (w->figures >= SOC_WAR_LOSS)
-        push(r, TK_QUEST_END, q, 0, 0);
+        rpl__soc_fx_push(r, TK_QUEST_END, q, 0, 0);
 }
 
 static void
@@ -467,7 +511,7 @@ combat_black(struct run *r, unsigned q, unsigned card)
 
     cb->black[cb->nblack++] = (uint8_t)card;
     if (cb->nblack == rpl__soc_quest[q].black_spots)
-        push(r, TK_COMBAT, q, 0, 0);
+        rpl__soc_fx_push(r, TK_COMBAT, q, 0, 0);
 }
 
 static void
@@ -495,10 +539,10 @@ grail_black_card(struct run *r, unsigned card)
             w_table_disc(r, SOC_GRAIL_CARD);
             p->grail[i] = SOC_EMPTY;
         }
-        b_disc(r, card);
+        rpl__soc_fx_b_disc(r, card);
     }
     if (rpl__soc_grail_all(p, true))
-        push(r, TK_QUEST_END, SOC_GRAIL, 0, 0);
+        rpl__soc_fx_push(r, TK_QUEST_END, SOC_GRAIL, 0, 0);
 }
 
 static void
@@ -525,11 +569,11 @@ effect(struct run *r, unsigned card, unsigned drawer)
         break;
     case SOC_B_EXCALIBUR:
         if (p->exc_state == 0) {
-            b_disc(r, card);
+            rpl__soc_fx_b_disc(r, card);
             p->exc_pos = (uint8_t)(p->exc_pos - cd->p1);
             p->exc_black++;
             if (p->exc_pos == 0)
-                push(r, TK_QUEST_END, SOC_EXCALIBUR, 0, 0);
+                rpl__soc_fx_push(r, TK_QUEST_END, SOC_EXCALIBUR, 0, 0);
         } else {
             siege_instead(r, card);
         }
@@ -548,42 +592,47 @@ effect(struct run *r, unsigned card, unsigned drawer)
             siege_instead(r, card);
         break;
     case SOC_B_PICTS:
-        war_figure(r, SOC_PICTS, card);
+        rpl__soc_fx_war_figure(r, SOC_PICTS, card);
         break;
     case SOC_B_SAXONS:
-        war_figure(r, SOC_SAXONS, card);
+        rpl__soc_fx_war_figure(r, SOC_SAXONS, card);
         break;
     case SOC_MERCENARIES:
     case SOC_MORDRED:
-        need(r, SOC_N_WAR, drawer, card, 0, 0);
+        rpl__soc_fx_need(r, SOC_N_WAR, drawer, card, 0, 0);
         break;
     case SOC_MORGAN_SIEGE:
-        b_disc(r, card);
-        siege_add(r, cd->p1);
+        rpl__soc_fx_b_disc(r, card);
+        rpl__soc_fx_siege_add(r, cd->p1);
         break;
     case SOC_MORGAN_DRAW3:
-        b_disc(r, card);
-        push(r, TK_DRAWS, drawer, cd->p1, 0);
+        rpl__soc_fx_b_disc(r, card);
+        rpl__soc_fx_push(r, TK_DRAWS, drawer, cd->p1, 0);
         break;
     case SOC_MORGAN_LIFE:
-        b_disc(r, card);
+        rpl__soc_fx_b_disc(r, card);
         for (unsigned k = 1; k <= p->n; k++)
             if (soc_living(p, k))
                 p->seat[k].lp =
                     (uint8_t)rpl__soc_lp_add(p->seat[k].lp, -(int)cd->p1);
-        settle(r);
+        rpl__soc_fx_settle(r);
         break;
     case SOC_MORGAN_DISCARD:
     case SOC_MORGAN_VOLUNTEER:
-        b_disc(r, card);
-        need(r, SOC_N_VOLUNTEER, drawer, card, 0, 0);
+        rpl__soc_fx_b_disc(r, card);
+        if (p->own) {
+            p->offers = 0;
+            rpl__soc_fx_ask_offer(r, card, drawer, 0);
+        } else {
+            rpl__soc_fx_need(r, SOC_N_VOLUNTEER, drawer, card, 0, 0);
+        }
         break;
     case SOC_GUINEVERE:
-        b_disc(r, card);
+        rpl__soc_fx_b_disc(r, card);
         for (unsigned k = 1; k <= p->n; k++) {
             if (!soc_living(p, k))
                 continue;
-            leave(r, k);
+            rpl__soc_fx_leave(r, k);
             p->seat[k].loc = SOC_CAMELOT;
         }
         /* White cards left on a solo quest without its knight go too. */
@@ -639,13 +688,13 @@ turn_begin(struct run *r)
     p->used = p->paid = p->sacrificed = p->owe = p->die_after = 0;
     p->swapped = p->looked = p->turn_over = p->completer = 0;
     if (!(p->seat[k].flags & SOC_F_ALIVE)) {
-        push(r, TK_NEXT, 0, 0, 0);
+        rpl__soc_fx_push(r, TK_NEXT, 0, 0, 0);
     } else if (p->seat[k].flags & SOC_F_REVEALED) {
         /* §7.3, §8 item 24: the taunt, then the progression of evil. */
-        push(r, TK_TRAITOR_EVIL, 0, 0, 0);
-        need(r, SOC_N_TAUNT, k, 0, 0, 0);
+        rpl__soc_fx_push(r, TK_TRAITOR_EVIL, 0, 0, 0);
+        rpl__soc_fx_need(r, SOC_N_TAUNT, k, 0, 0, 0);
     } else {
-        need(r, SOC_N_EVIL, k, 0, 0, 0);
+        rpl__soc_fx_need(r, SOC_N_EVIL, k, 0, 0, 0);
     }
 }
 
@@ -659,53 +708,53 @@ do_task(struct run *r, struct soc_task t)
     case TK_BRAVE:
         if (t.a > p->n)
             break;
-        push(r, t.kind, t.a + 1u, 0, 0);
-        need(r, SOC_N_LOYALTY, t.a, 0, 0, 0);
+        rpl__soc_fx_push(r, t.kind, t.a + 1u, 0, 0);
+        rpl__soc_fx_need(r, SOC_N_LOYALTY, t.a, 0, 0, 0);
         break;
     case TK_DEAL:
         if (t.a > p->n)
             break;
-        push(r, TK_DEAL, t.a + 1u, 0, 0);
-        push(r, TK_DELIVER, t.a, SOC_DEAL, 0);
+        rpl__soc_fx_push(r, TK_DEAL, t.a + 1u, 0, 0);
+        rpl__soc_fx_push(r, TK_DELIVER, t.a, SOC_DEAL, 0);
         break;
     case TK_POOL:
         if (t.a > p->n)
             break;
-        push(r, TK_POOL, t.a + 1u, 0, 0);
+        rpl__soc_fx_push(r, TK_POOL, t.a + 1u, 0, 0);
         if (p->seat[t.a].hand_n)
-            need(r, SOC_N_POOL, t.a, 0, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_POOL, t.a, 0, 0, 0);
         break;
     case TK_ALLOT:
         if (p->npool)
-            need(r, SOC_N_ALLOT, p->first, 0, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_ALLOT, p->first, 0, 0, 0);
         else
-            push(r, TK_TURN, 0, 0, 0);
+            rpl__soc_fx_push(r, TK_TURN, 0, 0, 0);
         break;
     case TK_TURN:
         turn_begin(r);
         break;
     case TK_EVIL:
-        need(r, SOC_N_EVIL, p->cur, 0, 0, 0);
+        rpl__soc_fx_need(r, SOC_N_EVIL, p->cur, 0, 0, 0);
         break;
     case TK_EVIL_DONE:
         if (!soc_living(p, p->cur) || p->turn_over)
-            push(r, TK_NEXT, 0, 0, 0);
+            rpl__soc_fx_push(r, TK_NEXT, 0, 0, 0);
         else
-            need(r, SOC_N_HEROIC, p->cur, 0, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_HEROIC, p->cur, 0, 0, 0);
         break;
     case TK_TRAITOR_EVIL:
-        need(r, SOC_N_EVIL, p->cur, 1, 0, 0);
+        rpl__soc_fx_need(r, SOC_N_EVIL, p->cur, 1, 0, 0);
         break;
     case TK_HEROIC:
         if (p->die_after && p->die_after == p->cur && !p->owe) {
             /* The action bought with the last life point is done. */
             p->die_after = 0;
-            push(r, TK_HEROIC, 0, 0, 0);
-            push(r, TK_DEATHS, 0, 0, 0);
+            rpl__soc_fx_push(r, TK_HEROIC, 0, 0, 0);
+            rpl__soc_fx_push(r, TK_DEATHS, 0, 0, 0);
         } else if (!soc_living(p, p->cur)) {
-            push(r, TK_NEXT, 0, 0, 0);
+            rpl__soc_fx_push(r, TK_NEXT, 0, 0, 0);
         } else {
-            need(r, SOC_N_HEROIC, p->cur, 0, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_HEROIC, p->cur, 0, 0, 0);
         }
         break;
     case TK_NEXT: {
@@ -723,7 +772,7 @@ do_task(struct run *r, struct soc_task t)
             break;
         }
         p->cur = (uint8_t)k;
-        push(r, TK_TURN, 0, 0, 0);
+        rpl__soc_fx_push(r, TK_TURN, 0, 0, 0);
         break;
     }
     case TK_DRAWS: {
@@ -731,13 +780,14 @@ do_task(struct run *r, struct soc_task t)
 
         if (!t.b || !(p->seat[t.a].flags & SOC_F_ALIVE))
             break;
-        push(r, TK_DRAWS, t.a, t.b - 1u, 0);
+        rpl__soc_fx_push(r, TK_DRAWS, t.a, t.b - 1u, 0);
         avail = rpl__soc_black_avail(p);
         if (!avail)
             break;
-        need(r, SOC_N_BLACK, t.a,
-             rpl__soc_relic_held_by(p, SOC_ARMOR, t.a) && avail >= 2 ? 2 : 1, 0,
-             0);
+        rpl__soc_fx_need(
+            r, SOC_N_BLACK, t.a,
+            rpl__soc_relic_held_by(p, SOC_ARMOR, t.a) && avail >= 2 ? 2 : 1, 0,
+            0);
         break;
     }
     case TK_RESOLVE: {
@@ -747,15 +797,20 @@ do_task(struct run *r, struct soc_task t)
             const unsigned h = rpl__soc_relic_holder(p, SOC_REL_EXCALIBUR);
 
             if (h) {
-                need(r, SOC_N_CANCEL, h, 0, 0, 0);
+                rpl__soc_fx_need(r, SOC_N_CANCEL, h, 0, 0, 0);
                 break;
             }
+        } else if (rpl__soc_merlins_possible(p) && p->own) {
+            memset(p->offered, 0, sizeof(p->offered));
+            rpl__soc_fx_ask_merlins(r, t.b, 0, 0);
+            break;
         } else if (rpl__soc_merlins_possible(p)) {
-            need(r, SOC_N_CANCEL,
-                 rpl__soc_first_in(p, t.b, rpl__soc_living_mask(p)), 1, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_CANCEL,
+                             rpl__soc_first_in(p, t.b, rpl__soc_living_mask(p)),
+                             1, 0, 0);
             break;
         }
-        push(r, TK_EFFECT, t.a, t.b, 0);
+        rpl__soc_fx_push(r, TK_EFFECT, t.a, t.b, 0);
         break;
     }
     case TK_EFFECT:
@@ -765,9 +820,9 @@ do_task(struct run *r, struct soc_task t)
     case TK_COMBAT: {
         const unsigned kay = rpl__soc_kay_seat(p, t.a);
 
-        push(r, TK_COMBAT_RESULT, t.a, 0, t.c);
+        rpl__soc_fx_push(r, TK_COMBAT_RESULT, t.a, 0, t.c);
         if (kay)
-            need(r, SOC_N_KAY, kay, t.a, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_KAY, kay, t.a, 0, 0);
         break;
     }
     case TK_COMBAT_RESULT: {
@@ -777,15 +832,15 @@ do_task(struct run *r, struct soc_task t)
         if (!completer)
             completer =
                 rpl__soc_first_in(p, p->cur, rpl__soc_present_mask(p, t.a));
-        push(r, TK_QUEST_END, t.a, w > b, completer);
+        rpl__soc_fx_push(r, TK_QUEST_END, t.a, w > b, completer);
         break;
     }
     case TK_SIEGE: {
         const unsigned kay = rpl__soc_kay_seat(p, SOC_CAMELOT);
 
-        push(r, TK_SIEGE_RESULT, t.a, 0, 0);
+        rpl__soc_fx_push(r, TK_SIEGE_RESULT, t.a, 0, 0);
         if (kay)
-            need(r, SOC_N_KAY, kay, SOC_CAMELOT, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_KAY, kay, SOC_CAMELOT, 0, 0);
         break;
     }
     case TK_SIEGE_RESULT: {
@@ -809,13 +864,13 @@ do_task(struct run *r, struct soc_task t)
                 p->siege--;
         } else if (soc_living(p, t.a)) {
             p->seat[t.a].lp = (uint8_t)rpl__soc_lp_add(p->seat[t.a].lp, -1);
-            settle(r);
+            rpl__soc_fx_settle(r);
         }
         p->roll = 0;
         break;
     }
     case TK_QUEST_END:
-        need(r, SOC_N_QUEST, 0, t.a, t.b, t.c);
+        rpl__soc_fx_need(r, SOC_N_QUEST, 0, t.a, t.b, t.c);
         break;
     case TK_SHARE: {
         const unsigned present = t.c & rpl__soc_living_mask(p);
@@ -823,15 +878,18 @@ do_task(struct run *r, struct soc_task t)
         if (!present)
             break;
         if (soc_popcount(present) == 1)
-            push(r, TK_DELIVER, rpl__soc_first_in(p, 1, present), t.a, 0);
+            rpl__soc_fx_push(r, TK_DELIVER, rpl__soc_first_in(p, 1, present),
+                             t.a, 0);
         else
-            need(r, SOC_N_SHARE, rpl__soc_first_in(p, p->cur, present), t.a,
-                 t.b, present);
+            rpl__soc_fx_need(r, SOC_N_SHARE,
+                             rpl__soc_first_in(p, p->cur, present), t.a, t.b,
+                             present);
         break;
     }
     case TK_DELIVER:
         if (rpl__soc_white_upto(p, t.b) && soc_living(p, t.a))
-            need(r, SOC_N_WHITE, t.a, rpl__soc_white_upto(p, t.b), 0, 0);
+            rpl__soc_fx_need(r, SOC_N_WHITE, t.a, rpl__soc_white_upto(p, t.b),
+                             0, 0);
         break;
     case TK_EACH_DRAW:
     case TK_EACH_DISCARD: {
@@ -839,14 +897,15 @@ do_task(struct run *r, struct soc_task t)
 
         if (!k)
             break;
-        push(r, t.kind, t.a, t.b, t.c & ~soc_bit(k));
+        rpl__soc_fx_push(r, t.kind, t.a, t.b, t.c & ~soc_bit(k));
         if (!soc_living(p, k))
             break;
         if (t.kind == TK_EACH_DRAW)
-            push(r, TK_DELIVER, k, t.b, 0);
+            rpl__soc_fx_push(r, TK_DELIVER, k, t.b, 0);
         else if (p->seat[k].hand_n)
-            need(r, SOC_N_DISCARD, k,
-                 t.b < p->seat[k].hand_n ? t.b : p->seat[k].hand_n, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_DISCARD, k,
+                             t.b < p->seat[k].hand_n ? t.b : p->seat[k].hand_n,
+                             0, 0);
         break;
     }
     case TK_DEATHS: {
@@ -860,40 +919,40 @@ do_task(struct run *r, struct soc_task t)
         }
         if (!k)
             break;
-        push(r, TK_DEATHS, 0, 0, 0);
+        rpl__soc_fx_push(r, TK_DEATHS, 0, 0, 0);
         h = rpl__soc_relic_holder(p, SOC_REL_GRAIL);
         if (h)
-            need(r, SOC_N_SAVE, h, k, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_SAVE, h, k, 0, 0);
         else
-            need(r, SOC_N_DIES, k, 0, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_DIES, k, 0, 0, 0);
         break;
     }
     case TK_DIE:
         if (soc_living(p, t.a) && p->seat[t.a].lp == 0)
-            need(r, SOC_N_DIES, t.a, 0, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_DIES, t.a, 0, 0, 0);
         break;
     case TK_SURVIVOR:
         if (!p->traitor && soc_living(p, t.a) &&
             soc_popcount(rpl__soc_living_mask(p)) == 1 &&
             !(p->seat[t.a].flags & SOC_F_LOYAL))
-            need(r, SOC_N_SHOWS, t.a, SOC_SHOWS_LAST, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_SHOWS, t.a, SOC_SHOWS_LAST, 0, 0);
         break;
     case TK_END:
         if (t.b == SOC_R_MAJORITY && p->traitor_on && !p->traitor && !p->flip) {
-            need(r, SOC_N_FLIP, 0, 0, 0, 0);
+            rpl__soc_fx_need(r, SOC_N_FLIP, 0, 0, 0, 0);
         } else {
             unsigned w = t.a;
 
             if (t.b == SOC_R_MAJORITY)
                 w = p->swords_w > p->swords_b ? SOC_W_KNIGHTS : SOC_W_EVIL;
-            need(r, SOC_N_END, 0, w, t.b, 0);
+            rpl__soc_fx_need(r, SOC_N_END, 0, w, t.b, 0);
         }
         break;
     }
 }
 
-static void
-run(struct run *r)
+void
+rpl__soc_fx_run(struct run *r)
 {
     struct soc_pub *p = r->p;
 
@@ -906,595 +965,4 @@ run(struct run *r)
         p->phase == SOC_PH_PLAY)
         r->rc = rpl__err(r->err, RPL_E_STATE, r->line,
                          "the rules engine has nothing left to do");
-}
-
-/* ------------------------------------------------------------ effects */
-
-static void
-record_choice(struct run *r, unsigned kind, unsigned seat, unsigned n,
-              const uint8_t *commit)
-{
-    struct soc_pub *p = r->p;
-    struct soc_choice *ch = &r->st->ch[p->nchoice];
-
-    ch->line = (uint32_t)r->line;
-    memcpy(ch->commit, commit, 32);
-    if (!p->knows) {
-        ch->kind = (uint8_t)kind;
-        ch->seat = (uint8_t)seat;
-        ch->n = (uint8_t)n;
-        ch->known = 0;
-        ch->opened = 0;
-    }
-    p->nchoice++;
-}
-
-static void
-die(struct run *r, unsigned k)
-{
-    struct soc_pub *p = r->p;
-
-    leave(r, k);
-    p->seat[k].flags &= (uint8_t)~SOC_F_ALIVE;
-    p->seat[k].loc = SOC_NOWHERE;
-    p->seat[k].lp = 0;
-    w_dump(r, k);
-    for (unsigned i = 0; i < SOC_NRELICS; i++)
-        if (rpl__soc_relic_held_by(p, i, k))
-            p->relic[i] = SOC_RELIC_BOX;
-    if (p->die_after == k)
-        p->die_after = 0;
-    if (!settle(r))
-        survivor_check(r);
-}
-
-static void
-perform_special(struct run *r, const struct soc_cmd *cmd)
-{
-    struct soc_pub *p = r->p;
-    const unsigned k = cmd->seat, card = cmd->card;
-    const struct soc_card *cd = &rpl__soc_card[card];
-
-    if (card == SOC_HEROISM) {
-        w_to_table(r, k, card);
-        p->heroism = (uint8_t)(cmd->loc + 1u);
-        return;
-    }
-    w_to_disc(r, k, card);
-    switch (card) {
-    case SOC_MERLIN:
-        switch (cmd->loc) {
-        case SOC_CAMELOT:
-            p->siege--;
-            break;
-        case SOC_BLACK_KNIGHT:
-        case SOC_LANCELOT:
-        case SOC_DRAGON: {
-            struct soc_combat *cb =
-                cmd->loc == SOC_BLACK_KNIGHT ? &p->bk : &p->ld;
-
-            cb->nblack--;
-            b_disc(r, cb->black[cb->nblack]);
-            break;
-        }
-        case SOC_EXCALIBUR:
-            p->exc_pos++;
-            p->exc_black--;
-            if (p->exc_pos >= SOC_EXC_WIN)
-                push(r, TK_QUEST_END, SOC_EXCALIBUR, 1, k);
-            break;
-        case SOC_GRAIL: {
-            const int i = rpl__soc_grail_first_black(p);
-
-            b_disc(r, p->grail[i]);
-            p->grail[i] = SOC_EMPTY;
-            break;
-        }
-        default: {
-            struct soc_war *w = &p->war[rpl__soc_war_index(cmd->loc)];
-            unsigned j = w->nblack;
-
-            while (j-- > 0 && w->black[j] == SOC_MORDRED)
-                ;
-            const unsigned x = w->black[j];
-
-            for (unsigned i = j; i + 1u < w->nblack; i++)
-                w->black[i] = w->black[i + 1];
-            w->nblack--;
-            w->figures = (uint8_t)(w->figures - rpl__soc_card[x].p1);
-            b_disc(r, x);
-            break;
-        }
-        }
-        break;
-    case SOC_CONVOCATION: {
-        unsigned there;
-
-        for (unsigned i = 0; i < cmd->nseats; i++) {
-            leave(r, cmd->seats[i]);
-            p->seat[cmd->seats[i]].loc = SOC_CAMELOT;
-        }
-        /* Those gathered draw as many cards as they are, shared (S-09). */
-        there = rpl__soc_present_mask(p, SOC_CAMELOT);
-        if (rpl__soc_white_upto(p, soc_popcount(there)))
-            push(r, TK_SHARE, rpl__soc_white_upto(p, soc_popcount(there)),
-                 SOC_CAMELOT, there);
-        break;
-    }
-    case SOC_FATE:
-        if (p->traitor_on)
-            need(r, SOC_N_SHOWS, k, SOC_SHOWS_FATE, 0, 0);
-        else
-            push(r, TK_EACH_DRAW, k, cd->p1, rpl__soc_living_mask(p));
-        break;
-    case SOC_LADY:
-        if (p->exc_state == 0) {
-            p->exc_pos = (uint8_t)(p->exc_pos + cd->p1);
-            if (p->exc_pos >= SOC_EXC_WIN)
-                push(r, TK_QUEST_END, SOC_EXCALIBUR, 1, k);
-        } else {
-            p->seat[k].lp = (uint8_t)rpl__soc_lp_add(p->seat[k].lp, cd->p2);
-        }
-        break;
-    case SOC_MESSENGER:
-        record_choice(r, SOC_CH_GIVE, k, cmd->num, cmd->commit);
-        p->seat[k].hand_n = (uint8_t)(p->seat[k].hand_n - cmd->num);
-        p->seat[cmd->seat2].hand_n =
-            (uint8_t)(p->seat[cmd->seat2].hand_n + cmd->num);
-        ev(r, SOC_EV_WSECRET, k, 0, cmd->seat2);
-        break;
-    case SOC_PIETY:
-        if (cmd->opt == SOC_O_SELF)
-            p->seat[k].lp = (uint8_t)rpl__soc_lp_add(p->seat[k].lp, cd->p1);
-        else
-            for (unsigned t = 1; t <= p->n; t++)
-                if (t != k && soc_living(p, t))
-                    p->seat[t].lp =
-                        (uint8_t)rpl__soc_lp_add(p->seat[t].lp, cd->p2);
-        break;
-    case SOC_CLAIRVOYANCE: {
-        const unsigned avail = rpl__soc_black_avail(p);
-
-        need(r, SOC_N_TOP, k, avail < cd->p1 ? avail : cd->p1, 1, 0);
-        break;
-    }
-    case SOC_REINFORCEMENTS:
-        if (cmd->opt == SOC_O_SELF)
-            push(r, TK_DELIVER, k, cd->p1, 0);
-        else
-            push(r, TK_EACH_DRAW, k, cd->p2,
-                 rpl__soc_living_mask(p) & ~soc_bit(k));
-        break;
-    default:
-        break;
-    }
-}
-
-static void
-perform_heroic(struct run *r, const struct soc_cmd *cmd)
-{
-    struct soc_pub *p = r->p;
-    const unsigned k = cmd->seat;
-    const unsigned type = rpl__soc_action_type(cmd->kw);
-
-    if (cmd->kw == SOC_K_DONE) {
-        /* A life point sacrificed and no action taken: it is lost all
-         * the same, and the last one kills. */
-        push(r, TK_NEXT, 0, 0, 0);
-        if (p->die_after == k) {
-            p->die_after = 0;
-            push(r, TK_DEATHS, 0, 0, 0);
-        }
-        return;
-    }
-    if (type) {
-        if (!rpl__soc_is_free(p, cmd)) {
-            p->paid++;
-            p->owe = 0;
-        }
-        p->used |= (uint8_t)type;
-    }
-    push(r, TK_HEROIC, 0, 0, 0);
-    switch (cmd->kw) {
-    case SOC_K_MOVE:
-        leave(r, k);
-        p->seat[k].loc = cmd->loc;
-        break;
-    case SOC_K_DRAW:
-        push(r, TK_DELIVER, k, p->seat[k].knight == SOC_GAWAIN ? 3 : 2, 0);
-        break;
-    case SOC_K_SIEGE:
-        for (unsigned i = 0; i < cmd->ncards; i++) {
-            w_to_table(r, k, cmd->cards[i]);
-            p->fight[cmd->cards[i]]++;
-        }
-        push(r, TK_SIEGE, k, 0, 0);
-        need(r, SOC_N_ROLL, k, 0, 0, 0);
-        break;
-    case SOC_K_PLAY: {
-        const unsigned q = p->seat[k].loc, card = cmd->card;
-
-        p->completer = (uint8_t)k;
-        switch (q) {
-        case SOC_BLACK_KNIGHT:
-        case SOC_LANCELOT:
-        case SOC_DRAGON: {
-            struct soc_combat *cb = q == SOC_BLACK_KNIGHT ? &p->bk : &p->ld;
-
-            w_to_table(r, k, card);
-            cb->white[cb->nwhite++] = (uint8_t)card;
-            if (cb->nwhite == rpl__soc_quest[q].white_spots)
-                push(r, TK_COMBAT, q, 0, k);
-            break;
-        }
-        case SOC_EXCALIBUR:
-            w_to_disc(r, k, card);
-            p->exc_pos++;
-            if (p->exc_pos >= SOC_EXC_WIN)
-                push(r, TK_QUEST_END, SOC_EXCALIBUR, 1, k);
-            break;
-        case SOC_GRAIL: {
-            const int i = rpl__soc_grail_low_free(p);
-
-            if (i >= 0) {
-                w_to_table(r, k, card);
-                p->grail[i] = SOC_GRAIL_CARD;
-                if (rpl__soc_grail_all(p, false))
-                    push(r, TK_QUEST_END, SOC_GRAIL, 1, k);
-            } else {
-                const int j = rpl__soc_grail_first_black(p);
-
-                b_disc(r, p->grail[j]);
-                p->grail[j] = SOC_EMPTY;
-                w_to_disc(r, k, card);
-            }
-            break;
-        }
-        default: {
-            struct soc_war *w = &p->war[rpl__soc_war_index(q)];
-
-            w_to_table(r, k, card);
-            w->white[w->nwhite++] = (uint8_t)card;
-            if (!rpl__soc_war_next(w))
-                push(r, TK_QUEST_END, q, 1, k);
-            break;
-        }
-        }
-        break;
-    }
-    case SOC_K_SPECIAL:
-        perform_special(r, cmd);
-        break;
-    case SOC_K_HEAL:
-        for (unsigned i = 0; i < SOC_HEAL_SAME; i++)
-            w_to_disc(r, k, cmd->card);
-        p->seat[k].lp++;
-        break;
-    case SOC_K_ACCUSE:
-        p->seat[k].flags |= SOC_F_ACCUSED;
-        need(r, SOC_N_SHOWS, cmd->seat2, SOC_SHOWS_ACCUSED, k, 0);
-        break;
-    case SOC_K_SACRIFICE:
-        p->seat[k].lp--;
-        p->sacrificed = 1;
-        p->owe = 1;
-        if (!p->seat[k].lp)
-            p->die_after = (uint8_t)k;
-        break;
-    case SOC_K_SWAP:
-        p->swapped = 1;
-        record_choice(r, SOC_CH_SWAP, k, 1, cmd->commit);
-        p->seat[k].hand_n--;
-        p->seat[cmd->seat2].hand_n++;
-        ev(r, SOC_EV_WSECRET, k, 0, cmd->seat2);
-        need(r, SOC_N_SWAP_BACK, cmd->seat2, k, 0, 0);
-        break;
-    default:
-        break;
-    }
-}
-
-static void
-perform_start(struct run *r, const struct soc_cmd *cmd)
-{
-    struct soc_pub *p = r->p;
-
-    p->start_line = (uint32_t)r->line;
-    p->phase = SOC_PH_PLAY;
-    p->first = p->cur = cmd->seat;
-    for (unsigned k = 1; k <= p->n; k++) {
-        struct soc_seat *s = &p->seat[k];
-
-        s->knight = cmd->cards[k - 1];
-        s->lp = SOC_LP_START;
-        s->loc = SOC_CAMELOT;
-        s->flags = SOC_F_ALIVE;
-        s->hand_n = 1; /* the Merlin each knight is given */
-    }
-    p->wpile_n = (uint8_t)(SOC_NWHITE - p->n);
-    p->bpile_n = SOC_NBLACK;
-    for (unsigned c = 0; c < SOC_NBT; c++)
-        p->bpile[c] = rpl__soc_card[SOC_B0 + c].count;
-    p->wshuffles = p->bshuffles = 1;
-    push(r, TK_ALLOT, 0, 0, 0);
-    push(r, TK_POOL, 1, 0, 0);
-    push(r, TK_DEAL, 1, 0, 0);
-    if (p->traitor_on && !p->brave)
-        push(r, TK_LOYALTY, 1, 0, 0);
-}
-
-static void
-perform(struct run *r, const struct soc_cmd *cmd, const struct soc_need *nd)
-{
-    struct soc_state *st = r->st;
-    struct soc_pub *p = r->p;
-    const unsigned k = cmd->seat;
-
-    if (cmd->kw == SOC_K_END) {
-        p->winner = cmd->winner;
-        p->reason = cmd->num;
-        p->phase = SOC_PH_OVER;
-        p->end_line = (uint32_t)r->line;
-        p->ntask = 0;
-        return;
-    }
-    switch ((enum soc_need_kind)nd->kind) {
-    case SOC_N_START:
-        perform_start(r, cmd);
-        break;
-    case SOC_N_LOYALTY:
-        memcpy(st->loyalty_commit[k], cmd->commit, 32);
-        p->loyalty_line[k] = (uint32_t)r->line;
-        p->loyalty_n++;
-        break;
-    case SOC_N_WHITE:
-        ensure(r, true, cmd->num);
-        p->wpile_n = (uint8_t)(p->wpile_n - cmd->num);
-        p->seat[k].hand_n = (uint8_t)(p->seat[k].hand_n + cmd->num);
-        memcpy(st->dv[p->ndeliv].commit, cmd->commit, 32);
-        p->ndeliv++;
-        ev(r, SOC_EV_WDRAW, k, cmd->num, 0);
-        break;
-    case SOC_N_TOP:
-        ensure(r, false, cmd->num);
-        memcpy(st->dv[p->ndeliv].commit, cmd->commit, 32);
-        p->ndeliv++;
-        ev(r, SOC_EV_BLOOK, k, cmd->num, 0);
-        if (nd->b)
-            need(r, SOC_N_ORDER, k, cmd->num, 0, 0);
-        break;
-    case SOC_N_BLACK:
-        ensure(r, false, cmd->ncards);
-        for (unsigned i = 0; i < cmd->ncards; i++) {
-            const unsigned c = cmd->cards[i];
-
-            p->bpile[c - SOC_B0]--;
-            p->bpile_n--;
-            p->btable[c - SOC_B0]++;
-            ev(r, SOC_EV_BDRAW, 0, c, 0);
-        }
-        if (cmd->ncards == 2) {
-            p->drawn[0] = cmd->cards[0];
-            p->drawn[1] = cmd->cards[1];
-            p->ndrawn = 2;
-            need(r, SOC_N_KEEP, k, 0, 0, 0);
-        } else {
-            push(r, TK_RESOLVE, cmd->cards[0], k, 0);
-        }
-        break;
-    case SOC_N_ROLL:
-        p->roll = cmd->num;
-        ev(r, SOC_EV_ROLL, 0, cmd->num, 0);
-        break;
-    case SOC_N_TAUNTED:
-        p->seat[k].hand_n--;
-        p->wdisc[cmd->card]++;
-        ev(r, SOC_EV_WTAUNT, k, cmd->card, 0);
-        break;
-    case SOC_N_SHOWS: {
-        const bool traitor = cmd->opt == SOC_O_TRAITOR;
-
-        ev(r, SOC_EV_LOYAL, k, traitor, 0);
-        if (!traitor)
-            p->seat[k].flags |= SOC_F_LOYAL;
-        switch (nd->a) {
-        case SOC_SHOWS_ACCUSED:
-            if (traitor) {
-                reveal_traitor(r, k);
-                p->swords_w++;
-            } else if (p->swords_w) {
-                p->swords_w--;
-                p->swords_b++;
-            } else {
-                p->swords_b++;
-            }
-            settle(r);
-            break;
-        case SOC_SHOWS_FATE:
-            if (traitor) {
-                reveal_traitor(r, k);
-                push(r, TK_EACH_DISCARD, k, rpl__soc_card[SOC_FATE].p2,
-                     rpl__soc_living_mask(p));
-            } else {
-                push(r, TK_EACH_DRAW, k, rpl__soc_card[SOC_FATE].p1,
-                     rpl__soc_living_mask(p));
-            }
-            settle(r);
-            break;
-        default:
-            if (traitor) {
-                p->seat[k].flags |= SOC_F_REVEALED;
-                p->traitor = (uint8_t)k;
-                end_game(r, SOC_W_EVIL, SOC_R_DEATHS);
-            }
-            break;
-        }
-        break;
-    }
-    case SOC_N_QUEST:
-        quest_end(r, nd->a, nd->b, nd->c);
-        break;
-    case SOC_N_DIES:
-        die(r, k);
-        break;
-    case SOC_N_FLIP: {
-        unsigned flip = p->swords_w < 2 ? p->swords_w : 2u;
-
-        if (cmd->seat) {
-            ev(r, SOC_EV_LOYAL, cmd->seat, 1, 0);
-            p->flip = cmd->seat;
-            p->traitor = cmd->seat;
-            p->seat[cmd->seat].flags |= SOC_F_REVEALED;
-            p->swords_w = (uint8_t)(p->swords_w - flip);
-            p->swords_b = (uint8_t)(p->swords_b + flip);
-        } else {
-            ev(r, SOC_EV_NOTRAITOR, 0, 0, 0);
-            p->flip = SOC_FLIP_NONE;
-        }
-        push(r, TK_END, 0, SOC_R_MAJORITY, 0);
-        break;
-    }
-    case SOC_N_END:
-        break;
-    case SOC_N_POOL:
-        w_to_table(r, k, cmd->card);
-        p->pool[p->npool++] = cmd->card;
-        break;
-    case SOC_N_ALLOT:
-        for (unsigned i = 0; i < p->npool; i++)
-            w_table_hand(r, cmd->seats[i], p->pool[i]);
-        p->npool = 0;
-        p->cur = p->first;
-        push(r, TK_TURN, 0, 0, 0);
-        break;
-    case SOC_N_EVIL:
-        if (cmd->kw == SOC_K_LOOK) {
-            p->looked = 1;
-            push(r, TK_EVIL, 0, 0, 0);
-            need(r, SOC_N_TOP, k, 1, 0, 0);
-        } else if (cmd->kw == SOC_K_SWAP) {
-            p->swapped = 1;
-            record_choice(r, SOC_CH_SWAP, k, 1, cmd->commit);
-            p->seat[k].hand_n--;
-            p->seat[cmd->seat2].hand_n++;
-            ev(r, SOC_EV_WSECRET, k, 0, cmd->seat2);
-            push(r, TK_EVIL, 0, 0, 0);
-            need(r, SOC_N_SWAP_BACK, cmd->seat2, k, 0, 0);
-        } else {
-            push(r, nd->a ? TK_NEXT : TK_EVIL_DONE, 0, 0, 0);
-            if (cmd->opt == SOC_O_BLACK) {
-                push(r, TK_DRAWS, k, 1, 0);
-            } else if (cmd->opt == SOC_O_SIEGE) {
-                siege_add(r, 1);
-            } else {
-                p->seat[k].lp--;
-                settle(r);
-            }
-        }
-        break;
-    case SOC_N_TAUNT:
-        if (cmd->seat2)
-            need(r, SOC_N_TAUNTED, cmd->seat2, 0, 0, 0);
-        break;
-    case SOC_N_KEEP: {
-        const unsigned other =
-            cmd->card == p->drawn[0] ? p->drawn[1] : p->drawn[0];
-
-        p->btable[other - SOC_B0]--;
-        p->bpile[other - SOC_B0]++;
-        p->bpile_n++;
-        ev(r, SOC_EV_BBOTTOM, 0, other, 0);
-        p->ndrawn = 0;
-        push(r, TK_RESOLVE, cmd->card, k, 0);
-        break;
-    }
-    case SOC_N_CANCEL:
-        if (cmd->kw == SOC_K_PASS) {
-            push(r, TK_EFFECT, p->resolving, p->drawer, 0);
-        } else {
-            if (cmd->opt == SOC_O_EXCALIBUR)
-                p->relic[SOC_REL_EXCALIBUR] = SOC_RELIC_BOX;
-            else
-                for (unsigned i = 0; i < cmd->nseats; i++)
-                    w_to_disc(r, cmd->seats[i], SOC_MERLIN);
-            b_disc(r, p->resolving);
-        }
-        p->resolving = 0;
-        break;
-    case SOC_N_WAR:
-        war_figure(r, cmd->loc, nd->a);
-        break;
-    case SOC_N_VOLUNTEER:
-        if (!cmd->seat2) {
-            push(r, TK_EACH_DISCARD, k, rpl__soc_card[nd->a].p2,
-                 rpl__soc_living_mask(p));
-        } else if (nd->a == SOC_MORGAN_DISCARD) {
-            need(r, SOC_N_DISCARD, cmd->seat2, rpl__soc_card[nd->a].p1, 0, 0);
-        } else {
-            p->seat[cmd->seat2].lp = (uint8_t)rpl__soc_lp_add(
-                p->seat[cmd->seat2].lp, -(int)rpl__soc_card[nd->a].p1);
-            settle(r);
-        }
-        break;
-    case SOC_N_DISCARD:
-        for (unsigned i = 0; i < cmd->ncards; i++)
-            w_to_disc(r, k, cmd->cards[i]);
-        break;
-    case SOC_N_HEROIC:
-        perform_heroic(r, cmd);
-        break;
-    case SOC_N_SWAP_BACK:
-        record_choice(r, SOC_CH_SWAP, k, 1, cmd->commit);
-        p->seat[k].hand_n--;
-        p->seat[nd->a].hand_n++;
-        ev(r, SOC_EV_WSECRET, k, 0, nd->a);
-        break;
-    case SOC_N_ORDER:
-        record_choice(r, SOC_CH_ORDER, k, nd->a, cmd->commit);
-        ev(r, SOC_EV_BORDER, k, 0, 0);
-        break;
-    case SOC_N_KAY:
-        if (cmd->kw == SOC_K_KAY) {
-            w_to_table(r, k, cmd->card);
-            p->kay_card = (uint8_t)(cmd->card + 1u);
-        }
-        break;
-    case SOC_N_SAVE:
-        if (cmd->kw == SOC_K_SAVE) {
-            p->relic[SOC_REL_GRAIL] = SOC_RELIC_BOX;
-            p->seat[nd->a].lp = SOC_SAVE_LP;
-        } else {
-            push(r, TK_DIE, nd->a, 0, 0);
-        }
-        break;
-    case SOC_N_SHARE:
-        for (unsigned i = cmd->nseats; i-- > 0;)
-            if (cmd->counts[i])
-                push(r, TK_DELIVER, cmd->seats[i], cmd->counts[i], 0);
-        break;
-    case SOC_N_NONE:
-        break;
-    }
-}
-
-enum rpl_status
-rpl__soc_effects(struct soc_state *st, const struct soc_cmd *cmd,
-                 const struct rpl__env *env, size_t line, struct rpl_error *err)
-{
-    struct soc_need nd;
-    struct run r;
-
-    r.st = st;
-    r.p = &st->p;
-    r.env = env;
-    r.seed = env ? env->seed : NULL;
-    r.line = line;
-    r.err = err;
-    r.rc = RPL_OK;
-    nd = st->p.need;
-    memset(&st->p.need, 0, sizeof(st->p.need));
-    perform(&r, cmd, &nd);
-    if (st->p.phase != SOC_PH_OVER)
-        run(&r);
-    return r.rc;
 }

@@ -281,6 +281,22 @@ lacks(struct rpl_error *err, size_t line, unsigned seat, unsigned card)
                     rpl__soc_card[card].tok);
 }
 
+void
+rpl__soc_redeal(const uint8_t seed[32], unsigned poolers, uint8_t *out,
+                unsigned *n)
+{
+    struct rpl__stream s;
+    unsigned m = 0;
+
+    for (unsigned k = 1; k <= SOC_MAX_SEATS; k++)
+        if (poolers & soc_bit(k))
+            out[m++] = (uint8_t)k;
+    rpl__stream_init(&s, seed, "pool");
+    rpl__stream_shuffle(&s, out, m);
+    rpl__stream_wipe(&s);
+    *n = m;
+}
+
 enum rpl_status
 rpl__soc_hid_step(struct soc_state *st, const struct soc_ev *ev,
                   const struct rpl__env *env, const uint8_t seed[32],
@@ -440,6 +456,23 @@ rpl__soc_hid_step(struct soc_state *st, const struct soc_ev *ev,
         if (h->traitor)
             return rpl__err(err, RPL_E_RULES, line,
                             "p%u holds the traitor card", h->traitor);
+        break;
+    case SOC_EV_REDEAL: {
+        uint8_t to[SOC_MAX_SEATS];
+        unsigned m = 0;
+
+        rpl__soc_redeal(seed, st->p.poolers, to, &m);
+        if (ev->a >= m || to[ev->a] != ev->b)
+            return rpl__err(err, RPL_E_RULES, line,
+                            "the pool's random sharing gives pooled card %u "
+                            "to p%u (stream pool), got p%u",
+                            ev->a + 1u, ev->a < m ? to[ev->a] : 0u, ev->b);
+        break;
+    }
+    case SOC_EV_WHOLD:
+        if (h->hand[ev->a][ev->b] < ev->c)
+            return rpl__err(err, RPL_E_RULES, line, "p%u does not hold %u %s",
+                            ev->a, ev->c, rpl__soc_card[ev->b].tok);
         break;
     default:
         return rpl__err(err, RPL_E_STATE, line, "unknown event %u", ev->kind);

@@ -2,7 +2,8 @@
  * soc/info.c - what the Shadows over Camelot module tells about itself
  * without a log: its entry in rpl_game_info() and the rules lines of
  * rpl_game_rules().  The default is the game with the traitor, and for 3
- * seats the 3-player variant (brave=on, camelog-soc(7)); any other line
+ * seats the 3-player variant (brave=on, camelog-soc(7)), each knight
+ * writing his own decisions (own=on); any other line
  * is written whole (simulate --rules).
  */
 #include "soc.h"
@@ -29,7 +30,7 @@ rpl__soc_rules_line(size_t players, const char *roles, const char *options,
         return rpl__err(err, RPL_E_ARG, 0,
                         "Shadows over Camelot has no option '%.*s'",
                         (int)(len < 64 ? len : 64), p);
-    rpl__buf_printf(out, "players=%zu traitor=on brave=%s", players,
+    rpl__buf_printf(out, "players=%zu traitor=on brave=%s own=on", players,
                     players == 3 ? "on" : "off");
     return RPL_OK;
 }

@@ -320,15 +320,17 @@ rpl__soc_state_json(const void *st, const struct rpl__env *env, int viewer,
         for (size_t i = 0; i < n; i++) {
             char text[256];
 
-            /* Three Merlins depend on the other seats' hands. */
+            /* Three Merlins depend on the other seats' hands (own=off;
+             * own=on, on the offers every seat has seen). */
             if (list[i].kw == SOC_K_CANCEL && list[i].opt == SOC_O_MERLIN &&
-                viewer != RPL_VIEW_ALL) {
+                viewer != RPL_VIEW_ALL && !p->own) {
                 continue;
             }
             rpl__soc_private_form(s, &list[i], text, sizeof(text));
             put_action(out, &first, text);
         }
-        if (nd->kind == SOC_N_CANCEL && nd->a && viewer != RPL_VIEW_ALL) {
+        if (nd->kind == SOC_N_CANCEL && nd->a && viewer != RPL_VIEW_ALL &&
+            !p->own) {
             char text[64];
 
             snprintf(text, sizeof(text), "cancel p%u merlin pA,pB,pC",
@@ -336,8 +338,8 @@ rpl__soc_state_json(const void *st, const struct rpl__env *env, int viewer,
             put_action(out, &first, text);
         }
         /* the count of three Merlins' cancels would tell hands too */
-        if (total > n &&
-            !(nd->kind == SOC_N_CANCEL && nd->a && viewer != RPL_VIEW_ALL))
+        if (total > n && !(nd->kind == SOC_N_CANCEL && nd->a &&
+                           viewer != RPL_VIEW_ALL && !p->own))
             more = total - n;
         if (list) {
             sodium_memzero(list, SOC_LIVE_ACTIONS * sizeof(*list));

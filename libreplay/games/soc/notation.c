@@ -14,12 +14,13 @@
 #include "soc.h"
 
 const char *const rpl__soc_kw[SOC_K_COUNT] = {
-    "start",   "loyalty",   "white",   "top",       "black", "roll",  "taunted",
-    "shows",   "quest",     "dies",    "flip",      "end",   "pool",  "allot",
-    "look",    "swap",      "evil",    "taunt",     "keep",  "pass",  "cancel",
-    "war",     "volunteer", "discard", "move",      "draw",  "siege", "play",
-    "special", "heal",      "accuse",  "sacrifice", "kay",   "save",  "share",
-    "order",   "done",
+    "start",   "loyalty",   "white",  "top",    "black",     "roll",
+    "taunted", "shows",     "quest",  "dies",   "flip",      "end",
+    "pool",    "allot",     "look",   "swap",   "evil",      "taunt",
+    "keep",    "pass",      "cancel", "war",    "volunteer", "discard",
+    "move",    "draw",      "siege",  "play",   "special",   "heal",
+    "accuse",  "sacrifice", "kay",    "save",   "share",     "order",
+    "done",    "merlins",   "offer",  "redeal",
 };
 
 static const char *const winner_tok[] = {"", "knights", "evil"};
@@ -208,6 +209,10 @@ parse_special(const struct soc_pub *p, const struct rpl__line *ln,
     case SOC_HEROISM:
         return n == 4 && tok_loc(&t[3], &cmd->loc);
     case SOC_CONVOCATION:
+        if (n == 3) {
+            cmd->opt = SOC_O_ASK; /* own=on: each knight answers */
+            return true;
+        }
         if (n != 4)
             return false;
         if (rpl__tok_is(&t[3], "none"))
@@ -261,7 +266,8 @@ parse_tokens(const struct soc_pub *p, int kw, const struct rpl__line *ln,
 
     cmd->kw = (uint8_t)kw;
     if (kw != SOC_K_START && kw != SOC_K_QUEST && kw != SOC_K_END &&
-        kw != SOC_K_FLIP && (n < 2 || !tok_seat(p, &t[1], &cmd->seat)))
+        kw != SOC_K_FLIP && kw != SOC_K_REDEAL &&
+        (n < 2 || !tok_seat(p, &t[1], &cmd->seat)))
         return false;
     switch (kw) {
     case SOC_K_START:
@@ -329,7 +335,13 @@ parse_tokens(const struct soc_pub *p, int kw, const struct rpl__line *ln,
                 cmd->num = (uint8_t)r;
         return cmd->num != 0;
     case SOC_K_ALLOT:
+        if (n == 3 && rpl__tok_is(&t[2], "random")) {
+            cmd->opt = SOC_O_RANDOM;
+            return true;
+        }
         return n == 3 && tok_seat_list(p, &t[2], true, false, cmd);
+    case SOC_K_REDEAL:
+        return n == 2 && tok_seat_list(p, &t[1], true, false, cmd);
     case SOC_K_EVIL:
         if (n != 3)
             return false;
@@ -368,6 +380,11 @@ parse_tokens(const struct soc_pub *p, int kw, const struct rpl__line *ln,
         return parse_special(p, ln, cmd);
     case SOC_K_SHARE:
         return parse_share(p, ln, cmd);
+    case SOC_K_MERLINS:
+        return n == 3 && tok_num(&t[2], 3, &cmd->num);
+    case SOC_K_OFFER:
+        return n == 3 &&
+               tok_opt(&t[2], "yes", SOC_O_YES, "no", SOC_O_NO, &cmd->opt);
     default: /* look, pass, dies, draw, sacrifice, save, done */
         return n == 2;
     }
@@ -412,6 +429,9 @@ static const char *const kw_form[SOC_K_COUNT] = {
     "share pK pA=N ...",
     "order pK <commitment>",
     "done pK",
+    "merlins pK 0-3",
+    "offer pK yes|no",
+    "redeal pA,pB,...",
 };
 
 enum rpl_status
@@ -481,6 +501,10 @@ rpl__soc_format(const struct soc_pub *p, const struct soc_cmd *cmd, char *out,
         else
             ADD(" %s %s", winner_tok[cmd->winner], reason_tok[cmd->num]);
         break;
+    case SOC_K_REDEAL:
+        for (unsigned i = 0; i < cmd->nseats; i++)
+            ADD("%sp%u", i ? "," : " ", cmd->seats[i]);
+        break;
     default:
         ADD(" p%u", cmd->seat);
         break;
@@ -507,6 +531,8 @@ rpl__soc_format(const struct soc_pub *p, const struct soc_cmd *cmd, char *out,
         ADD(" %s", cmd->opt == SOC_O_TRAITOR ? "traitor" : "loyal");
         break;
     case SOC_K_ALLOT:
+        if (cmd->opt == SOC_O_RANDOM)
+            ADD(" random");
         for (unsigned i = 0; i < cmd->nseats; i++)
             ADD("%sp%u", i ? "," : " ", cmd->seats[i]);
         break;
@@ -555,6 +581,8 @@ rpl__soc_format(const struct soc_pub *p, const struct soc_cmd *cmd, char *out,
             ADD(" %s", rpl__soc_quest[cmd->loc].tok);
             break;
         case SOC_CONVOCATION:
+            if (cmd->opt == SOC_O_ASK)
+                break;
             if (!cmd->nseats)
                 ADD(" none");
             for (unsigned i = 0; i < cmd->nseats; i++)
@@ -574,6 +602,12 @@ rpl__soc_format(const struct soc_pub *p, const struct soc_cmd *cmd, char *out,
     case SOC_K_SHARE:
         for (unsigned i = 0; i < cmd->nseats; i++)
             ADD(" p%u=%u", cmd->seats[i], cmd->counts[i]);
+        break;
+    case SOC_K_MERLINS:
+        ADD(" %u", cmd->num);
+        break;
+    case SOC_K_OFFER:
+        ADD(" %s", cmd->opt == SOC_O_YES ? "yes" : "no");
         break;
     default:
         break;
@@ -638,7 +672,13 @@ rpl__soc_expected_form(const struct soc_state *st, char *out, size_t cap)
         snprintf(out, cap, "pool p%u <card>", k);
         break;
     case SOC_N_ALLOT:
-        snprintf(out, cap, "allot p%u <%u seats>", k, p->npool);
+        snprintf(out, cap,
+                 p->own ? "allot p%u <%u seats>|random"
+                        : "allot p%u <%u seats>",
+                 k, p->npool);
+        break;
+    case SOC_N_REDEAL:
+        snprintf(out, cap, "redeal <%u seats>", soc_popcount(p->poolers));
         break;
     case SOC_N_EVIL:
         snprintf(out, cap,
@@ -653,16 +693,40 @@ rpl__soc_expected_form(const struct soc_state *st, char *out, size_t cap)
                  rpl__soc_card[p->drawn[1]].tok);
         break;
     case SOC_N_CANCEL:
+        if (nd->a && p->own) {
+            char list[32] = "";
+            size_t len = 0;
+
+            for (unsigned s = 1; s <= p->n; s++)
+                for (unsigned i = 0; i < p->offered[s]; i++) {
+                    const int m = snprintf(list + len, sizeof(list) - len,
+                                           "%sp%u", len ? "," : "", s);
+
+                    if (m > 0 && (size_t)m < sizeof(list) - len)
+                        len += (size_t)m;
+                }
+            snprintf(out, cap, "pass p%u|cancel p%u merlin %s", k, k, list);
+            break;
+        }
         snprintf(out, cap,
                  nd->a ? "pass p%u|cancel p%u merlin pA,pB,pC"
                        : "pass p%u|cancel p%u excalibur",
                  k, k);
         break;
+    case SOC_N_MERLINS:
+        snprintf(out, cap, "merlins p%u 0-%u", k, 3u - nd->b);
+        break;
+    case SOC_N_OFFER:
+        snprintf(out, cap, "offer p%u yes|no", k);
+        break;
     case SOC_N_WAR:
         snprintf(out, cap, "war p%u picts|saxons", k);
         break;
     case SOC_N_VOLUNTEER:
-        snprintf(out, cap, "volunteer p%u pV|none", k);
+        snprintf(out, cap,
+                 p->own ? "volunteer p%u pV (a knight who offered)"
+                        : "volunteer p%u pV|none",
+                 k);
         break;
     case SOC_N_DISCARD:
         snprintf(out, cap, "discard p%u <%u cards>", k, nd->a);
@@ -695,13 +759,23 @@ rpl__soc_expected_form(const struct soc_state *st, char *out, size_t cap)
 
 enum rpl_status
 rpl__soc_parse_rules(const struct rpl__line *ln, unsigned long *players,
-                     bool *traitor, bool *brave, struct rpl_error *err)
+                     bool *traitor, bool *brave, bool *own,
+                     struct rpl_error *err)
 {
-    static const char form[] = "rules players=N traitor=on|off brave=on|off";
-    struct rpl__tok vp, vt, vb;
+    static const char form[] =
+        "rules players=N traitor=on|off brave=on|off [own=on|off]";
+    struct rpl__tok vp, vt, vb, vo;
     unsigned long n = 0;
 
-    if (ln->ntok != 4 || !rpl__tok_is(&ln->tok[0], "rules") ||
+    *own = false;
+    if (ln->ntok == 5) {
+        if (!rpl__tok_kv(&ln->tok[4], "own", &vo) ||
+            !(rpl__tok_is(&vo, "on") || rpl__tok_is(&vo, "off")))
+            return rpl__err_expected(err, RPL_E_SYNTAX, ln, form);
+        *own = rpl__tok_is(&vo, "on");
+    }
+    if ((ln->ntok != 4 && ln->ntok != 5) ||
+        !rpl__tok_is(&ln->tok[0], "rules") ||
         !rpl__tok_kv(&ln->tok[1], "players", &vp) ||
         !rpl__tok_kv(&ln->tok[2], "traitor", &vt) ||
         !rpl__tok_kv(&ln->tok[3], "brave", &vb) ||

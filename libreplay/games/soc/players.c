@@ -177,6 +177,9 @@ offer_heroic(struct pick *pk, unsigned k)
             for (unsigned t = 1; t <= p->n; t++)
                 if (soc_living(p, t) && p->seat[t].loc != SOC_CAMELOT)
                     away[na++] = (uint8_t)t;
+            cmd.opt = SOC_O_ASK; /* own=on: each knight answers */
+            offer(pk, &cmd);
+            cmd.opt = SOC_O_NONE;
             for (unsigned m = 0; m < (1u << na); m++) {
                 cmd.nseats = 0;
                 for (unsigned i = 0; i < na; i++)
@@ -314,6 +317,13 @@ enumerate(struct pick *pk)
                               ? i + 1u
                               : 1u + rpl__stream_uniform(pk->rng, p->n));
         offer(pk, &cmd);
+        /* No agreement: the dealer's random sharing (own=on only, so
+         * that the games of own=off keep their moves). */
+        if (p->own) {
+            base(&cmd, SOC_K_ALLOT, k);
+            cmd.opt = SOC_O_RANDOM;
+            offer(pk, &cmd);
+        }
         break;
     case SOC_N_EVIL: {
         static const uint8_t opts[] = {SOC_O_BLACK, SOC_O_SIEGE, SOC_O_LIFE};
@@ -423,6 +433,20 @@ enumerate(struct pick *pk)
         base(&cmd, SOC_K_SAVE, k);
         offer(pk, &cmd);
         base(&cmd, SOC_K_PASS, k);
+        offer(pk, &cmd);
+        break;
+    case SOC_N_MERLINS:
+        for (unsigned m = 0; m + nd->b <= 3; m++) {
+            base(&cmd, SOC_K_MERLINS, k);
+            cmd.num = (uint8_t)m;
+            offer(pk, &cmd);
+        }
+        break;
+    case SOC_N_OFFER:
+        base(&cmd, SOC_K_OFFER, k);
+        cmd.opt = SOC_O_YES;
+        offer(pk, &cmd);
+        cmd.opt = SOC_O_NO;
         offer(pk, &cmd);
         break;
     case SOC_N_SHARE:

@@ -149,6 +149,14 @@ dealer_line(const struct soc_state *st, const uint8_t seed[32],
         cmd->winner = nd->a;
         cmd->num = nd->b;
         break;
+    case SOC_N_REDEAL: {
+        unsigned m = 0;
+
+        cmd->kw = SOC_K_REDEAL;
+        rpl__soc_redeal(seed, p->poolers, cmd->seats, &m);
+        cmd->nseats = (uint8_t)m;
+        break;
+    }
     default:
         return false;
     }
@@ -163,10 +171,10 @@ rpl__soc_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
 {
     struct soc_state *s = st;
     unsigned long n = 0;
-    bool traitor, brave;
+    bool traitor, brave, own;
     enum rpl_status rc;
 
-    rc = rpl__soc_parse_rules(ln, &n, &traitor, &brave, err);
+    rc = rpl__soc_parse_rules(ln, &n, &traitor, &brave, &own, err);
     if (rc != RPL_OK)
         return rc;
     if (n < SOC_MIN_SEATS || n > SOC_MAX_SEATS)
@@ -180,6 +188,7 @@ rpl__soc_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     s->p.n = (uint8_t)n;
     s->p.traitor_on = traitor;
     s->p.brave = brave;
+    s->p.own = own;
     begin(s);
     *seats = n;
     if (n == 3 && traitor && !brave && env && env->warn)
@@ -234,10 +243,29 @@ rpl__soc_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         rpl__soc_expected_form(s, want, sizeof(want));
         return rpl__err_expected(err, RPL_E_RULES, ln, want);
     }
-    rc = exec_line(s, &cmd, env, ln->no, err);
-    if (rc == RPL_OK && out) {
-        memset(out, 0, sizeof(*out));
-        out->author = soc_is_dealer_kw(cmd.kw) ? 0 : cmd.seat;
+    /* Who receives the cards of an exchange or a gift: King Arthur's
+     * card goes to the knight named, the card back to Arthur (whom the
+     * need names before the line is applied), the Messenger's to its
+     * receiver. */
+    {
+        size_t receiver = 0;
+        const char *label_kw = NULL;
+
+        if (cmd.kw == SOC_K_SWAP)
+            receiver = cmd.seat2                           ? cmd.seat2
+                       : s->p.need.kind == SOC_N_SWAP_BACK ? s->p.need.a
+                                                           : 0;
+        if (cmd.kw == SOC_K_SPECIAL && cmd.card == SOC_MESSENGER) {
+            receiver = cmd.seat2;
+            label_kw = rpl__soc_choice_tok[SOC_CH_GIVE];
+        }
+        rc = exec_line(s, &cmd, env, ln->no, err);
+        if (rc == RPL_OK && out) {
+            memset(out, 0, sizeof(*out));
+            out->author = soc_is_dealer_kw(cmd.kw) ? 0 : cmd.seat;
+            out->receiver = receiver;
+            out->label_kw = label_kw;
+        }
     }
     return rc;
 }

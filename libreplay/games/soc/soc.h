@@ -11,21 +11,24 @@
  *   board.c     what the public board allows (places, quests, cards)
  *   validate.c  what the next line may be
  *   effects.c   what a line does: the effects and the task stack
+ *   perform.c   each line performed, then the tasks run (effects.h)
  *   rules.c     the engine as the log layer sees it: rules line, setup,
  *               apply, learn, pending, action, reveal, open, serialize
  *   views.c     views, descriptions, JSON (needs cards and notation)
  *   plan.c      the plausible knights' plan at a small table
+ *   suspect.c   whom the plausible knights suspect
  *   tactics.c   the plausible player's knowledge and scores
  *   players.c   the seeded players and the legal moves
  *   live.c      live games: screen, step_seats, state_json
  *   module.c    the struct rpl__game table and the players' glue
  *
- * so cards <- hidden <- notation <- board <- validate <- effects <- rules
- * <- views <- plan <- tactics <- players <- live <- module, with no circle (nm
- * on the objects shows no file needing a symbol of a later one).  notation,
- * rules, views, players and module are the files of every game folder;
- * cards and hidden are this game's own, and board, validate, effects and
- * tactics keep rules.c and players.c under some 1,500 lines.
+ * so cards <- hidden <- notation <- board <- validate <- effects <- perform <-
+ * rules
+ * <- views <- plan <- suspect <- tactics <- players <- live <- module, with no
+ * circle (nm on the objects shows no file needing a symbol of a later one).
+ * notation, rules, views, players and module are the files of every game
+ * folder; cards and hidden are this game's own, and board, validate, effects
+ * and tactics keep rules.c and players.c under some 1,500 lines.
  *
  * The state is plain data: no pointers, zeroed by the log layer, copied
  * with memcpy.  It has two halves.  The public half (struct soc_pub) is
@@ -276,7 +279,9 @@ enum soc_ev_kind {
     SOC_EV_RESHUFFLE, /* both discard piles under their decks */
     SOC_EV_ROLL,      /* b: the d8 */
     SOC_EV_LOYAL,     /* a: seat, b: 1 traitor, 0 loyal */
-    SOC_EV_NOTRAITOR  /* no unrevealed seat holds the traitor card */
+    SOC_EV_NOTRAITOR, /* no unrevealed seat holds the traitor card */
+    SOC_EV_WHOLD,     /* a: seat holds c copies of card b (nothing moves) */
+    SOC_EV_REDEAL     /* pooled card a goes to seat b (stream pool) */
 };
 
 struct soc_ev {
@@ -322,7 +327,10 @@ enum soc_need_kind {
     SOC_N_ORDER,     /* Clairvoyance's new order, a = cards looked at */
     SOC_N_KAY,       /* Kay's extra fight card, a = location */
     SOC_N_SAVE,      /* the Grail's holder, a = dying seat */
-    SOC_N_SHARE      /* share, a = cards, b = quest, c = present mask */
+    SOC_N_SHARE,     /* share, a = cards, b = quest, c = present mask */
+    SOC_N_MERLINS,   /* own=on: Merlins offered, a = drawer, b = offered */
+    SOC_N_OFFER,     /* own=on: yes|no, a = the card asking, b = origin */
+    SOC_N_REDEAL     /* the dealer's random sharing of the opening pool */
 };
 
 enum soc_shows {
@@ -434,6 +442,11 @@ struct soc_pub {
     uint8_t ending;  /* the end is decided; its lines are due */
     uint8_t flip;    /* 0 none, seat of the flip line, 9 for "none" */
     uint8_t traitor; /* the revealed traitor's seat, 0 */
+    uint8_t own;     /* own=on: each knight writes his own decisions */
+    uint8_t offers;  /* own=on: seats that said yes (mask of seat bits) */
+    uint8_t offered[SOC_MAX_SEATS + 1]; /* own=on: Merlins offered */
+    uint8_t poolers; /* the seats that laid a card in the pool (mask) */
+    uint8_t unused;
     uint8_t overflow;
 
     /* The board. */
@@ -599,6 +612,9 @@ enum soc_kw {
     SOC_K_SHARE,
     SOC_K_ORDER,
     SOC_K_DONE,
+    SOC_K_MERLINS,
+    SOC_K_OFFER,
+    SOC_K_REDEAL,
     SOC_K_COUNT
 };
 
@@ -617,7 +633,11 @@ enum soc_opt {
     SOC_O_WON, /* quest */
     SOC_O_LOST,
     SOC_O_EXCALIBUR, /* cancel */
-    SOC_O_MERLIN
+    SOC_O_MERLIN,
+    SOC_O_YES, /* offer */
+    SOC_O_NO,
+    SOC_O_ASK,   /* special convocation with no list (own=on) */
+    SOC_O_RANDOM /* allot random: no agreement on the opening pool */
 };
 
 /* One line, parsed (module.c) or built (pending, players). */
@@ -681,14 +701,16 @@ soc_from(const struct soc_pub *p, unsigned from, unsigned i)
 static inline bool
 soc_is_dealer_need(unsigned kind)
 {
-    return kind >= SOC_N_START && kind <= SOC_N_DEALER_LAST;
+    return (kind >= SOC_N_START && kind <= SOC_N_DEALER_LAST) ||
+           kind == SOC_N_REDEAL;
 }
 
-/* The keywords of the dealer's lines come first (enum soc_kw). */
+/* The keywords of the dealer's lines come first (enum soc_kw), but for
+ * redeal, added after the seats' keywords. */
 static inline bool
 soc_is_dealer_kw(unsigned kw)
 {
-    return kw <= SOC_K_END;
+    return kw <= SOC_K_END || kw == SOC_K_REDEAL;
 }
 
 /* ------------------------------------------------------------ hidden.c */
@@ -717,6 +739,12 @@ void rpl__soc_peek_black(const struct soc_state *st, const uint8_t seed[32],
 unsigned rpl__soc_peek_roll(const struct soc_state *st);
 unsigned rpl__soc_peek_taunt(const struct soc_state *st, unsigned seat);
 
+/* The random sharing of the opening pool (S-36): out[i] is the seat
+ * that receives pooled card i, a permutation of the seats of mask
+ * `poolers` drawn with stream "pool". */
+void rpl__soc_redeal(const uint8_t seed[32], unsigned poolers, uint8_t *out,
+                     unsigned *n);
+
 /* Label and value of delivery d (0-based) and of choice i. */
 void rpl__soc_white_label(char *out, size_t cap, unsigned d, unsigned seat);
 
@@ -743,10 +771,12 @@ enum rpl_status rpl__soc_parse(const struct soc_pub *p,
 /* The form expected now, for messages ("evil p3 black|siege|life"). */
 void rpl__soc_expected_form(const struct soc_state *st, char *out, size_t cap);
 /* The rules line's values; RPL_E_SYNTAX when it does not read as
- * "rules players=N traitor=on|off brave=on|off" (N is not checked). */
+ * "rules players=N traitor=on|off brave=on|off [own=on|off]" (N is not
+ * checked; own is false without the key). */
 enum rpl_status rpl__soc_parse_rules(const struct rpl__line *ln,
                                      unsigned long *players, bool *traitor,
-                                     bool *brave, struct rpl_error *err);
+                                     bool *brave, bool *own,
+                                     struct rpl_error *err);
 /* A secret choice's label ("swap 3 p1": kind, 1-based index, seat) and
  * its value (card ids into out, *n of them); false when malformed. */
 bool rpl__soc_parse_choice_label(const struct soc_state *s, const char *label,
@@ -773,6 +803,19 @@ unsigned rpl__soc_present_mask(const struct soc_pub *p, unsigned loc);
 /* The first seat of mask in turn order from `from`, 0 when empty. */
 unsigned rpl__soc_first_in(const struct soc_pub *p, unsigned from,
                            unsigned mask);
+/* own=on (S-41): the next knight asked for a decision of his own after
+ * seat `after` (0: the first), in turn order from `origin` without
+ * going round again, 0 when none is left.  ctx is the card asking:
+ * SOC_MERLIN (three Merlins: living knights holding a card),
+ * SOC_MORGAN_DISCARD (living knights holding 3 cards),
+ * SOC_MORGAN_VOLUNTEER (living knights), SOC_CONVOCATION (living knights
+ * away from Camelot). */
+unsigned rpl__soc_ask_next(const struct soc_pub *p, unsigned ctx,
+                           unsigned origin, unsigned after);
+/* The knight with the last word on a table decision: the turn's knight
+ * when he is a living knight, else the first living knight in turn order
+ * from `origin`. */
+unsigned rpl__soc_last_word(const struct soc_pub *p, unsigned origin);
 /* lp + d within 0..SOC_LP_MAX. */
 unsigned rpl__soc_lp_add(unsigned lp, int d);
 bool rpl__soc_relic_held_by(const struct soc_pub *p, unsigned relic,
@@ -927,6 +970,12 @@ bool rpl__soc_plan_leaves(const struct soc_know *kn, unsigned q);
 long rpl__soc_plan_weight(const struct soc_pub *p, enum soc_plan_w w,
                           long large);
 
+/* ----------------------------------------------------------- suspect.c */
+
+/* The chance, in percent, that seat t holds the traitor card, as the
+ * seat of kn can tell from the table's evidence. */
+long rpl__soc_suspicion(const struct soc_know *kn, unsigned t);
+
 /* The knowledge of the seat to act (a knowing state), with its mood. */
 void rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,
                         unsigned mood);
@@ -1012,7 +1061,7 @@ extern const struct rpl__audit rpl__soc_audit[SOC_NAUDIT];
 const char *rpl__soc_side_of(const char *name);
 
 /* Coverage (coverage.c): the ids, the corpus rules lines and cover(). */
-#define SOC_NCOV 116
+#define SOC_NCOV 169
 extern const struct rpl_coverage_id rpl__soc_cov[SOC_NCOV];
 extern const char *const rpl__soc_corpus_rules[];
 void rpl__soc_cover(const void *before, const void *st,

@@ -72,7 +72,7 @@ rpl__soc_side_of(const char *name)
 static json_t *
 jstr(const char *s)
 {
-    return json_string(s ? s : "");
+    return rpl__jtext(s);
 }
 
 #define COL(i)  s->rows.count(s->rows.a, (i))
@@ -190,7 +190,7 @@ write_text(const json_t *o, struct rpl__buf *b)
     const json_t *acc = json_object_get(o, "accusations");
     const uint64_t knights = rpl__stats_uint(o, "knights"),
                    evil = rpl__stats_uint(o, "evil");
-    char p1[32], p2[32];
+    char p1[32], p2[32], t1[512], t2[512];
     const json_t *a, *e;
     size_t i;
 
@@ -229,8 +229,8 @@ write_text(const json_t *o, struct rpl__buf *b)
         json_array_foreach(a, i, e)
         {
             rpl__buf_printf(b, "  %-8s %-14s %6llu  %6s\n",
-                            rpl__stats_text(e, "winner"),
-                            rpl__stats_text(e, "reason"),
+                            rpl__stats_text(e, "winner", t1, sizeof(t1)),
+                            rpl__stats_text(e, "reason", t2, sizeof(t2)),
                             (unsigned long long)rpl__stats_uint(e, "games"),
                             rpl__percent(p1, sizeof(p1),
                                          rpl__stats_uint(e, "games"), ended));
@@ -262,13 +262,14 @@ write_text(const json_t *o, struct rpl__buf *b)
                         "won");
         json_array_foreach(a, i, e)
         {
-            rpl__buf_printf(
-                b, "  %-14s %6llu %6llu %6s\n", rpl__stats_text(e, "quest"),
-                (unsigned long long)rpl__stats_uint(e, "won"),
-                (unsigned long long)rpl__stats_uint(e, "lost"),
-                rpl__percent(p1, sizeof(p1), rpl__stats_uint(e, "won"),
-                             rpl__stats_uint(e, "won") +
-                                 rpl__stats_uint(e, "lost")));
+            rpl__buf_printf(b, "  %-14s %6llu %6llu %6s\n",
+                            rpl__stats_text(e, "quest", t1, sizeof(t1)),
+                            (unsigned long long)rpl__stats_uint(e, "won"),
+                            (unsigned long long)rpl__stats_uint(e, "lost"),
+                            rpl__percent(p1, sizeof(p1),
+                                         rpl__stats_uint(e, "won"),
+                                         rpl__stats_uint(e, "won") +
+                                             rpl__stats_uint(e, "lost")));
         }
     }
     rpl__stats_records_text(o, "loyal", "traitor", b);

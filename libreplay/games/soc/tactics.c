@@ -946,64 +946,13 @@ draw_harm(const struct soc_know *kn, bool evil_picks)
 
 /* --------------------------------------------------------- suspicion */
 
-/* How much more likely seat t's public conduct is from the traitor than
- * from a loyal knight, in tenths.  The table sees two signs: an
- * accusation that revealed nobody (while no traitor is revealed, every
- * accusation so far was wrong) and a hand that keeps growing instead of
- * going to the quests. */
-static long
-conduct(const struct soc_know *kn, unsigned t)
-{
-    const struct soc_pub *p = kn->p;
-    long r = 10, hands = 0, n = 0, excess;
-
-    for (unsigned s = 1; s <= p->n; s++)
-        if (s != t && soc_living(p, s)) {
-            hands += p->seat[s].hand_n;
-            n++;
-        }
-    if ((p->seat[t].flags & SOC_F_ACCUSED) && !p->traitor)
-        r *= 5;
-    excess = n ? (long)p->seat[t].hand_n - hands / n - 2 : 0;
-    if (excess > 0)
-        r = r * (4 + excess) / 4;
-    return r;
-}
-
-/* The chance, in percent, that seat t holds the traitor card, as seat k
- * can tell: 8 loyalty cards, one of them the traitor, k's own is loyal;
- * seats shown loyal are out; the others' conduct weighs each one. */
-static long
-suspicion(const struct soc_know *kn, unsigned t)
-{
-    const struct soc_pub *p = kn->p;
-    long unknown = 0, shown = 0, weights = 0;
-
-    if (!p->traitor_on || p->traitor || t == kn->k ||
-        (p->seat[t].flags & SOC_F_LOYAL))
-        return 0;
-    for (unsigned s = 1; s <= p->n; s++) {
-        if (s == kn->k)
-            continue;
-        if (p->seat[s].flags & SOC_F_LOYAL) {
-            shown++;
-        } else {
-            unknown++;
-            weights += conduct(kn, s);
-        }
-    }
-    /* Cards nobody at the table holds count as a loyal conduct each. */
-    weights += 10 * (SOC_NLOYALTY - 1 - shown - unknown);
-    return weights ? 100 * conduct(kn, t) / weights : 0;
-}
-
 /* A loyal knight's accusation: right, a white sword and no flip at the
  * end; wrong, a white sword turned black. */
 static long
 accuse_value(const struct soc_know *kn, unsigned t)
 {
     const struct soc_pub *p = kn->p;
-    const long chance = suspicion(kn, t);
+    const long chance = rpl__soc_suspicion(kn, t);
     long wrong = p->swords_w ? 250 : 125;
 
     if (p->swords_b + 1u >= SOC_BLACK_LOSS)
@@ -1362,6 +1311,11 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
     switch (nd->kind) {
     case SOC_N_POOL:
         return cmd->card == SOC_MERLIN ? -100 : -keep_value(kn, cmd->card);
+    case SOC_N_ALLOT:
+        /* Now and then the table does not agree (S-36). */
+        if (cmd->opt == SOC_O_RANDOM)
+            return kn->mood < 15 ? 1 : -1;
+        return 0;
     case SOC_N_EVIL:
         if (cmd->kw == SOC_K_LOOK)
             return LOSS;
@@ -1449,6 +1403,37 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
             return -3 * 30 + 3 * (long)p->seat[t].hand_n + (t == k ? 2 : 0);
         return -lp_harm(p->seat[t].lp) - lp_harm(p->seat[t].lp - 1u) +
                (t == k ? 2 : 0);
+    }
+    case SOC_N_MERLINS: {
+        /* own=on (S-41): a knight offers his own Merlins when the card
+         * hurts more than three Merlins are worth; the traitor keeps
+         * his. */
+        const long harm = black_harm(kn, p->resolving, false);
+
+        if (evil)
+            return -(long)cmd->num;
+        if (harm <= 3 * keep_value(kn, SOC_MERLIN) / 2)
+            return -(long)cmd->num;
+        return (long)cmd->num;
+    }
+    case SOC_N_OFFER: {
+        const struct soc_seat *s = &p->seat[k];
+        const bool yes = cmd->opt == SOC_O_YES;
+        bool keen;
+
+        if (nd->a == SOC_CONVOCATION) {
+            /* Back to Camelot from a quest where his cards do nothing. */
+            keen = true;
+            for (unsigned c = 0; c < SOC_NWT; c++)
+                if (kn->h[c] && rpl__soc_play_ok(p, s->loc, c))
+                    keen = false;
+            keen = keen || evil;
+        } else if (nd->a == SOC_MORGAN_DISCARD) {
+            keen = !evil && s->hand_n >= 6;
+        } else {
+            keen = !evil && s->lp >= 4;
+        }
+        return yes == keen ? 1 : 0;
     }
     case SOC_N_DISCARD:
     case SOC_N_SWAP_BACK: {

@@ -102,6 +102,12 @@ kw_fits(unsigned need_kind, unsigned kw)
         return kw == SOC_K_SAVE || kw == SOC_K_PASS;
     case SOC_N_SHARE:
         return kw == SOC_K_SHARE;
+    case SOC_N_MERLINS:
+        return kw == SOC_K_MERLINS;
+    case SOC_N_REDEAL:
+        return kw == SOC_K_REDEAL;
+    case SOC_N_OFFER:
+        return kw == SOC_K_OFFER;
     case SOC_N_NONE:
         return false;
     }
@@ -297,6 +303,14 @@ validate_special(const struct soc_state *st, const struct soc_cmd *cmd,
                        rpl__soc_quest[cmd->loc].tok);
         return RPL_OK;
     case SOC_CONVOCATION:
+        /* own=on: each knight away answers for himself (S-09, S-41). */
+        if (p->own != (cmd->opt == SOC_O_ASK))
+            return bad(err, line,
+                       p->own ? "expected \"special p%u convocation\": each "
+                                "knight answers for himself"
+                              : "expected \"special p%u convocation "
+                                "<seats>|none\"",
+                       k);
         for (unsigned i = 0; i < cmd->nseats; i++)
             if (!soc_living(p, cmd->seats[i]) ||
                 p->seat[cmd->seats[i]].loc == SOC_CAMELOT)
@@ -655,6 +669,25 @@ validate_dealer(const struct soc_state *st, const struct soc_cmd *cmd,
             return bad(err, line, "expected \"end %s %s\"",
                        rpl__soc_winner_tok(nd->a), rpl__soc_reason_tok(nd->b));
         return RPL_OK;
+    case SOC_N_REDEAL: {
+        unsigned seen = 0;
+
+        /* One pooled card to each seat that laid one (S-36); which
+         * goes where is the stream's, checked at once when the state
+         * knows the seed and at the reveal otherwise. */
+        if (cmd->nseats != p->npool)
+            return bad(err, line, "expected %u recipients, got %u", p->npool,
+                       cmd->nseats);
+        for (unsigned i = 0; i < cmd->nseats; i++) {
+            if (!(p->poolers & soc_bit(cmd->seats[i])) ||
+                (seen & soc_bit(cmd->seats[i])))
+                return bad(err, line,
+                           "the random sharing gives one card to each seat "
+                           "that laid one");
+            seen |= soc_bit(cmd->seats[i]);
+        }
+        return RPL_OK;
+    }
     default:
         return bad(err, line, "not a dealer line");
     }
@@ -675,6 +708,8 @@ validate_seat(const struct soc_state *st, const struct soc_cmd *cmd,
     case SOC_N_POOL:
         return need_holds(st, k, cmd->card, 1, line, err);
     case SOC_N_ALLOT:
+        if (cmd->opt == SOC_O_RANDOM)
+            return RPL_OK;
         if (cmd->nseats != p->npool)
             return bad(err, line, "expected %u recipients, got %u", p->npool,
                        cmd->nseats);
@@ -732,6 +767,18 @@ validate_seat(const struct soc_state *st, const struct soc_cmd *cmd,
         }
         if (cmd->opt != SOC_O_MERLIN || cmd->nseats != 3)
             return bad(err, line, "three merlins cancel a special card");
+        /* own=on: the Merlins are those their holders offered (S-41). */
+        if (p->own)
+            for (unsigned s = 1; s <= p->n; s++) {
+                unsigned times = 0;
+
+                for (unsigned j = 0; j < cmd->nseats; j++)
+                    times += cmd->seats[j] == s;
+                if (times != p->offered[s])
+                    return bad(
+                        err, line, "p%u offered %u merlin%s, the line plays %u",
+                        s, p->offered[s], p->offered[s] == 1 ? "" : "s", times);
+            }
         for (unsigned i = 0; i < cmd->nseats; i++) {
             unsigned times = 0;
 
@@ -750,6 +797,9 @@ validate_seat(const struct soc_state *st, const struct soc_cmd *cmd,
             return bad(err, line, "expected picts or saxons");
         return RPL_OK;
     case SOC_N_VOLUNTEER:
+        /* own=on: one of the knights who offered (S-41). */
+        if (p->own && !(cmd->seat2 && (p->offers & soc_bit(cmd->seat2))))
+            return bad(err, line, "the volunteer is a knight who offered");
         if (!cmd->seat2)
             return RPL_OK;
         if (!soc_living(p, cmd->seat2))
@@ -806,6 +856,15 @@ validate_seat(const struct soc_state *st, const struct soc_cmd *cmd,
             return bad(err, line, "Sir Kay adds a fight card");
         return need_holds(st, k, cmd->card, 1, line, err);
     case SOC_N_SAVE:
+        return RPL_OK;
+    case SOC_N_MERLINS:
+        if (cmd->num + nd->b > 3)
+            return bad(err, line, "%u merlins are offered already: at most %u",
+                       nd->b, 3u - nd->b);
+        if (!cmd->num)
+            return RPL_OK;
+        return need_holds(st, k, SOC_MERLIN, cmd->num, line, err);
+    case SOC_N_OFFER:
         return RPL_OK;
     case SOC_N_SHARE: {
         unsigned sum = 0, seen = 0, i = 0;

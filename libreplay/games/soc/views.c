@@ -653,6 +653,18 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         rpl__buf_printf(out, " sends the figure against %s",
                         rpl__soc_quest[c.loc].name);
         break;
+    case SOC_K_MERLINS:
+        put_who(out, env, p, c.seat);
+        if (c.num)
+            rpl__buf_printf(out, " offers %u merlin%s", c.num,
+                            c.num == 1 ? "" : "s");
+        else
+            rpl__buf_puts(out, " offers no merlin");
+        break;
+    case SOC_K_OFFER:
+        put_who(out, env, p, c.seat);
+        rpl__buf_puts(out, c.opt == SOC_O_YES ? " says yes" : " says no");
+        break;
     case SOC_K_VOLUNTEER:
         if (c.seat2) {
             put_who(out, env, p, c.seat2);

@@ -271,7 +271,7 @@ coin_apply(void *st, const struct rpl__line *ln, const struct rpl__env *env,
 {
     struct coin_state *s = st;
     const struct rpl__tok *kw = &ln->tok[0];
-    struct rpl__applied done = {0, false, false};
+    struct rpl__applied done = {0, false, false, 0, NULL};
     struct coin_state before;
     unsigned long r = 0;
     size_t k = 0;
