@@ -147,6 +147,179 @@ out:
     return rc;
 }
 
+/* ----------------------------------------------------------- noscript */
+
+/* What the page shows with JavaScript off, in <noscript>: the outcome,
+ * the reveal in words when the page holds it, and every step's text, as
+ * HTML made here, escaped, each seat's name in a <bdi>. */
+
+static void
+put_escaped(FILE *fp, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&':
+            fputs("&amp;", fp);
+            break;
+        case '<':
+            fputs("&lt;", fp);
+            break;
+        case '>':
+            fputs("&gt;", fp);
+            break;
+        case '"':
+            fputs("&quot;", fp);
+            break;
+        case '\'':
+            fputs("&#39;", fp);
+            break;
+        default:
+            fputc(s[i], fp);
+            break;
+        }
+    }
+}
+
+/* text escaped, with the name of each "Name (pK)" of the log's seats in
+ * a <bdi> (the longest name where several fit). */
+static void
+put_html_text(FILE *fp, const struct rpl_log *log, const char *text)
+{
+    const size_t seats = rpl_log_seats(log);
+    const char *p = text;
+
+    while (*p) {
+        size_t best = 0, blen = 0;
+
+        for (size_t k = 1; k <= seats; k++) {
+            const char *name = rpl_log_seat_name(log, k);
+            const size_t n = name ? strlen(name) : 0;
+            char tag[24];
+            const int t = snprintf(tag, sizeof(tag), " (p%zu)", k);
+
+            if (n > blen && t > 0 && strncmp(p, name, n) == 0 &&
+                strncmp(p + n, tag, (size_t)t) == 0) {
+                best = k;
+                blen = n;
+            }
+        }
+        if (best) {
+            fputs("<bdi>", fp);
+            put_escaped(fp, p, blen);
+            fputs("</bdi>", fp);
+            p += blen;
+        } else {
+            put_escaped(fp, p, 1);
+            p++;
+        }
+    }
+}
+
+/* The <noscript> element of the page of data, as a string to free(), or
+ * NULL when out of memory. */
+static char *
+noscript_html(struct page *pg, const json_t *data)
+{
+    const json_t *steps = json_object_get(data, "steps");
+    const json_t *view = json_array_get(json_object_get(data, "views"), 0);
+    const json_t *texts = json_object_get(view, "text");
+    const char *winner = json_string_value(json_object_get(data, "winner"));
+    const char *reason = json_string_value(json_object_get(data, "reason"));
+    const char *title = json_string_value(json_object_get(data, "title"));
+    char *html = NULL, *reveal = NULL;
+    size_t len = 0,
+           n = (size_t)json_integer_value(json_object_get(view, "steps"));
+    FILE *m = open_memstream(&html, &len);
+    struct rpl_error err;
+
+    if (!m) {
+        return NULL;
+    }
+    fputs("<noscript><div class=\"panel\" id=\"static\">\n<h1>", m);
+    put_escaped(m, title ? title : pg->rep.game,
+                strlen(title ? title : pg->rep.game));
+    fputs(" \xe2\x80\x94 game ", m);
+    put_escaped(m, pg->rep.id, strnlen(pg->rep.id, 8));
+    fputs("</h1>\n<p>With JavaScript on, this page replays the game step "
+          "by step.</p>\n",
+          m);
+    if (winner && winner[0] != '\0') {
+        fputs("<p class=\"banner\" id=\"static-outcome\">", m);
+        put_escaped(m, winner, strlen(winner));
+        fputs(" won", m);
+        if (reason && reason[0] != '\0') {
+            fputs(" (", m);
+            put_escaped(m, reason, strlen(reason));
+            fputc(')', m);
+        }
+        fputs("</p>\n", m);
+    }
+    if (json_object_get(data, "reveal") &&
+        rpl_log_reveal_text(pg->log, &reveal, &err) == RPL_OK && reveal) {
+        const char *line = reveal;
+
+        fputs("<h2>Who was who</h2>\n<ul id=\"static-reveal\">\n", m);
+        while (*line) {
+            const char *nl = strchr(line, '\n');
+            const size_t l = nl ? (size_t)(nl - line) : strlen(line);
+            char *one = strndup(line, l);
+
+            if (one) {
+                fputs("<li>", m);
+                put_html_text(m, pg->log, one);
+                fputs("</li>\n", m);
+                free(one);
+            }
+            line += l + (nl ? 1 : 0);
+        }
+        fputs("</ul>\n", m);
+        rpl_free(pg->ctx, reveal);
+    }
+    fputs("<h2>The game, line by line</h2>\n<ol id=\"static-log\">\n", m);
+    for (size_t i = 0; i < n && i < json_array_size(steps); i++) {
+        const json_t *st = json_array_get(steps, i);
+        char key[24];
+        const char *t;
+
+        snprintf(key, sizeof(key), "%zu", i);
+        t = json_string_value(json_object_get(texts, key));
+        if (!t) {
+            t = json_string_value(json_object_get(st, "text"));
+        }
+        fprintf(m, "<li value=\"%lld\">",
+                (long long)json_integer_value(json_object_get(st, "line")));
+        put_html_text(m, pg->log, t ? t : "");
+        fputs("</li>\n", m);
+    }
+    fputs("</ol>\n</div></noscript>\n", m);
+    if (fclose(m) != 0) {
+        free(html);
+        return NULL;
+    }
+    return html;
+}
+
+/* tmpl with its @NOSCRIPT@ line replaced by html: an array to free()
+ * (the lines are tmpl's and html), or NULL when out of memory. */
+static const char **
+with_noscript(const char *const *tmpl, const char *html)
+{
+    size_t n = 0;
+    const char **out;
+
+    while (tmpl[n]) {
+        n++;
+    }
+    out = calloc(n + 1, sizeof(*out));
+    if (!out) {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        out[i] = strcmp(tmpl[i], "@NOSCRIPT@\n") == 0 ? html : tmpl[i];
+    }
+    return out;
+}
+
 /* -------------------------------------------------------------- diffs */
 
 static bool
@@ -783,8 +956,18 @@ cmd_html(int argc, char **argv)
     }
     rc = make_page(&pg, who, seat, data);
     if (rc == CLI_EXIT_OK) {
-        rc = html_write(out_path, force, html_page_html, html_page_css,
-                        html_page_js, data);
+        char *ns = noscript_html(&pg, data);
+        const char **tmpl = ns ? with_noscript(html_page_html, ns) : NULL;
+
+        if (tmpl) {
+            rc = html_write(out_path, force, tmpl, html_page_css, html_page_js,
+                            data);
+        } else {
+            cli_msg("out of memory");
+            rc = CLI_EXIT_USAGE;
+        }
+        free(tmpl);
+        free(ns);
     }
 out:
     json_decref(data);
@@ -853,8 +1036,18 @@ html_report(struct rpl_ctx *ctx, const char *db,
         cli_msg("out of memory");
         goto out;
     }
-    rc = html_write(path, force, html_page_html, html_page_css, html_report_js,
-                    data);
+    {
+        const char **tmpl = with_noscript(
+            html_page_html, "<noscript><p>This page draws the statistics with "
+                            "JavaScript, which is off.</p></noscript>\n");
+
+        if (!tmpl) {
+            cli_msg("out of memory");
+            goto out;
+        }
+        rc = html_write(path, force, tmpl, html_page_css, html_report_js, data);
+        free(tmpl);
+    }
 out:
     rpl_archive_close(ar);
     json_decref(games);

@@ -129,11 +129,13 @@ pages = {
     "soc-5-observer": make(sample("soc-5"), "observer", "soc-5-observer"),
 }
 
-# Hostile names: a right-to-left override with markup, the longest name
-# camelog(5) allows, and a name that would end the data's script.
+# Hostile names: right-to-left letters with markup (camelog(5) refuses
+# the direction controls themselves), the longest name it allows, and a
+# name that would end the data's script.
 LONG_NAME = "Bartholomew-" * 5 + "Loud"
 assert len(LONG_NAME.encode()) == 64
-HOSTILE = ["\u202eAlice<img src=x onerror=window.pwned=1>", LONG_NAME,
+RTL = "\u05e9\u05dc\u05d5\u05dd"
+HOSTILE = [RTL + "<img src=x onerror=window.pwned=1>", LONG_NAME,
            "</script><script>window.pwned=1</script>"]
 shutil.copy(os.path.join(SAMPLES, "dealer.key"), os.path.join(TMP, "dealer.key"))
 os.chmod(os.path.join(TMP, "dealer.key"), 0o600)
@@ -491,13 +493,16 @@ try:
         check("Merlin or Morgana" in h.text, name + ": Percival's mark on p%d: %r" % (k, h.text))
     check(not driver.find_elements(By.CSS_SELECTOR, "#vote-grid .mark-evil"),
           name + ": Percival sees a seat marked evil")
+    driver.execute_script("document.getElementById('votes').scrollIntoView()")
+    shot("avalon-10-percival-grid-1366")
     merl = next(s for s in r10["seats"] if s["role"] == "merlin")
     driver.find_element(By.CSS_SELECTOR, '#perspective button[data-as="p%d"]' % merl["seat"]).click()
     marked = sorted(int(e.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, "button.pick")
                         .get_attribute("data-as")[1:])
                     for e in driver.find_elements(By.CSS_SELECTOR, "#vote-grid .mark-evil"))
     check(marked == sorted(merl["sees"]), name + ": Merlin's evil marks %r" % marked)
-    shot("avalon-10-percival-1366")
+    driver.execute_script("document.getElementById('votes').scrollIntoView()")
+    shot("avalon-10-merlin-grid-1366")
 
     # ---- Avalon as a seat: its role, the seats it sees, nobody else's
     name, path = "avalon-7-p2", pages["avalon-7-p2"]
@@ -530,7 +535,7 @@ try:
     order = driver.execute_script(r"""
       var out = [];
       document.querySelectorAll('#app bdi').forEach(function (b) {
-        if (b.textContent.indexOf('\u202e') < 0) { return; }
+        if (b.textContent.indexOf('\u05e9') < 0) { return; }
         var t = b.nextSibling;
         if (!t || t.nodeType !== 3 || t.data.indexOf('(p1)') < 0) { out.push(-1); return; }
         var at = t.data.indexOf('(p1)');
@@ -545,7 +550,7 @@ try:
     check(order and all(o == 1 for o in order), name + ": text after the bidi name is out of order: %r" % order)
     li = driver.execute_script(r"""
       var li = Array.prototype.filter.call(document.querySelectorAll('#log li'), function (l) {
-        return /proposes/.test(l.textContent) && l.textContent.indexOf('\u202e') >= 0; })[0];
+        return /proposes/.test(l.textContent) && l.textContent.indexOf('\u05e9') >= 0; })[0];
       if (!li) { return null; }
       var w = document.createTreeWalker(li, NodeFilter.SHOW_TEXT), n, m = null;
       while ((n = w.nextNode())) { if (n.data.indexOf('proposes') >= 0) { m = n; break; } }
@@ -557,6 +562,15 @@ try:
     """)
     check(li and all(a < b for a, b in zip(li, li[1:])),
           name + ": 'proposes' after a bidi name is not left to right: %r" % li)
+    # and no right-to-left name anywhere outside its <bdi>
+    loose = driver.execute_script(r"""
+      var w = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT), n, out = 0;
+      while ((n = w.nextNode())) {
+        if (n.data.indexOf('\u05e9') >= 0 && !n.parentNode.closest('bdi')) { out++; }
+      }
+      return out;
+    """)
+    check(loose == 0, name + ": %d right-to-left names outside a <bdi>" % loose)
     shot("hostile-all-1366")
 
     # 7: phones: nothing wider than the viewport, names cut with the whole
@@ -671,6 +685,17 @@ try:
         check(want in a.text, name + ": the accusation of p%d does not say %s: %r" % (k, want, a.text))
     check(all(not re.search(r"\b0:", k.text) for k in driver.find_elements(By.CSS_SELECTOR, ".knight")),
           name + ": a hand shows as '0:'")
+    # every step of the play told in words: cards by their names, no token
+    play = page_data(path)[1]["play_steps"]
+    told = [li.get_attribute("textContent") for li in driver.find_elements(By.CSS_SELECTOR, "#log li")[:play]]
+    raw = [t for t in told if re.search(r"\b[a-z]+_[a-z0-9_]+\b|<commitment>", t)]
+    check(len(told) == play and not raw, name + ": the log speaks in tokens: %r" % raw[:3])
+    # 6: the accuser is the one who "has made an accusation", not the accused
+    evs = [e for st in steps_of(path) for e in st["events"] if e["event"] == "accuse"]
+    for k in {e["seat"] for e in evs} | {e["target"] for e in evs}:
+        t = driver.find_element(By.CSS_SELECTOR, '#knights .knight[data-seat="%d"]' % k).text
+        check(("has made an accusation" in t) == (k in {e["seat"] for e in evs}),
+              name + ": p%d's card: %r" % (k, t))
     shot("soc-accused-all-1366")
 
     # ---- the archive's report: one section a game, SVG charts
@@ -708,6 +733,32 @@ try:
         network_ok(name, pages[name])
         key(body, Keys.END)
         check(step() == len(steps_of(pages[name])) - 1, name + ": End")
+
+    # 11: with JavaScript off, the summary and the whole log still show
+    nojs = Options()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1366,900", "--no-first-run", "--disable-extensions"):
+        nojs.add_argument(a)
+    nojs.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver.quit()
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=nojs)
+    for name in ("avalon-7-observer", "hostile-all", "avalon-7-p2"):
+        path = pages[name]
+        driver.get("file://" + path)
+        data = page_data(path)[1]
+        items = driver.find_elements(By.CSS_SELECTOR, "#static-log li")
+        check(len(items) == data["views"][0]["steps"] and items[0].is_displayed(),
+              name + ": with JavaScript off, %d of %d log lines" % (len(items), data["views"][0]["steps"]))
+        check(("%s won" % data["winner"]) in driver.find_element(By.ID, "static-outcome").text,
+              name + ": with JavaScript off, no outcome")
+        rev = driver.find_elements(By.CSS_SELECTOR, "#static-reveal li")
+        check(len(rev) > 0 if "reveal" in data else not rev,
+              name + ": with JavaScript off, the reveal %s" % ("is missing" if "reveal" in data else "shows"))
+        check(not driver.find_elements(By.CSS_SELECTOR, "img, #static script"),
+              name + ": with JavaScript off, a name became an element")
+        nbdi = len(driver.find_elements(By.CSS_SELECTOR, "#static bdi"))
+        check(nbdi > 0, name + ": with JavaScript off, no name is isolated")
+    shot("hostile-all-nojs-1366")
 finally:
     driver.quit()
 

@@ -60,7 +60,7 @@ camelog reveal game.camelog | sed -n 2p
 camelog html --as p2 --deliveries seats/p2.deliveries -o p2.html pre.camelog
 echo "exit $?"
 grep -o '"role":"[a-z]*","seat":[0-9]*' p2.html | sort -u
-grep -o 'is dealt a role: [^"]*' p2.html | sort -u
+grep -o 'is dealt a role: [^"<]*' p2.html | sort -u
 grep -o '"committed":[0-9]*' p2.html
 echo "-- without them: no role at all"
 camelog html --as p2 -o p2-none.html pre.camelog

@@ -824,8 +824,8 @@
       if (kn.shown_loyal) {
         status.push('shown loyal');
       }
-      if (kn.accused && !kn.revealed && !kn.shown_loyal) {
-        status.push('accused');
+      if (kn.accused) {
+        status.push('has made an accusation');
       }
       var loyalty = s.loyalty || '';
       var hand = s.hand && s.hand.length ? s.hand.map(cardName).join(', ') :

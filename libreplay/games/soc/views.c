@@ -64,6 +64,8 @@ put_cards(struct rpl__buf *b, const uint8_t *cards, unsigned n)
     rpl__buf_puts(b, n ? list : "none");
 }
 
+static void put_names(struct rpl__buf *b, const uint8_t *cards, unsigned n);
+
 /* A hand of the hidden half as a card list. */
 static unsigned
 hand_cards(const struct soc_state *s, unsigned k, uint8_t *out)
@@ -94,9 +96,9 @@ static void
 combat_text(struct rpl__buf *b, const struct soc_combat *cb)
 {
     rpl__buf_puts(b, "knights ");
-    put_cards(b, cb->white, cb->nwhite);
-    rpl__buf_puts(b, ", evil ");
-    put_cards(b, cb->black, cb->nblack);
+    put_names(b, cb->white, cb->nwhite);
+    rpl__buf_puts(b, "; evil ");
+    put_names(b, cb->black, cb->nblack);
 }
 
 static void
@@ -475,7 +477,7 @@ private_words(const struct soc_state *s, const struct soc_cmd *c, size_t line,
             for (unsigned i = 0; i < c->num; i++)
                 cards[i] = s->h.bpile[(s->h.bhead + i) % SOC_NBLACK];
             rpl__buf_puts(out, ": ");
-            put_cards(out, cards, c->num);
+            put_names(out, cards, c->num);
         }
         break;
     case SOC_K_SWAP:
@@ -487,12 +489,19 @@ private_words(const struct soc_state *s, const struct soc_cmd *c, size_t line,
              (c->seat2 && viewer == (int)c->seat2) ||
              (c->kw == SOC_K_SWAP && !c->seat2 && viewer == (int)p->cur))) {
             rpl__buf_puts(out, ": ");
-            put_cards(out, ch->v, ch->n);
+            put_names(out, ch->v, ch->n);
         }
         break;
     default:
         break;
     }
+}
+
+/* A card by its English name, "Fight 3". */
+static const char *
+card_name(unsigned card)
+{
+    return card < SOC_NCARDS ? rpl__soc_card[card].name : "-";
 }
 
 void
@@ -538,8 +547,9 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         break;
     case SOC_K_BLACK:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " draws the black card%s %s",
-                        c.ncards == 1 ? "" : "s", list);
+        rpl__buf_printf(out, " draws the black card%s ",
+                        c.ncards == 1 ? "" : "s");
+        put_names(out, c.cards, c.ncards);
         break;
     case SOC_K_ROLL:
         put_who(out, env, p, c.seat);
@@ -547,7 +557,8 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         break;
     case SOC_K_TAUNTED:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " loses %s to the traitor's taunt", tok(c.card));
+        rpl__buf_printf(out, " loses %s to the traitor's taunt",
+                        card_name(c.card));
         break;
     case SOC_K_SHOWS:
         put_who(out, env, p, c.seat);
@@ -588,7 +599,7 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         break;
     case SOC_K_POOL:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " lays %s on the Round Table", tok(c.card));
+        rpl__buf_printf(out, " lays %s on the Round Table", card_name(c.card));
         break;
     case SOC_K_ALLOT:
         rpl__buf_puts(out, "the Round Table shares the cards laid");
@@ -624,7 +635,7 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
     case SOC_K_KEEP:
         put_who(out, env, p, c.seat);
         rpl__buf_printf(out, " keeps %s; the other goes under the deck",
-                        tok(c.card));
+                        card_name(c.card));
         break;
     case SOC_K_PASS:
         put_who(out, env, p, c.seat);
@@ -664,7 +675,8 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         break;
     case SOC_K_DISCARD:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " discards %s", list);
+        rpl__buf_puts(out, " discards ");
+        put_names(out, c.cards, c.ncards);
         break;
     case SOC_K_MOVE:
         put_who(out, env, p, c.seat);
@@ -676,16 +688,19 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         break;
     case SOC_K_SIEGE:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " fights a siege engine with %s",
-                        c.ncards ? list : "no card");
+        rpl__buf_puts(out, " fights a siege engine with ");
+        if (c.ncards)
+            put_names(out, c.cards, c.ncards);
+        else
+            rpl__buf_puts(out, "no card");
         break;
     case SOC_K_PLAY:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " plays %s", tok(c.card));
+        rpl__buf_printf(out, " plays %s", card_name(c.card));
         break;
     case SOC_K_SPECIAL:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " plays %s", tok(c.card));
+        rpl__buf_printf(out, " plays %s", card_name(c.card));
         if (c.card == SOC_MERLIN || c.card == SOC_HEROISM)
             rpl__buf_printf(out, " on %s", rpl__soc_quest[c.loc].name);
         if (c.card == SOC_MESSENGER) {
@@ -699,7 +714,8 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         break;
     case SOC_K_HEAL:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " discards three %s and heals", tok(c.card));
+        rpl__buf_printf(out, " discards three %s cards and heals",
+                        card_name(c.card));
         break;
     case SOC_K_ACCUSE:
         put_who(out, env, p, c.seat);
@@ -713,7 +729,8 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
         break;
     case SOC_K_KAY:
         put_who(out, env, p, c.seat);
-        rpl__buf_printf(out, " adds %s to the knights' total", tok(c.card));
+        rpl__buf_printf(out, " adds %s to the knights' total",
+                        card_name(c.card));
         break;
     case SOC_K_SAVE:
         put_who(out, env, p, c.seat);
@@ -722,9 +739,11 @@ rpl__soc_describe(const void *st, const struct rpl__env *env,
     case SOC_K_SHARE:
         put_who(out, env, p, c.seat);
         rpl__buf_puts(out, " shares the reward:");
-        for (unsigned i = 0; i < c.nseats; i++)
-            rpl__buf_printf(out, "%s p%u %u", i ? "," : "", c.seats[i],
-                            c.counts[i]);
+        for (unsigned i = 0; i < c.nseats; i++) {
+            rpl__buf_puts(out, i ? ", " : " ");
+            put_who(out, env, p, c.seats[i]);
+            rpl__buf_printf(out, " %u", c.counts[i]);
+        }
         break;
     case SOC_K_ORDER:
         put_who(out, env, p, c.seat);
@@ -1065,7 +1084,7 @@ board_quests(const struct soc_state *s, struct rpl__buf *b)
         const struct soc_war *war = &p->war[w];
 
         rpl__buf_printf(b, "  %s: knights ", w ? "saxons" : "picts");
-        put_cards(b, war->white, war->nwhite);
+        put_names(b, war->white, war->nwhite);
         rpl__buf_printf(b, ", %u figure%s%s\n", war->figures,
                         war->figures == 1 ? "" : "s",
                         war->mordred ? ", mordred" : "");
