@@ -152,27 +152,6 @@ rpl_tlog_entry_end(struct rpl_ctx *ctx, const struct rpl_log *log,
 
 /* ------------------------------------------------------------- parsing */
 
-struct cursor {
-    const char *p, *end;
-    size_t no; /* lines read */
-};
-
-/* The next line (without LF); false at the end or on a line without LF. */
-static bool
-next_line(struct cursor *c, const char **line, size_t *len)
-{
-    if (c->p >= c->end)
-        return false;
-    const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-    if (!nl)
-        return false;
-    *line = c->p;
-    *len = (size_t)(nl - c->p);
-    c->p = nl + 1;
-    c->no++;
-    return true;
-}
-
 static bool
 has_prefix(const char *l, size_t len, const char *prefix)
 {
@@ -198,13 +177,14 @@ bad(struct rpl_error *err, size_t line, const char *want)
 }
 
 static enum rpl_status
-parse_start(struct cursor *c, struct rpl_tlog_game *g, struct rpl_error *err)
+parse_start(struct rpl__tlog_cursor *c, struct rpl_tlog_game *g,
+            struct rpl_error *err)
 {
     const char *l;
     size_t n;
     bool has_commit = false;
 
-    while (next_line(c, &l, &n)) {
+    while (rpl__tlog_next_line(c, &l, &n)) {
         if (has_commit)
             return bad(err, c->no, "nothing after the commit line");
         if (n == 0 || !rpl__utf8_ok(l, n))
@@ -231,16 +211,17 @@ parse_start(struct cursor *c, struct rpl_tlog_game *g, struct rpl_error *err)
 }
 
 static enum rpl_status
-parse_end(struct cursor *c, struct rpl_tlog_game *g, struct rpl_error *err)
+parse_end(struct rpl__tlog_cursor *c, struct rpl_tlog_game *g,
+          struct rpl_error *err)
 {
     const char *l;
     size_t n;
 
-    if (!next_line(c, &l, &n) || n != 35 || !has_prefix(l, n, "id ") ||
-        !is_hex(l + 3, 32))
+    if (!rpl__tlog_next_line(c, &l, &n) || n != 35 ||
+        !has_prefix(l, n, "id ") || !is_hex(l + 3, 32))
         return bad(err, c->no, "\"id <32 hex digits>\"");
     memcpy(g->id, l + 3, 32);
-    if (!next_line(c, &l, &n) || !has_prefix(l, n, "outcome "))
+    if (!rpl__tlog_next_line(c, &l, &n) || !has_prefix(l, n, "outcome "))
         return bad(err, c->no, "\"outcome finished|revealed|abandoned <by>\"");
     if (n == 16 && memcmp(l, "outcome finished", 16) == 0) {
         g->outcome = RPL_TLOG_FINISHED;
@@ -264,14 +245,14 @@ parse_end(struct cursor *c, struct rpl_tlog_game *g, struct rpl_error *err)
     } else {
         return bad(err, c->no, "\"outcome finished|revealed|abandoned <by>\"");
     }
-    if (!next_line(c, &l, &n))
+    if (!rpl__tlog_next_line(c, &l, &n))
         return bad(err, c->no + 1, "\"head <lines> <hex>\"");
     if (has_prefix(l, n, "end ")) {
         if (n >= sizeof(g->end) || !rpl__utf8_ok(l, n))
             return bad(err, c->no, "a short end line");
         memcpy(g->end, l, n);
         g->end[n] = '\0';
-        if (!next_line(c, &l, &n))
+        if (!rpl__tlog_next_line(c, &l, &n))
             return bad(err, c->no + 1, "\"head <lines> <hex>\"");
     }
     const char *sp =
@@ -290,7 +271,7 @@ parse_end(struct cursor *c, struct rpl_tlog_game *g, struct rpl_error *err)
         sscanf(sp + 1 + 2 * i, "%2x", &v);
         g->head[i] = (uint8_t)v;
     }
-    if (next_line(c, &l, &n)) {
+    if (rpl__tlog_next_line(c, &l, &n)) {
         uint8_t sig[64];
         size_t got = 0;
         const char *endp = NULL;
@@ -300,7 +281,7 @@ parse_end(struct cursor *c, struct rpl_tlog_game *g, struct rpl_error *err)
                               sodium_base64_VARIANT_ORIGINAL) != 0 ||
             got != 64 || endp != l + n)
             return bad(err, c->no, "\"seal <base64>\"");
-        if (next_line(c, &l, &n))
+        if (rpl__tlog_next_line(c, &l, &n))
             return bad(err, c->no, "nothing after the seal");
     } else if (g->outcome != RPL_TLOG_ABANDONED) {
         return bad(err, c->no + 1, "\"seal <base64>\" of an ended game");
@@ -314,7 +295,7 @@ enum rpl_status
 rpl_tlog_game_parse(const void *data, size_t len, struct rpl_tlog_game *g,
                     struct rpl_error *err)
 {
-    struct cursor c = {data, (const char *)data + len, 0};
+    struct rpl__tlog_cursor c = {data, (const char *)data + len, 0};
     struct rpl_tlog_game out;
     const char *l;
     size_t n;
@@ -326,7 +307,7 @@ rpl_tlog_game_parse(const void *data, size_t len, struct rpl_tlog_game *g,
         return rpl__err(err, RPL_E_LIMIT, 0,
                         "entry: over RPL_TLOG_ENTRY_MAX (%u bytes)",
                         RPL_TLOG_ENTRY_MAX);
-    if (!next_line(&c, &l, &n))
+    if (!rpl__tlog_next_line(&c, &l, &n))
         return bad(err, 1, "\"camelog-tlog start\" or \"camelog-tlog end\"");
     if (n == sizeof(start_magic) - 1 && memcmp(l, start_magic, n) == 0)
         rc = parse_start(&c, &out, err);

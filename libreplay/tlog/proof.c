@@ -58,26 +58,6 @@ rpl_tlog_proof_format(struct rpl_ctx *ctx, const struct rpl_tlog_proof *proof,
     return rpl__buf_take(&b, text, err);
 }
 
-struct cursor {
-    const char *p, *end;
-    size_t no;
-};
-
-static bool
-next_line(struct cursor *c, const char **l, size_t *n)
-{
-    if (c->p >= c->end)
-        return false;
-    const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-    if (!nl)
-        return false;
-    *l = c->p;
-    *n = (size_t)(nl - c->p);
-    c->p = nl + 1;
-    c->no++;
-    return true;
-}
-
 static bool
 parse_hash(const char *s, size_t n, uint8_t out[32])
 {
@@ -129,7 +109,7 @@ enum rpl_status
 rpl_tlog_proof_parse(const char *text, size_t len, struct rpl_tlog_proof *proof,
                      struct rpl_error *err)
 {
-    struct cursor c = {text, text + len, 0};
+    struct rpl__tlog_cursor c = {text, text + len, 0};
     struct rpl_tlog_proof *p = proof;
     const char *l;
     size_t n;
@@ -140,27 +120,31 @@ rpl_tlog_proof_parse(const char *text, size_t len, struct rpl_tlog_proof *proof,
                         "proof: over RPL_MAX_TLOG_PROOF_TEXT (%u bytes)",
                         RPL_MAX_TLOG_PROOF_TEXT);
     memset(p, 0, sizeof(*p));
-    if (!next_line(&c, &l, &n))
+    if (!rpl__tlog_next_line(&c, &l, &n))
         return bad(err, 1, "\"camelog-tlog inclusion|consistency\"");
     if (n == 22 && memcmp(l, "camelog-tlog inclusion", 22) == 0) {
         p->kind = RPL_TLOG_INCLUSION;
-        if (!next_line(&c, &l, &n) || !parse_kv(l, n, "size", &p->size))
+        if (!rpl__tlog_next_line(&c, &l, &n) ||
+            !parse_kv(l, n, "size", &p->size))
             return bad(err, c.no, "\"size <entries>\"");
-        if (!next_line(&c, &l, &n) || !parse_kv(l, n, "index", &p->index))
+        if (!rpl__tlog_next_line(&c, &l, &n) ||
+            !parse_kv(l, n, "index", &p->index))
             return bad(err, c.no, "\"index <entry>\"");
-        if (!next_line(&c, &l, &n) || n < 5 || memcmp(l, "leaf ", 5) != 0 ||
-            !parse_hash(l + 5, n - 5, p->leaf))
+        if (!rpl__tlog_next_line(&c, &l, &n) || n < 5 ||
+            memcmp(l, "leaf ", 5) != 0 || !parse_hash(l + 5, n - 5, p->leaf))
             return bad(err, c.no, "\"leaf <base64 hash>\"");
     } else if (n == 24 && memcmp(l, "camelog-tlog consistency", 24) == 0) {
         p->kind = RPL_TLOG_CONSISTENCY;
-        if (!next_line(&c, &l, &n) || !parse_kv(l, n, "old", &p->old_size))
+        if (!rpl__tlog_next_line(&c, &l, &n) ||
+            !parse_kv(l, n, "old", &p->old_size))
             return bad(err, c.no, "\"old <entries>\"");
-        if (!next_line(&c, &l, &n) || !parse_kv(l, n, "size", &p->size))
+        if (!rpl__tlog_next_line(&c, &l, &n) ||
+            !parse_kv(l, n, "size", &p->size))
             return bad(err, c.no, "\"size <entries>\"");
     } else {
         return bad(err, 1, "\"camelog-tlog inclusion|consistency\"");
     }
-    while (next_line(&c, &l, &n)) {
+    while (rpl__tlog_next_line(&c, &l, &n)) {
         if (p->count >= RPL_TLOG_PROOF_MAX)
             return rpl__err(err, RPL_E_LIMIT, c.no,
                             "proof: more than RPL_TLOG_PROOF_MAX (%u) hashes",

@@ -6,9 +6,34 @@
 #ifndef LIBREPLAY_TLOG_TLOG_H
 #define LIBREPLAY_TLOG_TLOG_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
+
+/* A reader of the LF-ended lines of a file held in memory (an entry, a
+ * proof): next_line gives the next line without its LF, false at the end
+ * or at a last line that has no LF; no counts the lines read. */
+struct rpl__tlog_cursor {
+    const char *p, *end;
+    size_t no;
+};
+
+static inline bool
+rpl__tlog_next_line(struct rpl__tlog_cursor *c, const char **line, size_t *len)
+{
+    if (c->p >= c->end)
+        return false;
+    const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+    if (!nl)
+        return false;
+    *line = c->p;
+    *len = (size_t)(nl - c->p);
+    c->p = nl + 1;
+    c->no++;
+    return true;
+}
 
 /* Tiles are of height 8: 256 hashes (or entries) a full tile. */
 #define RPL__TILE_WIDTH 256u
