@@ -8,10 +8,15 @@ camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c
 camelog simulate --game avalon --players 5 --count 2 --seed 31 \
     --key dealer.key -o five >/dev/null
 camelog archive add games.db five/*.camelog >/dev/null
-run() { # the status, and the peak memory under 250 MB or not
+# The peak memory allowed: 250 MB, and the 256 MB that AddressSanitizer
+# keeps of freed memory when it runs (make sanitize); either is far
+# under the 2 GB the join once took.
+cap=250000
+[ -n "${ASAN_OPTIONS:-}" ] && cap=520000
+run() { # the status, and the peak memory under the cap or not
     /usr/bin/time -f '%M' -o mem camelog archive sql games.db "$1"
     echo "exit $?"
-    if [ "$(tail -n 1 mem)" -lt 250000 ]; then echo "memory bounded"; else echo "memory $(tail -n 1 mem) kB"; fi
+    if [ "$(tail -n 1 mem)" -lt "$cap" ]; then echo "memory bounded"; else echo "memory $(tail -n 1 mem) kB"; fi
 }
 echo "== printf('%.*c', 2147483647, 'x')"
 run "select printf('%.*c', 2147483647, 'x')"
