@@ -19,6 +19,7 @@
 #include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
+#include "tmptree.h"
 
 static struct rpl_ctx *ctx;
 static char tmpdir[64];
@@ -34,35 +35,9 @@ setup(void)
 /* Removes tmpdir and what the tests left in it (one level of
  * subdirectories). */
 static void
-remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    char p[512];
-
-    if (!d)
-        return;
-    while ((de = readdir(d))) {
-        struct stat st;
-
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            chmod(p, 0700);
-            remove_tree(p);
-        } else {
-            unlink(p);
-        }
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-static void
 teardown(void)
 {
-    remove_tree(tmpdir);
+    test_remove_tree(tmpdir);
     rpl_ctx_free(ctx);
     ctx = NULL;
 }

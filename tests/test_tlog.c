@@ -19,6 +19,7 @@
 #include "failalloc.h"
 #include "internal.h"
 #include "suites.h"
+#include "tmptree.h"
 
 static struct rpl_ctx *ctx;
 static struct rpl_seckey *sk;
@@ -41,33 +42,9 @@ setup(void)
 }
 
 static void
-remove_tree(const char *d0)
-{
-    DIR *d = opendir(d0);
-    struct dirent *de;
-    char p[512];
-
-    if (!d)
-        return;
-    while ((de = readdir(d))) {
-        struct stat st;
-
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof(p), "%s/%s", d0, de->d_name);
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(p);
-        else
-            unlink(p);
-    }
-    closedir(d);
-    rmdir(d0);
-}
-
-static void
 teardown(void)
 {
-    remove_tree(tmpdir);
+    test_remove_tree(tmpdir);
     rpl_seckey_free(sk);
     rpl_ctx_free(ctx);
 }
@@ -235,7 +212,7 @@ START_TEST(test_resume)
 
     ck_assert_int_eq(rpl_tlog_root(t, 300, once, NULL), RPL_OK);
     rpl_tlog_close(t);
-    remove_tree(dir);
+    test_remove_tree(dir);
     t = make_log(3, 1);
     rpl_tlog_close(t);
     for (size_t i = 3; i < 300; i += 50) {
@@ -468,7 +445,7 @@ START_TEST(test_nomem)
 
         f.countdown = -1;
         ck_assert_int_eq(rpl_ctx_new(&c, &a, NULL), RPL_OK);
-        remove_tree(dir);
+        test_remove_tree(dir);
         f.countdown = k;
         st = rpl_tlog_create(c, &t, dir, "example.org/games", NULL);
         if (st == RPL_OK)
