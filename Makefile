@@ -248,10 +248,13 @@ layout: all
 grammar:
 	@bash tests/grammar_sync.sh
 
+# mandoc's lint of every page, then no mdoc macro rendered as a word
+# (tests/man_macros.sh).
 lint:
 	@if [ -z "$(MAN_PAGES)" ]; then echo "lint: no man pages yet"; exit 0; fi
 	@mandoc -T lint -W warning $(MAN_PAGES) && \
 	    echo "lint: $(words $(MAN_PAGES)) man pages, mandoc -T lint clean"
+	@bash tests/man_macros.sh $(MAN_PAGES)
 
 help-synopsis: $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) bash tests/help_synopsis.sh
