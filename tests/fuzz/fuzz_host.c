@@ -94,7 +94,7 @@ clean_dir(void)
     if (!d) {
         abort();
     }
-    while ((e = readdir(d)) != NULL) {
+    while ((e = readdir(d))) {
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
             !is_kept(e->d_name)) {
             unlinkat(dirfd(d), e->d_name, 0);
@@ -266,7 +266,7 @@ check_replies(size_t want)
             reason = json_object_get(r, "reason");
             if (!json_is_string(code) || !known_code(json_string_value(code)) ||
                 !json_is_string(reason) || json_string_length(reason) == 0 ||
-                strpbrk(json_string_value(reason), "\r\n") != NULL) {
+                strpbrk(json_string_value(reason), "\r\n")) {
                 abort();
             }
         } else if (json_is_integer(t = json_object_get(r, "total"))) {
