@@ -64,3 +64,9 @@ game 0000000000000000000000000000000000000000000000000000000000000022 b success 
 cmp a.out b.out && echo "refusals and public states: byte-identical in both games"
 cut -c1-160 a.out
 cmp -s a.err b.err || echo "the dealer's detail (stderr) differs, as it may"
+# And in so many words: no refusal quotes a submitted action or its
+# secret part, in either game (the actions of requests 16 to 34).
+for f in a.out b.out; do
+    n=$(grep ' refused ' "$f" | grep -c -E 'card p[0-9] (success|fail|maybe)|vote p[0-9] (yes|no)|assassinate p[0-9] p|lady p[0-9] p|\\u0000|\\q')
+    echo "$f: $n refusals quote an action"
+done
