@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 #include <sodium.h>
@@ -63,7 +64,8 @@ struct host {
     bool is_finished;          /* written: every op is refused */
     bool no_fsync;
     size_t seats;
-    size_t request; /* 1-based number of the request line */
+    size_t request;    /* 1-based number of the request line */
+    size_t lines_sent; /* the lines the accepted replies have shown */
     /* Replies kept by id (a ring); cur_*: the request being answered. */
     struct {
         char *id, *req, *reply;
@@ -1092,6 +1094,16 @@ op_write(struct op_ctx *c)
                "the game is in progress: finish or abort it first");
         return false;
     }
+    /* An existing file is refused before the seal, so that the refusal
+     * changes nothing (rpl_log_write refuses it again, atomically). */
+    if (!json_is_true(force)) {
+        struct stat sb;
+
+        if (lstat(path, &sb) == 0 || errno != ENOENT) {
+            refuse(c->why, "exists", "the file exists: force replaces it");
+            return false;
+        }
+    }
     if (!line_is(h->rec, rpl_rec_lines(h->rec), "seal")) {
         st = rpl_rec_seal(h->rec, &err);
         if (st != RPL_OK) {
@@ -1230,7 +1242,10 @@ answer(struct host *h, const char *line, size_t len)
         goto refused;
     }
     if (h->rec) {
-        lines0 = rpl_rec_lines(h->rec);
+        /* From the last line an accepted reply showed: a line a refused
+         * request left (a write's seal, its file then not written) is
+         * shown by the next accepted one. */
+        lines0 = h->lines_sent;
         deliv0 = rpl_rec_deliveries(h->rec);
     }
     memset(&c, 0, sizeof(c));
@@ -1256,6 +1271,7 @@ answer(struct host *h, const char *line, size_t len)
         json_decref(req);
         return false;
     }
+    h->lines_sent = rpl_rec_lines(h->rec);
     sent = reply_send(h, c.reply);
     json_decref(req);
     return sent;

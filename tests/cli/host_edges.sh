@@ -1,8 +1,9 @@
 # host_edges: the edges of the protocol and of its files.  A seal before
 # the start is refused; a game in progress is not written (its journal
-# is its record), one that ended is written sealed, so that the file
-# verifies with the pinned dealer key, and its journal is closed: no
-# other host resumes it.  A journal held by a live host is refused to a
+# is its record), nor one to a file that exists, a refusal that adds no
+# line (not the seal a write appends first); one that ended is written
+# sealed, so that the file verifies with the pinned dealer key, and its
+# journal is closed: no other host resumes it.  A journal held by a live host is refused to a
 # second one (locked); resume never follows a symbolic link (the link's
 # target is left as it was); "-" is no host path.
 camelog keygen --seed 4444444444444444444444444444444444444444444444444444444444444444 -o dealer >/dev/null
@@ -24,6 +25,8 @@ for line in sys.stdin:
 '
 }
 echo "# seal before the start, write in progress, write after the end"
+echo "# (7b: to a file that exists; refused, it adds no seal: 8's reply has it)"
+echo taken >taken.camelog
 {
     new ',"journal":"g.journal"'
     echo '{"id":1,"op":"seal"}'
@@ -33,6 +36,7 @@ echo "# seal before the start, write in progress, write after the end"
     echo '{"id":5,"op":"write","path":"early.camelog"}'
     echo '{"id":6,"op":"seal"}'
     echo '{"id":7,"op":"abort"}'
+    echo '{"id":"7b","op":"write","path":"taken.camelog"}'
     echo '{"id":8,"op":"write","path":"g.camelog"}'
 } | camelog host --no-fsync 2>/dev/null | show
 test -e early.camelog && echo "early.camelog was made"

@@ -237,7 +237,7 @@ known_code(const char *code)
 }
 
 /* Reads back the replies of the run: exactly want lines, each a reply.
- * Returns the "total" of the last accepted reply (0 if none). */
+ * Returns the greatest "total" of the accepted replies (0 if none). */
 static json_int_t
 check_replies(size_t want)
 {
@@ -269,7 +269,10 @@ check_replies(size_t want)
                 strpbrk(json_string_value(reason), "\r\n")) {
                 abort();
             }
-        } else if (json_is_integer(t = json_object_get(r, "total"))) {
+        } else if (json_is_integer(t = json_object_get(r, "total")) &&
+                   json_integer_value(t) > total) {
+            /* The most: a request sent again with its id gets its
+             * first reply, and the total of then. */
             total = json_integer_value(t);
         }
         json_decref(r);
