@@ -617,3 +617,9 @@ $(WASM_DIR)/camelog.js: lib/web/camelog.js
 	cp $< $@
 
 -include $(WASM_OBJ:.o=.d)
+
+# The WebAssembly verifier against the C one (tests/web/run.sh), and
+# the module's seat calls.
+web-test: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
+	    bash tests/web/run.sh

@@ -541,8 +541,28 @@ has_log(const struct cw_log *h, char **usage)
     return true;
 }
 
-/* Checks one delivery (either form of camelog(5)) for seat, as
- * `camelog seat check --as pSEAT` checks each line of its file. */
+/* The keys of `camelog seat check --json` but "file" and "delivery":
+ * {"line", "label", "valid", "code", "error"}, line and label null when
+ * the delivery did not parse; and "value" when it matched. */
+static json_t *
+check_json(const struct rpl_delivery *d, enum rpl_status st,
+           const struct rpl_error *err)
+{
+    json_t *o = json_object();
+
+    jset(o, "line", d ? jsize(d->line) : json_null());
+    jset(o, "label", d ? jstr(d->label) : json_null());
+    jset(o, "valid", json_boolean(st == RPL_OK));
+    jset(o, "code", json_string(status_name(st)));
+    jset(o, "error", st == RPL_OK ? json_null() : jstr(error_text(st, err)));
+    if (st == RPL_OK) {
+        jset(o, "value", jstr(d->value));
+    }
+    return o;
+}
+
+/* Checks one delivery (either form of camelog(5), one line) for seat,
+ * as `camelog seat check --as pSEAT` checks each line of its file. */
 char *
 cw_check_delivery(const struct cw_log *h, size_t seat, const char *text,
                   size_t len)
@@ -562,7 +582,7 @@ cw_check_delivery(const struct cw_log *h, size_t seat, const char *text,
     memset(&err, 0, sizeof(err));
     st = rpl_delivery_parse(text, len, &d, &err);
     if (st != RPL_OK) {
-        return jdump(fail_json(st, &err));
+        return jdump(check_json(NULL, st, &err));
     }
     if (d.seat != 0 && d.seat != seat) {
         st = RPL_E_FAIRNESS;
@@ -575,15 +595,7 @@ cw_check_delivery(const struct cw_log *h, size_t seat, const char *text,
         d.seat = seat;
         st = rpl_seat_check_delivery(h->log, &d, &err);
     }
-    if (st != RPL_OK) {
-        o = fail_json(st, &err);
-    } else {
-        o = json_object();
-        jset(o, "ok", json_true());
-        jset(o, "line", jsize(d.line));
-        jset(o, "label", jstr(d.label));
-        jset(o, "value", jstr(d.value));
-    }
+    o = check_json(&d, st, &err);
     sodium_memzero(&d, sizeof(d));
     return jdump(o);
 }
@@ -672,6 +684,8 @@ cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
     }
     o = json_object();
     jset(o, "ok", json_true());
+    jset(o, "seat", jsize(seat));
+    jset(o, "line", jstr(line));
     jset(o, "sig", json_string(sig));
     return jdump(o);
 }
@@ -699,6 +713,7 @@ cw_entropy(const struct cw_log *h, size_t seat, const uint8_t seed[32])
     }
     o = json_object();
     jset(o, "ok", json_true());
+    jset(o, "seat", jsize(seat));
     jset(o, "entropy", json_string(eline));
     jset(o, "sig", json_string(sig));
     return jdump(o);

@@ -153,13 +153,17 @@ compile() {
         -e "s/@SODIUM_LIBRARY_VERSION_MINOR@/$minor/" \
         -e 's/@SODIUM_LIBRARY_MINIMAL_DEF@//' \
         "$s/include/sodium/version.h.in" >"$sys/include/sodium/version.h"
-    # configure's findings for wasm32-wasi: little-endian, no mmap or
-    # mlock (sodium_malloc() is malloc()), randomness from
-    # arc4random_buf(), i.e. WASI's random_get.  signal.h is included
-    # for a raise() that the emulation library would provide.
+    # configure's findings for wasm32-wasi: little-endian; randomness
+    # from arc4random_buf(), i.e. WASI's random_get; posix_memalign()
+    # but no mmap, mprotect or mlock, so sodium_malloc() keeps its
+    # canaries and sodium_free() its wipe, and sodium_mprotect_*() fail
+    # with ENOSYS (a linear memory has no pages to protect).  signal.h
+    # is included for a raise() that is never reached.
     compile "$sys/lib/libsodium.a" "$out/obj/sodium" \
-        "-I$sys/include/sodium -I$s/include/sodium -I$s/include/sodium/private -DCONFIGURED=1 \
--DNATIVE_LITTLE_ENDIAN=1 -DHAVE_WEAK_SYMBOLS=1 -D_WASI_EMULATED_SIGNAL" \
+        "-I$sys/include/sodium -I$s/include/sodium \
+-I$s/include/sodium/private -DCONFIGURED=1 -DNATIVE_LITTLE_ENDIAN=1 \
+-DHAVE_WEAK_SYMBOLS=1 -DHAVE_POSIX_MEMALIGN=1 -DHAVE_SYSCONF=1 \
+-D_WASI_EMULATED_SIGNAL" \
         $(cd "$s" && find . -name '*.c' | sort | sed "s|^\./|$s/|")
 }
 touch "$sys/done"
