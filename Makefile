@@ -131,7 +131,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] librep
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
 CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test \
-               browser
+               browser web-test
 
 .PHONY: all deps deps-build fresh check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
@@ -191,13 +191,14 @@ need-check:
 # ---------------------------------------------------------------- deps
 
 # deps-build: what make and make demo need (deps/build); deps: what make
-# check needs on top (deps/test, deps/browser).  Each installs only what
-# dpkg lacks, as root; otherwise it prints the apt-get line to run.
+# check needs on top (deps/test, deps/browser, deps/wasm).  Each installs
+# only what dpkg lacks, as root; otherwise it prints the apt-get line to
+# run.
 deps-build:
 	@$(DEPS_SH) build
 
 deps:
-	@$(DEPS_SH) build test browser
+	@$(DEPS_SH) build test browser wasm
 
 # ---------------------------------------------------------------- tests
 
@@ -572,7 +573,9 @@ fresh:
 # the archive (SQLite), compiled by clang's wasm32 target against
 # wasi-libc, with zlib, libsodium and jansson built for it from Debian's
 # source packages by lib/web/deps.sh.  The packages: deps/wasm.
-WASM_DIR     := $(B)/wasm
+# One wasm build serves make check and make sanitize: no sanitizer
+# reaches it.
+WASM_DIR     := build/wasm
 WASM_CC      ?= clang-14
 WASM_SYSROOT ?= /usr
 WASM_SYS     := $(WASM_DIR)/sysroot
