@@ -292,10 +292,13 @@ $(BENCH): bench/bench.c bench/floor.c bench/floor.h $(LIB_A)
 
 # The figures of BENCHMARKS.md; BENCH_SCALE=0.1 for a quick look.
 bench: deps-build
+	@$(DEPS_SH) wasm
 	@$(MAKE) --no-print-directory bench-run
 
+# Then the WebAssembly build's figures (web-bench, below).
 bench-run: all $(BENCH)
 	$(BENCH) $(CAMELOG) $(or $(BENCH_SCALE),1)
+	@$(MAKE) --no-print-directory web-bench
 
 # ---------------------------------------------------------------- demo
 
@@ -620,6 +623,12 @@ $(WASM_DIR)/camelog.js: lib/web/camelog.js
 	cp $< $@
 
 -include $(WASM_OBJ:.o=.d)
+
+# make bench's figures of the module: its bytes gzipped, and verify in
+# it against camelog verify on the same files (bench/wasm.sh).
+web-bench: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
+	    bash bench/wasm.sh $(or $(BENCH_SCALE),1)
 
 # The WebAssembly verifier against the C one (tests/web/run.sh), and
 # the module's seat calls.

@@ -18,7 +18,8 @@ import { spawnSync } from "node:child_process";
 import {
   readdirSync, readFileSync, statSync, writeFileSync, mkdirSync,
 } from "node:fs";
-import { join, basename } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
 
 const [camelog, wasmDir, work, pubFile, ...inputs] = process.argv.slice(2);
@@ -30,7 +31,8 @@ if (!inputs.length) {
 if (!globalThis.crypto?.getRandomValues) {
   globalThis.crypto = (await import("node:crypto")).webcrypto;
 }
-const { load } = await import(join(wasmDir, "camelog.js"));
+const { load } = await import(
+  pathToFileURL(resolve(wasmDir, "camelog.js")).href);
 const wasmBytes = readFileSync(join(wasmDir, "camelog.wasm"));
 const lib = await load(wasmBytes);
 

@@ -4,7 +4,9 @@
 # tests/data/, on a corpus simulated here (Avalon with and without the
 # Lady, entropy and seat signatures; Shadows over Camelot with them),
 # its logs also with the dealer key pinned, and on tampered copies of
-# every valid log; then the seat calls (tests/web/seat.mjs).
+# every valid log; then the seat calls (tests/web/seat.mjs); then pages
+# of camelog html --wasm that verify themselves in headless Chromium
+# (tests/web/test_selfcheck.py).
 #
 #   CAMELOG=build/camelog WASM_DIR=build/wasm bash tests/web/run.sh
 set -eu
@@ -53,3 +55,7 @@ for g in "avalon --players 7 --lady --roles merlin,percival,servant,servant,assa
     "$node" "$here/seat.mjs" "$camelog" "$wasm_dir" "$tmp/$name.camelog" \
         "$tmp/dl-$name" "$tmp/dealer.pub" "$tmp/seat-$name"
 done
+
+# Pages of camelog html --wasm verify themselves in headless Chromium.
+BROWSER_REQUIRED=${BROWSER_REQUIRED-1} CAMELOG=$camelog WASM_DIR=$wasm_dir \
+    "${BROWSER_PYTHON:-/usr/bin/python3}" "$here/test_selfcheck.py"

@@ -15,7 +15,8 @@
 //   node tests/web/seat.mjs CAMELOG WASM_DIR LOG DELIVERIES_DIR DEALER_PUB WORK
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 
 const [camelog, wasmDir, logFile, dlDir, dealerPub, work] =
@@ -23,7 +24,8 @@ const [camelog, wasmDir, logFile, dlDir, dealerPub, work] =
 if (!globalThis.crypto?.getRandomValues) {
   globalThis.crypto = (await import("node:crypto")).webcrypto;
 }
-const { load } = await import(join(wasmDir, "camelog.js"));
+const { load } = await import(
+  pathToFileURL(resolve(wasmDir, "camelog.js")).href);
 const lib = await load(readFileSync(join(wasmDir, "camelog.wasm")));
 
 let failures = 0, checks = 0;
