@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "html.h"
@@ -90,10 +91,13 @@ element(const char *id, const char *type, const char *text)
 static bool
 closes_script(const char *text)
 {
-    for (const char *p = text; (p = strchr(p, '<')) != NULL; p++) {
-        if (strncmp(p, "</script", 8) == 0 || strncmp(p, "</SCRIPT", 8) == 0) {
+    const char *p = strchr(text, '<');
+
+    while (p) {
+        if (strncasecmp(p, "</script", 8) == 0) {
             return true;
         }
+        p = strchr(p + 1, '<');
     }
     return false;
 }

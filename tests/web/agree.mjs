@@ -4,16 +4,18 @@
 //   node tests/web/agree.mjs CAMELOG WASM_DIR WORK PUB FILE|DIR...
 //
 // Every regular file under the arguments is verified both ways, and so
-// are the tampered copies this script writes into WORK from each valid
-// log among them (a byte of the gzip flipped, a character of a line
-// changed, a line dropped, the text cut short: each recompressed but
-// the first).  For each file the two must give the same JSON object
-// (camelog verify --json less "file"), and the text line of verify
-// (after "FILE: ") must be the wasm's "summary".  The logs of DIRs
-// named with a trailing "=pin" are verified a second time with the
-// dealer key PUB pinned.  Prints the count of files that agreed, how
-// many of them failed, and the figures of make bench: the bytes of
-// the module gzipped and the verify time of both.
+// are the files this script writes into WORK: from each valid log among
+// them, tampered copies (a byte of the gzip flipped, a character of a
+// line changed, a line dropped, the text cut short: each recompressed
+// but the first) and the log as canonical text, untouched; and a few
+// files at the edges of reading (empty, over the size limit).  For each
+// file the two must give the same JSON object (camelog verify --json
+// less "file"), and the text line of verify (after "FILE: ") must be
+// the wasm's "summary".  The logs of DIRs named with a trailing "=pin"
+// are verified a second time with the dealer key PUB pinned, and so are
+// the files written.  Prints the count of files that agreed, how many
+// of them failed by code, the bytes of the module gzipped and the
+// verify time of both on the valid logs.
 import { spawnSync } from "node:child_process";
 import {
   readdirSync, readFileSync, statSync, writeFileSync, mkdirSync,
@@ -100,6 +102,8 @@ function tamper(file, bytes, dir) {
   put("drop", gzipSync(Buffer.from(dropped.join("\n") + "\n", "latin1")));
   const cut = text.slice(0, rand(text.length));
   put("cut", gzipSync(Buffer.from(cut, "latin1")));
+  // Not tampered: the same log as canonical text, as a host journal is.
+  put("text", Buffer.from(text, "latin1"));
   return out;
 }
 
@@ -157,6 +161,15 @@ for (const [file, [o]] of plain.res) {
     tampered.push(...tamper(file, bytes, tamperDir));
   }
 }
+// Files at the edges of reading: empty, a gzip header alone, text that
+// opens as a log but is not one, one byte over the 16 MiB limit.
+const edge = join(tamperDir, "edge");
+mkdirSync(edge, { recursive: true });
+writeFileSync(join(edge, "empty.camelog"), Buffer.alloc(0));
+writeFileSync(join(edge, "header.camelog"), Buffer.from([0x1f, 0x8b, 8, 0]));
+writeFileSync(join(edge, "opening.camelog"), "camelog 2\ngame\n");
+writeFileSync(join(edge, "huge.camelog"), Buffer.alloc(16 * 1048576 + 1, 0x41));
+tampered.push(...walk(edge, []));
 sets.push({ files: tampered, pin: false }, { files: tampered, pin: true });
 
 let agreed = 0, failed = 0, bad = 0;
@@ -206,7 +219,7 @@ for (const file of valid) {
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 const jsBytes = readFileSync(join(wasmDir, "camelog.js"));
 console.log(`agree: ${agreed} verifications agreed (${failed} of them failed, ` +
-  `${tampered.length} files tampered), ${bad} disagreed`);
+  `${tampered.length} files written), ${bad} disagreed`);
 console.log(`agree: failures by code: ${[...codes].sort()
   .map(([c, n]) => `${c} ${n}`).join(", ")}`);
 console.log(`agree: camelog.wasm ${wasmBytes.length} bytes, ${gz(wasmBytes)} ` +
