@@ -180,12 +180,12 @@ START_TEST(test_commitments)
     uint8_t seed[32], nonce[32], out[32], again[32];
 
     tv_seed(seed);
-    rpl__commit(out, nonce, seed, tv_id, c->label, c->value);
+    rpl__commit(out, nonce, seed, tv_id, c->label, c->value, 1);
     ck_hex(nonce, 32, c->nonce);
     ck_hex(out, 32, c->commit);
 
     /* nonce may be NULL; the commitment is the same */
-    rpl__commit(again, NULL, seed, tv_id, c->label, c->value);
+    rpl__commit(again, NULL, seed, tv_id, c->label, c->value, 1);
     ck_assert_mem_eq(again, out, 32);
 
     /* the commitment is H(key = nonce, id || label || 0x00 || value) */
@@ -202,7 +202,7 @@ START_TEST(test_commitments)
     }
 
     /* another value commits differently */
-    rpl__commit(again, NULL, seed, tv_id, c->label, "fail");
+    rpl__commit(again, NULL, seed, tv_id, c->label, "fail", 1);
     ck_assert_mem_ne(again, out, 32);
 }
 END_TEST

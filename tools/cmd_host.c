@@ -457,6 +457,17 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
 
 /* ------------------------------------------------------- the reply body */
 
+/* A signature in base64, as the delivery's JSON form writes it. */
+static json_t *
+json_sig(const uint8_t sig[64])
+{
+    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+
+    sodium_bin2base64(b64, sizeof(b64), sig, 64,
+                      sodium_base64_VARIANT_ORIGINAL);
+    return json_string(b64);
+}
+
 static json_t *
 json_hex(const uint8_t *p, size_t n)
 {
@@ -536,6 +547,7 @@ deliveries_json(const struct rpl_recorder *rec, size_t first)
              cli_json_set(dj, "label", cli_json_str(d.label)) &&
              cli_json_set(dj, "value", cli_json_str(d.value)) &&
              cli_json_set(dj, "nonce", json_hex(d.nonce, sizeof(d.nonce))) &&
+             (!d.has_sig || cli_json_set(dj, "sig", json_sig(d.sig))) &&
              json_array_append_new(a, dj) == 0;
         sodium_memzero(&d, sizeof(d));
         if (!ok) {
@@ -587,10 +599,14 @@ sign_json(const struct rpl_recorder *rec)
             !cli_json_set(o, "line", cli_json_size(sr.line)) ||
             !cli_json_set(o, "text", cli_json_str(sr.text)) ||
             !cli_json_set(o, "base", json_hex(sr.base, 32)) ||
-            !cli_json_set(o, "message", json_hex(msg, mlen))) {
+            !cli_json_set(o, "message", json_hex(msg, mlen)) ||
+            (sr.has_nonce &&
+             (!cli_json_set(o, "label", cli_json_str(sr.label)) ||
+              !cli_json_set(o, "nonce", json_hex(sr.nonce, 32))))) {
             json_decref(a);
             a = NULL;
         }
+        sodium_memzero(&sr, sizeof(sr));
     }
     free(msg);
     return a;

@@ -31,6 +31,7 @@ struct rpl__env {
     const char *const *names; /* names[1..seats], NUL-terminated */
     size_t *commitments;      /* count of commitments checked, or NULL */
     bool imported;            /* the deal comes from another system's record */
+    unsigned version;         /* the format, 1 or 2 (2 pads values) */
     /* Warning sink: msg begins with the rule id ("O-2: ..."). */
     void (*warn)(void *w, size_t line, const char *msg);
     void *w;

@@ -994,7 +994,7 @@ check_deal(const struct av_state *s, const struct rpl__env *env,
 
         rpl__fmt(label, sizeof(label), "deal p%u", k);
         view_of(role, s->n, k, view, sizeof(view));
-        rpl__commit(c, NULL, env->seed, env->id, label, view);
+        rpl__commit(c, NULL, env->seed, env->id, label, view, env->version);
         if (memcmp(c, s->deal_commit[k], 32) != 0) {
             rc = rpl__err(err, RPL_E_FAIRNESS, s->deal_line[k],
                           "deal p%u does not match its commitment", k);
@@ -1013,7 +1013,7 @@ check_deal(const struct av_state *s, const struct rpl__env *env,
 
         rpl__fmt(label, sizeof(label), "lady %u p%u p%u", l->round, l->holder,
                  l->target);
-        rpl__commit(c, NULL, env->seed, env->id, label, side);
+        rpl__commit(c, NULL, env->seed, env->id, label, side, env->version);
         if (memcmp(c, l->commit, 32) != 0) {
             rc = rpl__err(err, RPL_E_FAIRNESS, l->line,
                           "lady %u p%u p%u does not match its commitment "
@@ -1176,7 +1176,7 @@ rpl__av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     }
     v = rpl__tok_is(&ln->tok[4], "fail") ? AV_FAIL : AV_SUCCESS;
     rpl__fmt(label, sizeof(label), "card %u p%u", c->round, c->seat);
-    rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v));
+    rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v), env->version);
     if (memcmp(commit, c->commit, 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, ln->no,
                         "open card %u p%u %s does not match the commitment "
