@@ -600,8 +600,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                                 "the text starts with a byte order mark");
             return expect_header(ln, "camelog 2", err);
         }
-        log->version = is_v1 ? 1 : 2;
-        v->env.version = log->version;
+        v->env.version = log->version = is_v1 ? 1 : 2;
         v->rep->version = log->version;
         v->hdr = H_GAME;
         return RPL_OK;

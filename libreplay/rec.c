@@ -111,6 +111,7 @@ rpl_rec_free(struct rpl_recorder *rec)
     rpl__free(rec->ctx, rec->pub_backup);
     rpl__free(rec->ctx, rec->sim);
     sodium_memzero(rec->queue, sizeof(rec->queue));
+    sodium_memzero(rec->jkey, sizeof(rec->jkey));
     sodium_memzero(rec->sub_entropy, sizeof(rec->sub_entropy));
     if (rec->jfd >= 0)
         close(rec->jfd);
@@ -439,7 +440,8 @@ rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
 
     memcpy(line, e->line, len + 1);
     if (e->label[0]) {
-        rpl__commit(commit, nonce, rec->seed, rec->id, e->label, e->value, rec->env.version);
+        rpl__commit(commit, nonce, rec->seed, rec->id, e->label, e->value,
+                    rec->env.version);
         line[len++] = ' ';
         rpl__hex(line + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;

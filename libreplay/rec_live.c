@@ -84,7 +84,8 @@ sim_line(struct rpl_recorder *rec, struct sim *sm, const struct rpl__emit *e,
 
     memcpy(full, e->line, len + 1);
     if (e->label[0]) {
-        rpl__commit(commit, NULL, rec->seed, rec->id, e->label, e->value, rec->env.version);
+        rpl__commit(commit, NULL, rec->seed, rec->id, e->label, e->value,
+                    rec->env.version);
         full[len++] = ' ';
         rpl__hex(full + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;
@@ -592,4 +593,11 @@ rpl_rec_sign_request(const struct rpl_recorder *rec, size_t i,
                         rec->nreq);
     *out = rec->req[i];
     return RPL_OK;
+}
+
+bool
+rpl_rec_seal_due(const struct rpl_recorder *rec)
+{
+    return rec->started && !rec->starting && !rec->is_closed &&
+           rec->nqueue == 0 && rec->nreq == 0 && !rec->last_is_seal;
 }

@@ -814,6 +814,13 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_rec_abort(struct rpl_recorder *rec,
                                                     struct rpl_error *err)
     RPL_NONNULL(1);
 
+/* Whether a seal may follow now and would cover something new: the game
+ * has started, no submission is held and no sign request is open (a
+ * seal would move the base a signature covers), and the last line is
+ * not a seal.  A host that seals whenever this holds after a call makes
+ * any two histories it shows two seats a proof (camelog-host(1)). */
+RPL_API bool rpl_rec_seal_due(const struct rpl_recorder *rec) RPL_NONNULL(1);
+
 /* Appends a seal over everything so far; RPL_E_STATE before the start. */
 RPL_API RPL_NODISCARD enum rpl_status rpl_rec_seal(struct rpl_recorder *rec,
                                                    struct rpl_error *err)
@@ -1065,11 +1072,12 @@ rpl_seat_sign(const struct rpl_log *log, size_t seat,
  * nonce (the sign request's), as the log's version pads it.  Anything
  * else is RPL_E_FAIRNESS, naming the action, and signs nothing; a secret
  * choice without label and nonce is RPL_E_ARG. */
-RPL_API RPL_NODISCARD enum rpl_status rpl_seat_sign_action(
-    const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
-    const char *line_text, const char *action, const char *label,
-    const uint8_t *nonce, char sig_line[RPL_SIG_LINE_MAX],
-    struct rpl_error *err) RPL_NONNULL(1, 3, 4, 5, 8);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_sign_action(const struct rpl_log *log, size_t seat,
+                     const struct rpl_seckey *sk, const char *line_text,
+                     const char *action, const char *label,
+                     const uint8_t *nonce, char sig_line[RPL_SIG_LINE_MAX],
+                     struct rpl_error *err) RPL_NONNULL(1, 3, 4, 5, 8);
 
 /* Seat's contribution to the seed: 32 fresh bytes (randombytes_buf()) as
  * the line "entropy pK <hex>" appended at the end of log (which must end

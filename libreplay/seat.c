@@ -645,6 +645,29 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       d->line, log->nlines);
         goto out;
     }
+    /* The dealer's signature first: a delivery it did not sign proves
+     * nothing, and every later failure is then the dealer's word. */
+    if (log->version >= 2) {
+        uint8_t msg[RPL_DELIVERY_MESSAGE_MAX];
+        size_t mlen = 0;
+
+        if (!d->has_sig) {
+            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                          "the delivery \"%s\" of line %zu carries no "
+                          "signature of the dealer",
+                          d->label, d->line);
+            goto out;
+        }
+        rpl_delivery_message(log->id, d, msg, &mlen);
+        if (!log->has_dealer || !rpl__verify(&log->dealer, msg, mlen, d->sig)) {
+            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                          "the dealer's signature of the delivery \"%s\" of "
+                          "line %zu does not verify: the dealer did not send "
+                          "it",
+                          d->label, d->line);
+            goto out;
+        }
+    }
     rc = walk_to(&w, d->line, err);
     if (rc != RPL_OK)
         goto out;
@@ -678,27 +701,6 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       "p%zu, not to p%zu",
                       d->line, d->label, to, d->seat);
         goto out;
-    }
-    if (log->version >= 2) {
-        uint8_t msg[RPL_DELIVERY_MESSAGE_MAX];
-        size_t mlen = 0;
-
-        if (!d->has_sig) {
-            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                          "the delivery \"%s\" of line %zu carries no "
-                          "signature of the dealer",
-                          d->label, d->line);
-            goto out;
-        }
-        rpl_delivery_message(log->id, d, msg, &mlen);
-        if (!log->has_dealer || !rpl__verify(&log->dealer, msg, mlen, d->sig)) {
-            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                          "the dealer's signature of the delivery \"%s\" of "
-                          "line %zu does not verify: the dealer did not send "
-                          "it",
-                          d->label, d->line);
-            goto out;
-        }
     }
     if (log->version >= 2 && strlen(d->value) != RPL__PAD) {
         rc = rpl__err(err, RPL_E_FAIRNESS, d->line,

@@ -227,8 +227,8 @@ run_sign(const struct args *a, struct rpl_ctx *ctx)
             rc = CLI_EXIT_USAGE;
             goto out;
         }
-        if (snprintf(action, sizeof(action), "%.*s %s", (int)(sp - line),
-                     line, a->choice) >= (int)sizeof(action)) {
+        if (snprintf(action, sizeof(action), "%.*s %s", (int)(sp - line), line,
+                     a->choice) >= (int)sizeof(action)) {
             cli_file_msg(file, 0, "the choice is too long");
             rc = CLI_EXIT_USAGE;
             goto out;

@@ -43,7 +43,9 @@ zcat game.camelog | sed 's/^vote p2 no$/vote p2 yes/' | gzip -n >tampered.camelo
 camelog verify --pubkey dealer.pub tampered.camelog
 echo "exit $?"
 echo "== one commitment changed"
-zcat game.camelog | sed 's/^deal p3 0/deal p3 1/' | gzip -n >deal.camelog
+zcat game.camelog |
+    awk '/^deal p3 / { c = substr($3, 1, 1); $3 = (c == "0" ? "1" : "0") substr($3, 2) } { print }' |
+    gzip -n >deal.camelog
 camelog verify --pubkey dealer.pub deal.camelog
 echo "exit $?"
 echo "== one byte of the compressed file flipped (in the gzip CRC)"

@@ -102,7 +102,8 @@ engine_write(struct imp *im, const struct rpl__emit *e, bool is_choice,
 
     memcpy(line, e->line, len + 1);
     if (e->label[0] != '\0') {
-        rpl__commit(commit, NULL, im->seed, im->plan->id, e->label, e->value, im->env.version);
+        rpl__commit(commit, NULL, im->seed, im->plan->id, e->label, e->value,
+                    im->env.version);
         line[len++] = ' ';
         rpl__hex(line + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;

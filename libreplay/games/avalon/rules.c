@@ -1176,7 +1176,8 @@ rpl__av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     }
     v = rpl__tok_is(&ln->tok[4], "fail") ? AV_FAIL : AV_SUCCESS;
     rpl__fmt(label, sizeof(label), "card %u p%u", c->round, c->seat);
-    rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v), env->version);
+    rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v),
+                env->version);
     if (memcmp(commit, c->commit, 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, ln->no,
                         "open card %u p%u %s does not match the commitment "
