@@ -219,9 +219,44 @@ journal_key(const struct rpl_seckey *dealer, uint8_t key[32],
     return rc;
 }
 
+/* The chain's start: H(key = K, "camelog journal v2 header" || the
+ * journal's header, its lines through commit), so that no record of
+ * another game of the same dealer (its S) stands in this one's. */
+static void
+chain_start(const uint8_t key[32], const void *header, size_t len,
+            uint8_t out[32])
+{
+    static const char domain[] = "camelog journal v2 header";
+    crypto_generichash_state st;
+
+    crypto_generichash_init(&st, key, 32, 32);
+    crypto_generichash_update(&st, (const uint8_t *)domain, sizeof(domain) - 1);
+    crypto_generichash_update(&st, header, len);
+    crypto_generichash_final(&st, out, 32);
+}
+
+/* The length of the header of a journal's text: through the end of its
+ * first commit line, or 0 when it has none. */
+static size_t
+header_len(const uint8_t *text, size_t len)
+{
+    size_t at = 0;
+
+    while (at < len) {
+        const uint8_t *lf = memchr(text + at, '\n', len - at);
+
+        if (!lf)
+            return 0;
+        if (len - at > 7 && memcmp(text + at, "commit ", 7) == 0)
+            return (size_t)(lf - text) + 1;
+        at = (size_t)(lf - text) + 1;
+    }
+    return 0;
+}
+
 /* tag = H(key = K, "camelog journal v2" || previous tag || record's
- * letter || sealed bytes); the first record's previous tag is 32 zero
- * bytes. */
+ * letter || sealed bytes); the first record's previous tag is the
+ * chain's start. */
 static void
 record_tag(const uint8_t key[32], const uint8_t prev[32], char letter,
            const uint8_t *c, size_t clen, uint8_t out[32])
@@ -436,7 +471,7 @@ rpl__rec_journal_open(struct rpl_recorder *rec,
         rc = journal_key(rec->dealer, rec->jkey, err);
     if (rc != RPL_OK)
         return rc;
-    memset(rec->jtag, 0, sizeof(rec->jtag));
+    chain_start(rec->jkey, rec->text.p, rec->text.len, rec->jtag);
     spath = secrets_path(rec->ctx, cfg->journal);
     rec->jpath = rpl__strndup(rec->ctx, cfg->journal, strlen(cfg->journal));
     if (!spath || !rec->jpath) {
@@ -870,7 +905,7 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
     size_t jlen = 0, slen = 0, plen = 0, pos = 0, no = 0;
     uint8_t x_pk[32];
     uint8_t *x_sk = NULL;
-    uint8_t jkey[32], chain[32] = {0};
+    uint8_t jkey[32], chain[32];
     struct rpl_pubkey pk;
     char *spath = NULL;
     char ebuf[128];
@@ -909,6 +944,17 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
     /* A torn last line or record is dropped. */
     jlen = whole_lines(jtext, jlen);
     slen = whole_lines(stext, slen);
+    {
+        const size_t hl = header_len(jtext, jlen);
+
+        if (hl == 0) {
+            rc = rpl__err(err, RPL_E_SYNTAX, 0,
+                          "the journal has no header through its commit "
+                          "line");
+            goto out;
+        }
+        chain_start(jkey, jtext, hl, chain);
+    }
     while (rc == RPL_OK && pos < slen) {
         const char *line = (const char *)stext + pos;
         const char *lf = memchr(line, '\n', slen - pos);

@@ -717,6 +717,28 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       d->label, d->line);
         goto out;
     }
+    /* A value the rules make impossible: the dealer's lie, which its
+     * signature of the delivery proves. */
+    if (log->game->plausible) {
+        char value[sizeof(d->value)];
+        const size_t n =
+            log->version >= 2 ? rpl__unpad_len(d->value) : strlen(d->value);
+        const size_t to_seat = d->seat ? d->seat : to;
+
+        memcpy(value, d->value, n);
+        value[n] = '\0';
+        rc = log->game->plausible(w.st, &w.env, to_seat, d->label, value,
+                                  d->line, err);
+        sodium_memzero(value, sizeof(value));
+        if (rc != RPL_OK && err && log->version >= 2) {
+            const size_t m = strlen(err->msg);
+
+            snprintf(err->msg + m, sizeof(err->msg) - m, "%s",
+                     ": the dealer's signed delivery proves it");
+        }
+        if (rc != RPL_OK)
+            goto out;
+    }
 out:
     walk_end(&w);
     return rc;

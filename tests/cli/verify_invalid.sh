@@ -1,5 +1,6 @@
 # verify: a game in progress is valid, but with --pubkey only when its last
-# line is a seal; --require asks for a finished or complete game; a
+# line is a seal; --require asks for a finished or complete game, or a
+# revealed one once it is finished; a
 # tampered, truncated or foreign file is invalid (exit 1) and named with
 # its line; an unreadable one is an environment error (exit 2); many
 # files give the worst status.
@@ -36,6 +37,19 @@ echo "exit $?"
 camelog verify -q --require complete game.camelog
 echo "exit $?"
 camelog verify --require started game.camelog
+echo "exit $?"
+echo "== --require reveal: a finished game never revealed fails; a game"
+echo "== in progress (not due yet) and a complete one pass; a comma list"
+camelog verify -q --require reveal finished.camelog
+echo "exit $?"
+camelog verify -q --json --require reveal finished.camelog
+camelog verify -q --require reveal progress.camelog game.camelog
+echo "exit $?"
+camelog verify -q --require finished,reveal progress.camelog
+echo "exit $?"
+camelog verify -q --require complete,reveal game.camelog
+echo "exit $?"
+camelog verify -q --require reveal,nonesuch game.camelog
 echo "exit $?"
 
 echo "== one vote changed in the text, gzipped again"
