@@ -107,7 +107,8 @@ TEST_GAME_SRC := $(sort $(wildcard tests/games/*/*.c))
 TEST_GAME_OBJ := $(TEST_GAME_SRC:%.c=$(B)/%.o)
 TEST_LIB_OBJ  := $(filter-out $(B)/libreplay/games/registry.o,$(LIB_OBJ)) \
                  $(B)/tests/registry.o $(TEST_GAME_OBJ)
-TEST_BINS     := $(B)/tests/camelog-games $(B)/tests/games-record
+TEST_BINS     := $(B)/tests/camelog-games $(B)/tests/games-record \
+                 $(B)/tests/dealer-forge
 
 
 LIB_A    := $(B)/libreplay.a
@@ -440,6 +441,11 @@ $(B)/tests/camelog-games: $(TOOL_OBJ) $(TEST_LIB_OBJ)
 $(B)/tests/games-record: $(B)/tests/games/record.o $(TEST_LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(B)/tests/games/record.o \
 	    $(TEST_LIB_OBJ) $(DEP_LIBS) -o $@
+
+# A dishonest dealer's tools (tests/cli/dishonest.sh): libsodium only.
+$(B)/tests/dealer-forge: tests/forge/dealer_forge.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(DEP_LIBS) -o $@
 
 test-bins: $(TEST_BINS)
 .PHONY: test-bins
