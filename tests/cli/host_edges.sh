@@ -25,7 +25,7 @@ for line in sys.stdin:
 '
 }
 echo "# seal before the start, write in progress, write after the end"
-echo "# (7b: to a file that exists; refused, it adds no seal: 8's reply has it)"
+echo "# (7b: to a file that exists: refused, and nothing appended)"
 echo taken >taken.camelog
 {
     new ',"journal":"g.journal"'
