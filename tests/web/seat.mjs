@@ -129,8 +129,11 @@ let delivered = 0;
 for (let s = 1; s <= seats; s++) {
   const file = join(dlDir, `p${s}.deliveries`);
   const good = readFileSync(file, "utf8").split("\n").filter((l) => l);
-  const bad = good.map((l) => l.replace(/ "([^"]*)" ([0-9a-f]{64})$/,
-    (all, v, n) => ` "${v}x" ${n}`));
+  // The value changed, the nonce (and in format 2 the dealer's
+  // signature after it) kept.
+  const bad = good.map((l) => l.replace(/ "([^"]*)" ([0-9a-f]{64})( \S+)?$/,
+    (all, v, n, sig) => ` "${v}x" ${n}${sig ?? ""}`));
+  expect(bad.every((l, i) => l !== good[i]), `${file}: every value changed`);
   const badFile = join(work, `p${s}.bad`);
   writeFileSync(badFile, bad.join("\n") + "\n");
   const as = s % seats + 1; // another seat: addressed to someone else
