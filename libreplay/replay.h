@@ -687,15 +687,11 @@ struct rpl_refusal {
     char text[RPL_ERRMSG_MAX]; /* for every player: lowercase, no LF */
 };
 
-/* Who must act next as every player may know it: a seat number, or 0
- * when the game is over, has not started, or only a secret tells who
- * acts (Avalon's assassination: the Assassin is never named). */
-RPL_API size_t rpl_rec_turn(const struct rpl_recorder *rec) RPL_NONNULL(1);
-
-/* Who must act next as the dealer knows it: rpl_rec_turn(), except that
- * it names the seat of a secret role when that seat is to act (the
- * Assassin).  For the dealer's own use (bots, simulations); never show
- * it to the players. */
+/* Who must act next as the dealer knows it: a seat number, or 0 when
+ * the game is over or has not started.  It names the seat of a secret
+ * role when that seat is to act (Avalon's Assassin), so it is for the
+ * dealer's own use (bots, simulations); never show it to the players:
+ * what they may know of the turn is in rpl_rec_state_json(). */
 RPL_API size_t rpl_rec_dealer_turn(const struct rpl_recorder *rec)
     RPL_NONNULL(1);
 

@@ -604,8 +604,8 @@ write_json(const struct audit *au, struct rpl__buf *b)
                   json_pack("{s:s,s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o}", "group",
                             group_name[t->group], "game", t->game->name,
                             "table", d->key, "title", d->title, "applies",
-                            d->sql != NULL, "games", rpl__jcount(t->games),
-                            "tested", rpl__jcount(t->tested), "skipped",
+                            !!d->sql, "games", rpl__jcount(t->games), "tested",
+                            rpl__jcount(t->tested), "skipped",
                             rpl__jcount(t->skipped), "note", jtext(d->note)));
     }
     for (size_t k = 0; k < au->ntests; k++) {

@@ -29,7 +29,7 @@ knows(const struct rpl__game *g, int column, const char *value)
     return false;
 }
 
-/* The values of column for the message: "merlin, percival, ..." (each
+/* The values of column for the message: "a, b, ..." (each
  * once, cut at cap). */
 static void
 values(const struct rpl__game *g, int column, char *out, size_t cap)
