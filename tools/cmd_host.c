@@ -625,7 +625,7 @@ tlog_add(struct host *h, const struct rpl_log *log, enum host_tlog_kind kind,
     rpl_log_free(own);
     if (st != RPL_OK) {
         refuse(why, "tlog", "the public log of games could not be appended to");
-        cli_msg("request %zu: %s: %s", h->request, h->tlog,
+        cli_msg("request %zu: public log: %s", h->request,
                 cli_error_text(st, &err));
         return false;
     }
@@ -750,7 +750,7 @@ op_new(struct op_ctx *c)
     if (h->tlog &&
         (st = host_tlog_check(h->ctx, h->tlog, h->dealer, &err)) != RPL_OK) {
         refuse(why, "tlog", "the public log of games could not be appended to");
-        cli_msg("request %zu: %s: %s", h->request, h->tlog,
+        cli_msg("request %zu: public log: %s", h->request,
                 cli_error_text(st, &err));
         rpl_seckey_free(h->dealer);
         h->dealer = NULL;

@@ -792,8 +792,7 @@ take_lock(struct rpl_tlog *t, struct rpl_error *err)
 
         close(fd);
         if (e == EWOULDBLOCK)
-            return rpl__err(err, RPL_E_BUSY, 0,
-                            "%s: another writer holds the log", t->dir);
+            return rpl__err(err, RPL_E_BUSY, 0, "another writer holds the log");
         return rpl__err(err, RPL_E_IO, 0, "cannot lock %s: %s", t->dir,
                         strerror(e));
     }

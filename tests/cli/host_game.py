@@ -4,8 +4,12 @@
 camelog-host(1).  Not a test itself (tests/cli/run.sh runs *.sh only).
 
     host_game.py play OUT [--journal J] [--keys p1,p2,...] [--transcript T]
-                          [--kill-after N] [--no-fsync]
+                          [--kill-after N] [--no-fsync] [--tlog DIR]
     host_game.py crash-all OUT        kill after every request, in turn
+
+With --tlog, the host appends to the public log DIR (crash-all: a new
+log DIR-K for the run killed after request K, each checked to hold the
+game's start and end once).
 
 The seats' keys are KEYS/pK.key (made by the calling test with
 `camelog keygen --seed`); the dealer's key is dealer.key; the game id,
@@ -130,8 +134,10 @@ def sign(keys, seat, message_hex):
 
 
 def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
-         transcript=None, keys="keys"):
+         transcript=None, keys="keys", tlog=None):
     args = ["--no-fsync"] if no_fsync else []
+    if tlog:
+        args += ["--tlog", tlog]
     host = Host(args, journal, kill_after, transcript)
     seats = []
     for i, name in enumerate(NAMES):
@@ -203,7 +209,7 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
 def main(argv):
     cmd, out = argv[0], argv[1]
     opts = {"journal": None, "keys": "", "transcript": None,
-            "kill-after": "0", "no-fsync": False}
+            "kill-after": "0", "no-fsync": False, "tlog": None}
     i = 2
     while i < len(argv):
         k = argv[i][2:]
@@ -217,13 +223,14 @@ def main(argv):
     if cmd == "play":
         t = open(opts["transcript"], "w") if opts["transcript"] else None
         host, w = play(out, opts["journal"], keyed, int(opts["kill-after"]),
-                       opts["no-fsync"], t)
+                       opts["no-fsync"], t, tlog=opts["tlog"])
         print("%s: %s, %d lines, %d requests" % (out, w["progress"], w["total"],
                                                  host.n))
         return 0
     if cmd == "crash-all":
         ref, _ = None, None
-        host, w = play(out, "ref.journal", keyed, 0, opts["no-fsync"])
+        host, w = play(out, "ref.journal", keyed, 0, opts["no-fsync"],
+                       tlog=opts["tlog"])
         with open(out, "rb") as f:
             ref = f.read()
         n = host.n
@@ -231,12 +238,27 @@ def main(argv):
         for k in range(1, n + 1):
             j = "crash-%d.journal" % k
             o = "crash-%d.camelog" % k
-            h, _ = play(o, j, keyed, k, opts["no-fsync"])
+            log = None
+            if opts["tlog"]:
+                log = "%s-%d" % (opts["tlog"], k)
+                subprocess.run([CAMELOG, "tlog", "init", "--origin",
+                                "example.org/games", log], check=True)
+            h, _ = play(o, j, keyed, k, opts["no-fsync"], tlog=log)
             with open(o, "rb") as f:
-                if f.read() == ref:
-                    same += 1
-                else:
-                    print("after request %d: the file differs" % k)
+                is_same = f.read() == ref
+            if log:
+                # The start and the end, once each, and nothing else.
+                games = subprocess.run([CAMELOG, "tlog", "games", log],
+                                       capture_output=True, text=True)
+                tail = games.stdout.splitlines()[-1:]
+                if tail != ["1 starts, 1 ends, 0 never ended"]:
+                    print("after request %d: the log has %s" % (k, tail))
+                    is_same = False
+                subprocess.run(["rm", "-r", log, j + ".tlog"], check=True)
+            if is_same:
+                same += 1
+            else:
+                print("after request %d: the file differs" % k)
             os.remove(o)
             os.remove(j)
             os.remove(j + ".secrets")
