@@ -15,13 +15,16 @@
 
 #include "cli.h"
 #include "replay.h"
+#include "seat_tlog.h"
 
 static const char usage[] =
     "usage: camelog seat entropy [--json] --key file --log log\n"
     "       camelog seat check [--json] --pubkey key|file --as seat log\n"
     "                          delivery ...\n"
     "       camelog seat sign [--json] --key file log line\n"
-    "       camelog seat history [--json] --pubkey key|file seen final\n";
+    "       camelog seat history [--json] --pubkey key|file seen final\n"
+    "       camelog seat logged [--json] [--end] --pubkey key|file --tlog dir\n"
+    "                           --seen dir log\n";
 
 static const char options[] =
     "options:\n"
@@ -29,8 +32,12 @@ static const char options[] =
     "                     key is on the seat's line of the header)\n"
     "  --log log          entropy: the log so far (up to commit, or the\n"
     "                     entropy of an earlier seat)\n"
-    "  --pubkey key|file  check, history: the dealer's public key, pinned\n"
+    "  --pubkey key|file  check, history, logged: the dealer's public key,\n"
+    "                     pinned\n"
     "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
+    "  --tlog dir         logged: the host's public log (a copy of its files)\n"
+    "  --seen dir         logged: the checkpoints this seat has seen\n"
+    "  --end              logged: check the game's end, not its start\n"
     "  --json             JSON Lines (keys in camelog-seat(1))\n"
     "  -h, --help         this help\n";
 
@@ -45,6 +52,9 @@ struct args {
     const char *log;
     const char *pubkey;
     const char *as;
+    const char *tlog;
+    const char *seen;
+    bool is_end;
     bool is_json;
     char **rest;
     int nrest;
@@ -389,6 +399,26 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
     return rc;
 }
 
+/* ------------------------------------------------------------- logged */
+
+static int
+run_logged(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_pubkey pin;
+    struct rpl_log *log = NULL;
+    int rc = cli_load_pubkey(a->pubkey, &pin);
+
+    if (rc == CLI_EXIT_OK) {
+        rc = open_log(ctx, a->rest[0], &pin, !a->is_end, &log);
+    }
+    if (rc == CLI_EXIT_OK) {
+        rc = seat_logged(ctx, &pin, log, a->rest[0], a->is_end, a->tlog,
+                         a->seen, a->is_json);
+    }
+    rpl_log_free(log);
+    return rc;
+}
+
 /* ------------------------------------------------------------ history */
 
 static json_t *
@@ -492,6 +522,9 @@ cmd_seat(int argc, char **argv)
         {"pubkey", required_argument, NULL, 'p'},
         {"as", required_argument, NULL, 'a'},
         {"json", no_argument, NULL, 'j'},
+        {"tlog", required_argument, NULL, 'T'},
+        {"seen", required_argument, NULL, 'S'},
+        {"end", no_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -524,6 +557,15 @@ cmd_seat(int argc, char **argv)
         case 'j':
             a.is_json = true;
             break;
+        case 'T':
+            a.tlog = optarg;
+            break;
+        case 'S':
+            a.seen = optarg;
+            break;
+        case 'E':
+            a.is_end = true;
+            break;
         case 'h':
             return cli_help(usage, options);
         default:
@@ -533,8 +575,8 @@ cmd_seat(int argc, char **argv)
     a.rest = argv + optind;
     a.nrest = argc - optind;
     if (!a.sub) {
-        return cli_usage_error("seat", "no subcommand (entropy, check, sign "
-                                       "or history)");
+        return cli_usage_error("seat", "no subcommand (entropy, check, sign, "
+                                       "history or logged)");
     }
     if (strcmp(a.sub, "entropy") == 0) {
         want = 0;
@@ -556,6 +598,12 @@ cmd_seat(int argc, char **argv)
         if (!a.pubkey) {
             return cli_usage_error("seat", "history needs --pubkey");
         }
+    } else if (strcmp(a.sub, "logged") == 0) {
+        want = 1;
+        if (!a.pubkey || !a.tlog || !a.seen) {
+            return cli_usage_error("seat",
+                                   "logged needs --pubkey, --tlog and --seen");
+        }
     } else {
         return cli_usage_error("seat", "unknown subcommand '%s'", a.sub);
     }
@@ -567,7 +615,8 @@ cmd_seat(int argc, char **argv)
         (a.log && strcmp(a.sub, "entropy") != 0) ||
         (a.as && strcmp(a.sub, "check") != 0) ||
         (a.pubkey && strcmp(a.sub, "check") != 0 &&
-         strcmp(a.sub, "history") != 0)) {
+         strcmp(a.sub, "history") != 0 && strcmp(a.sub, "logged") != 0) ||
+        ((a.tlog || a.seen || a.is_end) && strcmp(a.sub, "logged") != 0)) {
         return cli_usage_error("seat", "an option %s does not take", a.sub);
     }
     rc = cli_ctx_new(&ctx);
@@ -580,6 +629,8 @@ cmd_seat(int argc, char **argv)
         rc = run_check(&a, ctx);
     } else if (strcmp(a.sub, "sign") == 0) {
         rc = run_sign(&a, ctx);
+    } else if (strcmp(a.sub, "logged") == 0) {
+        rc = run_logged(&a, ctx);
     } else {
         rc = run_history(&a, ctx);
     }

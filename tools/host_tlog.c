@@ -132,6 +132,16 @@ end_entry(struct rpl_ctx *ctx, const struct rpl_log *log, char **out,
     return rpl_tlog_entry_end(ctx, log, is_abandoned, by, out, len, err);
 }
 
+enum rpl_status
+host_tlog_entry(struct rpl_ctx *ctx, const struct rpl_log *log,
+                enum host_tlog_kind kind, char **out, size_t *len,
+                struct rpl_error *err)
+{
+    return kind == HOST_TLOG_START
+               ? rpl_tlog_entry_start(ctx, log, out, len, err)
+               : end_entry(ctx, log, out, len, err);
+}
+
 /* "start N" and "end M" of the side file (each UINT64_MAX when absent). */
 static enum rpl_status
 read_side(const char *path, uint64_t at[2], struct rpl_error *err)
@@ -218,9 +228,7 @@ host_tlog_add(struct rpl_ctx *ctx, const char *dir, const char *journal,
     bool found = false;
     enum rpl_status st;
 
-    st = kind == HOST_TLOG_START
-             ? rpl_tlog_entry_start(ctx, log, &entry, &len, err)
-             : end_entry(ctx, log, &entry, &len, err);
+    st = host_tlog_entry(ctx, log, kind, &entry, &len, err);
     if (st != RPL_OK)
         return st;
     st = open_wait(ctx, dir, &t, err);

@@ -21,6 +21,12 @@ enum rpl_status host_tlog_check(struct rpl_ctx *ctx, const char *dir,
                                 const struct rpl_seckey *sk,
                                 struct rpl_error *err);
 
+/* The start or end entry of the game log, as host_tlog_add() appends
+ * it (*out freed with rpl_free()): what a seat looks for in the log. */
+enum rpl_status host_tlog_entry(struct rpl_ctx *ctx, const struct rpl_log *log,
+                                enum host_tlog_kind kind, char **out,
+                                size_t *len, struct rpl_error *err);
+
 /* Appends the start or end entry of the game log to the log in dir,
  * then signs a new checkpoint with sk.  The end entry says the game was
  * abandoned when its end line is the abort line (by the dealer: the
