@@ -74,7 +74,8 @@ enum rpl_status {
     RPL_E_EXISTS = 15,      /* the output file exists (no force) */
     RPL_E_INCOMPLETE = 16,  /* the log lacks what the call needs */
     RPL_E_UNSUPPORTED = 17, /* unknown game, role or format version */
-    RPL_E_BUSY = 18         /* another recorder holds the journal */
+    RPL_E_BUSY = 18         /* another recorder holds the journal (or a
+                               writer the public log) */
 };
 #define RPL_STATUS_MAX 18
 
