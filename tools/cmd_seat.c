@@ -19,6 +19,7 @@
 
 static const char usage[] =
     "usage: camelog seat entropy [--json] --key file --log log\n"
+    "                            [--pubkey key|file --tlog dir --seen dir]\n"
     "       camelog seat check [--json] --pubkey key|file --as seat log\n"
     "                          delivery ...\n"
     "       camelog seat sign [--json] --key file log line\n"
@@ -32,11 +33,12 @@ static const char options[] =
     "                     key is on the seat's line of the header)\n"
     "  --log log          entropy: the log so far (up to commit, or the\n"
     "                     entropy of an earlier seat)\n"
-    "  --pubkey key|file  check, history, logged: the dealer's public key,\n"
-    "                     pinned\n"
+    "  --pubkey key|file  check, history, logged (entropy with --tlog): the\n"
+    "                     dealer's public key, pinned\n"
     "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
-    "  --tlog dir         logged: the host's public log (a copy of its files)\n"
-    "  --seen dir         logged: the checkpoints this seat has seen\n"
+    "  --tlog dir         logged, entropy: the host's public log (a copy of\n"
+    "                     its files), which must hold the game's start\n"
+    "  --seen dir         logged, entropy: the checkpoints this seat has seen\n"
     "  --end              logged: check the game's end, not its start\n"
     "  --json             JSON Lines (keys in camelog-seat(1))\n"
     "  -h, --help         this help\n";
@@ -144,10 +146,19 @@ run_entropy(const struct args *a, struct rpl_ctx *ctx)
     enum rpl_status st = RPL_E_KEY;
     bool any_seat = false;
     size_t seat, seats;
-    int rc = open_log(ctx, a->log, NULL, true, &log);
+    struct rpl_pubkey pin;
+    int rc = a->tlog ? cli_load_pubkey(a->pubkey, &pin) : CLI_EXIT_OK;
 
     if (rc == CLI_EXIT_OK) {
+        rc = open_log(ctx, a->log, a->tlog ? &pin : NULL, true, &log);
+    }
+    if (rc == CLI_EXIT_OK) {
         rc = load_key(ctx, a->key, &sk);
+    }
+    /* With the host's public log: no entropy for a start it lacks. */
+    if (rc == CLI_EXIT_OK && a->tlog) {
+        rc = seat_logged(ctx, &pin, log, a->log, false, a->tlog, a->seen, false,
+                         true);
     }
     if (rc != CLI_EXIT_OK) {
         goto out;
@@ -413,7 +424,7 @@ run_logged(const struct args *a, struct rpl_ctx *ctx)
     }
     if (rc == CLI_EXIT_OK) {
         rc = seat_logged(ctx, &pin, log, a->rest[0], a->is_end, a->tlog,
-                         a->seen, a->is_json);
+                         a->seen, a->is_json, false);
     }
     rpl_log_free(log);
     return rc;
@@ -583,6 +594,10 @@ cmd_seat(int argc, char **argv)
         if (!a.key || !a.log) {
             return cli_usage_error("seat", "entropy needs --key and --log");
         }
+        if ((a.tlog || a.seen || a.pubkey) && !(a.tlog && a.seen && a.pubkey)) {
+            return cli_usage_error("seat", "entropy takes --tlog, --seen and "
+                                           "--pubkey together");
+        }
     } else if (strcmp(a.sub, "check") == 0) {
         want = -2;
         if (!a.pubkey || !a.as) {
@@ -615,8 +630,11 @@ cmd_seat(int argc, char **argv)
         (a.log && strcmp(a.sub, "entropy") != 0) ||
         (a.as && strcmp(a.sub, "check") != 0) ||
         (a.pubkey && strcmp(a.sub, "check") != 0 &&
-         strcmp(a.sub, "history") != 0 && strcmp(a.sub, "logged") != 0) ||
-        ((a.tlog || a.seen || a.is_end) && strcmp(a.sub, "logged") != 0)) {
+         strcmp(a.sub, "history") != 0 && strcmp(a.sub, "logged") != 0 &&
+         strcmp(a.sub, "entropy") != 0) ||
+        ((a.tlog || a.seen) && strcmp(a.sub, "logged") != 0 &&
+         strcmp(a.sub, "entropy") != 0) ||
+        (a.is_end && strcmp(a.sub, "logged") != 0)) {
         return cli_usage_error("seat", "an option %s does not take", a.sub);
     }
     rc = cli_ctx_new(&ctx);

@@ -202,7 +202,7 @@ find_entry(struct rpl_tlog *t, uint64_t size, const char *entry, size_t len,
 int
 seat_logged(struct rpl_ctx *ctx, const struct rpl_pubkey *pin,
             const struct rpl_log *log, const char *logname, bool is_end,
-            const char *dir, const char *seen, bool is_json)
+            const char *dir, const char *seen, bool is_json, bool is_quiet)
 {
     struct rpl_tlog *t = NULL;
     struct rpl_tlog_proof *proof = NULL;
@@ -303,7 +303,9 @@ seat_logged(struct rpl_ctx *ctx, const struct rpl_pubkey *pin,
         goto out;
     }
 json:
-    if (is_json) {
+    if (is_quiet) {
+        /* The verdict is the exit status. */
+    } else if (is_json) {
         json_t *o = json_object();
         bool ok = true;
         const bool is_fork = why[0] != '\0';

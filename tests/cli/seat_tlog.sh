@@ -5,7 +5,8 @@
 # that forks (the same size with another root, or a larger tree whose
 # first entries differ) is shown as the two signed checkpoints, exit 1;
 # so are a game missing from the log, tiles that do not lead to the
-# checkpoint's root, and a checkpoint signed by another key.
+# checkpoint's root, and a checkpoint signed by another key.  seat entropy
+# with --tlog gives entropy only for a start the log holds.
 camelog keygen --seed 5555555555555555555555555555555555555555555555555555555555555555 -o dealer >/dev/null
 camelog keygen --seed 6666666666666666666666666666666666666666666666666666666666666666 -o other >/dev/null
 camelog tlog init --origin example.org/games log
@@ -65,3 +66,20 @@ ls seen
 echo "--- the honest log goes on"
 camelog seat logged --pubkey dealer.pub --tlog served --seen seen b.journal
 echo "exit $?"
+echo "--- entropy only for a start in the log"
+camelog keygen --seed 0101010101010101010101010101010101010101010101010101010101010101 -o p1 >/dev/null
+key=$(sed -n 2p p1.pub)
+keyed='{"op":"new","game":"avalon","seats":[{"name":"Alice","key":"'$key'"},"Bob","Carol","Dave","Erin"],"dealer":"dealer.key","journal":"JOURNAL","game_id":"ID"}'
+echo "${keyed/JOURNAL/k.journal}" | sed 's/ID/000000000000000000000000000000c1/' |
+    camelog host --tlog log >/dev/null
+echo "${keyed/JOURNAL/u.journal}" | sed 's/ID/000000000000000000000000000000c2/' |
+    camelog host >/dev/null
+serve served
+camelog seat entropy --key p1.key --log k.journal --pubkey dealer.pub --tlog served --seen seen |
+    cut -c 1-12
+echo "exit ${PIPESTATUS[0]}"
+camelog seat entropy --key p1.key --log u.journal --pubkey dealer.pub --tlog served --seen seen
+echo "exit $?"
+camelog seat entropy --key p1.key --log u.journal --tlog served
+echo "exit $?"
+ls seen
