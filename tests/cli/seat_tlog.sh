@@ -76,7 +76,7 @@ echo "${keyed/JOURNAL/u.journal}" | sed 's/ID/000000000000000000000000000000c2/'
     camelog host >/dev/null
 serve served
 camelog seat entropy --key p1.key --log k.journal --pubkey dealer.pub --tlog served --seen seen |
-    cut -c 1-12
+    sed 's/ [^ ]*$//'
 echo "exit ${PIPESTATUS[0]}"
 camelog seat entropy --key p1.key --log u.journal --pubkey dealer.pub --tlog served --seen seen
 echo "exit $?"

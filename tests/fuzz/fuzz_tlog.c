@@ -200,7 +200,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 2:
         if (rpl_tlog_game_parse(p, n, &g, &err) == RPL_OK &&
-            (strlen(g.id) != 32 || memchr(g.end, '\0', sizeof(g.end)) == NULL))
+            (strlen(g.id) != 32 || !memchr(g.end, '\0', sizeof(g.end))))
             abort();
         break;
     default:
