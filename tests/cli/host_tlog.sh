@@ -6,8 +6,9 @@
 # states a kill inside an append leaves (the side file written but not
 # the entry; the entry but not its checkpoint) are made by hand and
 # resumed.  An abort is an end abandoned by the dealer, a game never
-# ended is listed as such, a log signed by another key is refused, and
-# a second writer waits for the first.
+# ended is listed as such, a log signed by another key is refused, a
+# second writer waits for the first, and eight hosts appending to one log
+# at once each get their two entries in.
 camelog keygen --seed 5555555555555555555555555555555555555555555555555555555555555555 -o dealer >/dev/null
 camelog keygen --seed 6666666666666666666666666666666666666666666666666666666666666666 -o other >/dev/null
 mkdir keys
@@ -67,3 +68,14 @@ echo "exit $?"
 new f.journal 000000000000000000000000000000f1 | camelog host --tlog tl | tail -n +2 | ok
 wait
 camelog tlog games tl | tail -n 1
+echo "--- eight hosts at once, one log"
+for k in 1 2 3 4 5 6 7 8; do
+    { new g$k.journal 0000000000000000000000000000009$k; echo '{"op":"start"}';
+      echo '{"op":"abort"}'; echo '{"op":"write","path":"g'$k'.camelog"}'; } |
+        camelog host --tlog tl >g$k.out &
+done
+wait
+cat g?.out | grep -c '"ok":true'
+camelog tlog games tl | grep -c ' end 0000000000000000000000000000009[1-8] abandoned by dealer'
+camelog tlog games tl | tail -n 1
+camelog tlog verify --pubkey dealer.pub tl
