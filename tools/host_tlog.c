@@ -125,9 +125,17 @@ end_entry(struct rpl_ctx *ctx, const struct rpl_log *log, char **out,
 
         if (p && l == 11 && memcmp(p, "end aborted", 11) == 0)
             is_abandoned = true;
-        if (p && l > 11 && memcmp(p, "abandoned p", 11) == 0 &&
-            cli_parse_seat(p + 10, &by))
-            is_abandoned = true;
+        if (p && l > 11 && memcmp(p, "abandoned p", 11) == 0) {
+            /* "abandoned pK": seat K withheld its entropy. */
+            char seat[8];
+            size_t k = 10, m = 0;
+
+            while (k < l && p[k] != ' ' && m + 1 < sizeof(seat))
+                seat[m++] = p[k++];
+            seat[m] = '\0';
+            if (cli_parse_seat(seat, &by))
+                is_abandoned = true;
+        }
     }
     return rpl_tlog_entry_end(ctx, log, is_abandoned, by, out, len, err);
 }
