@@ -5,7 +5,8 @@
 # start and end once (host_game.py crash-all checks `tlog games`).  The
 # states a kill inside an append leaves (the side file written but not
 # the entry; the entry but not its checkpoint) are made by hand and
-# resumed.  An abort is an end abandoned by the dealer, a game never
+# resumed.  The responses are those of a host without a log.  An abort
+# is an end abandoned by the dealer, a game never
 # ended is listed as such, a log signed by another key is refused, a
 # second writer waits for the first, and eight hosts appending to one log
 # at once each get their two entries in.
@@ -19,6 +20,17 @@ CAMELOG_BIN=camelog python3 "$SRCDIR/tests/cli/host_game.py" crash-all game.came
 echo "exit $?"
 camelog tlog games tl
 camelog tlog verify --pubkey dealer.pub tl
+# What the server and its seats are shown is the same with or without
+# the log: the responses, byte for byte.
+camelog tlog init --origin example.org/games same
+CAMELOG_BIN=camelog python3 "$SRCDIR/tests/cli/host_game.py" play g.camelog \
+    --keys p1 --transcript plain.txt --no-fsync >/dev/null
+mv g.camelog plain.camelog
+CAMELOG_BIN=camelog python3 "$SRCDIR/tests/cli/host_game.py" play g.camelog \
+    --keys p1 --transcript logged.txt --no-fsync --tlog same >/dev/null
+cmp plain.txt logged.txt && cmp plain.camelog g.camelog &&
+    echo "responses and file identical with and without --tlog"
+camelog tlog games same | tail -n 1
 
 new() { # journal [game_id]
     printf '{"op":"new","game":"avalon","seats":["Alice","Bob","Carol","Dave","Erin"],"dealer":"%s","journal":"%s","game_id":"%s"}\n' \
