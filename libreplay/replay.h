@@ -1199,12 +1199,13 @@ struct rpl_archive_filter {
 };
 #define RPL_ARCHIVE_MAX_VARIANTS 8
 
-/* Checks the values of a filter against the games the library knows:
- * game a game's name, role a role (or knight), side a side and each of
- * variants a variant of that game, or of any game without game.  RPL_E_ARG
- * names the filter and lists the values it takes ("role: unknown role
- * \"merlim\" (merlin, percival, ...)"); f NULL is RPL_OK.  query, stats and
- * export check their filter so.  Thread-safe. */
+/* Checks a filter as query, stats and audit do before they run: game a
+ * game's name, role a role (or knight), side a side and each of variants
+ * a variant of that game, or of any game without game; id a hex prefix,
+ * since and until dates, at most RPL_ARCHIVE_MAX_VARIANTS variants and
+ * none with is_official.  RPL_E_ARG names the filter and says what it
+ * takes ("role: unknown role \"merlim\" (merlin, percival, ...)"); f NULL
+ * is RPL_OK.  Thread-safe. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_check_filter(const struct rpl_archive_filter *f,
                          struct rpl_error *err);
