@@ -11,14 +11,17 @@
  *   low, fights siege engines when they pile up (counting those that
  *   the black cards of finished quests will bring), sacrifices a life
  *   point only for an action worth more, chooses the least harmful
- *   progression of evil, cancels the worst black cards, and accuses the
- *   knight the table's evidence points at (a wrong accusation, a hand
- *   that keeps growing) once the odds favour it;
+ *   progression of evil, cancels the worst black cards, gives cards to
+ *   the knights at the quests they serve (the Messenger, King Arthur's
+ *   exchange), and accuses the knight whom the table's memory of each
+ *   seat's conduct points at (suspect.c) once the odds favour it;
  * - the hidden traitor works as a loyal knight would, at a small table
  *   always, at a large one less often; otherwise he sabotages quietly:
  *   he hoards white cards, sits on the solo quests and loses them with
- *   low cards, now and then picks the most harmful progression of evil
- *   or accuses a loyal knight falsely, and never cancels a black card.
+ *   low cards.  He chooses the most harmful progression of evil that
+ *   the table would not call worse than the least harmful one, now and
+ *   then dares the worst, answers Morgan and mostly offers his Merlins
+ *   as a loyal knight would, and accuses only to win at once.
  *
  * The weights (W_*, traitor_busy()) were measured, not guessed: the
  * knights should win 30 to 50 games in 100 at every table size, as
@@ -26,10 +29,11 @@
  * while evil still wins in each of its ways.  At a small table the loyal
  * knights follow plan.c's plan: some quests left alone, other weights.
  *
- * A player sees the public half of the state, its own hand, its own
- * loyalty card once it has looked at it, the black cards it has looked
- * at, and for the table's decisions (three Merlins, a volunteer) what
- * the table says aloud; never another seat's hand or loyalty.
+ * A player sees the public half of the state, the table's memory of the
+ * public lines (suspect.c), its own hand, its own loyalty card once it
+ * has looked at it, the black cards it has looked at, and for the
+ * table's decisions (three Merlins, a volunteer) what the table says
+ * aloud; never another seat's hand or loyalty.
  */
 #include <string.h>
 
@@ -41,14 +45,26 @@
 #define LOSS 100000L
 
 /* The hidden traitor's tendencies, in percent of his decisions: how
- * often he accuses a loyal knight once he may, and picks the worst
- * progression of evil; and how often the revealed traitor sends a siege
- * engine rather than a black card.  A traitor who sabotaged every turn
- * would be caught at once.  How often he plays his heroic actions as a
- * loyal knight would depends on the table (traitor_busy()). */
-#define TRAITOR_ACCUSE 15u
+ * often he dares the most harmful progression of evil (the table
+ * remembers it: suspect.c), keeps his Merlins when a loyal knight would
+ * offer them, and how often the revealed traitor sends a siege engine
+ * rather than a black card.  A traitor who sabotaged every turn would
+ * be caught at once; one who never did would only ever win by the
+ * flip.  He accuses only when the white sword his accusation turns
+ * black is evil's seventh: a wrong accusation shows him to the table
+ * (suspect.c) for a sword, and loses more than it brings (measured: a
+ * traitor who accused now and then won no more games).  How often he
+ * plays his heroic actions as a loyal knight would depends on the table
+ * (traitor_busy()). */
 #define TRAITOR_EVIL   8u
+#define TRAITOR_MERLIN 70u
 #define TRAITOR_SIEGE  50u
+
+/* The least chance, in percent, that a seat holds the traitor card
+ * before a loyal knight accuses it: a wrong accusation turns a white
+ * sword black, and a suspicion without evidence is wrong six times in
+ * seven. */
+#define ACCUSE_MIN 30
 
 /* The loyal knight's weights, in percent of the values below, measured
  * with camelog simulate over 300 games at each table size (the man
@@ -944,6 +960,27 @@ draw_harm(const struct soc_know *kn, bool evil_picks)
     return n ? sum / n : 0;
 }
 
+long
+rpl__soc_evil_cost(const struct soc_pub *p, unsigned k, unsigned opt)
+{
+    static const uint8_t none[SOC_NWT];
+    struct soc_know kn;
+
+    memset(&kn, 0, sizeof(kn));
+    kn.p = p;
+    kn.k = k;
+    kn.h = none;
+    kn.top = -1;
+    switch (opt) {
+    case SOC_O_LIFE:
+        return lp_harm(p->seat[k].lp) * W_LIFE / 100;
+    case SOC_O_SIEGE:
+        return siege_harm(p, p->siege) * W_SIEGE / 100;
+    default:
+        return draw_harm(&kn, false);
+    }
+}
+
 /* --------------------------------------------------------- suspicion */
 
 /* A loyal knight's accusation: right, a white sword and no flip at the
@@ -955,6 +992,8 @@ accuse_value(const struct soc_know *kn, unsigned t)
     const long chance = rpl__soc_suspicion(kn, t);
     long wrong = p->swords_w ? 250 : 125;
 
+    if (chance < ACCUSE_MIN)
+        return -1;
     if (p->swords_b + 1u >= SOC_BLACK_LOSS)
         wrong = LOSS;
     /* Right, a white sword and no flip at the end, which decides most
@@ -1025,6 +1064,24 @@ win_chance(const struct soc_know *kn, unsigned q)
     }
 }
 
+/* What white card c brings in the hand of knight t rather than in
+ * the giver's: worth it when t stands at a quest it serves and the
+ * giver's own quest has no use for it. */
+static long
+gift_value(const struct soc_know *kn, unsigned t, unsigned c)
+{
+    const struct soc_pub *p = kn->p;
+    const unsigned there = p->seat[t].loc, here = p->seat[kn->k].loc;
+    const long kept = keep_value(kn, c);
+
+    if (t == kn->k || !soc_living(p, t) || there == SOC_CAMELOT ||
+        !rpl__soc_play_ok(p, there, c) || rpl__soc_plan_leaves(kn, there))
+        return -kept - 20;
+    if (here != SOC_CAMELOT && rpl__soc_play_ok(p, here, c))
+        return -kept - 10;
+    return 50 - kept / 2;
+}
+
 /* A loyal knight's special card, with its options. */
 static long
 special_value(const struct soc_know *kn, const struct soc_cmd *cmd)
@@ -1070,9 +1127,25 @@ special_value(const struct soc_know *kn, const struct soc_cmd *cmd)
         return cmd->nseats ? -1 : 25 * (long)present(p, SOC_CAMELOT) - 20;
     case SOC_CLAIRVOYANCE:
         return 20;
+    case SOC_MESSENGER:
+        /* Cards for a knight at a quest they serve, not needed here. */
+        v = -kept / 2;
+        for (unsigned i = 0; i < cmd->ncards; i++)
+            v += gift_value(kn, cmd->seat2, cmd->cards[i]);
+        return v;
     default:
         return -1;
     }
+}
+
+/* King Arthur's exchange: a card for a knight at a quest it serves, one
+ * of his in return (the one he needs least). */
+static long
+swap_value(const struct soc_know *kn, const struct soc_cmd *cmd)
+{
+    if (kn->evil || cmd->ncards != 1)
+        return -1;
+    return gift_value(kn, cmd->seat2, cmd->cards[0]) + 10;
 }
 
 /* The best special card the knight could play now (any option). */
@@ -1263,11 +1336,13 @@ traitor_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_K_HEAL:
         return s->lp <= 2 ? 60 : -5;
     case SOC_K_ACCUSE:
-        /* Now and then, once he may, at a knight never shown loyal. */
-        if (kn->mood >= TRAITOR_ACCUSE ||
-            (p->seat[cmd->seat2].flags & SOC_F_LOYAL))
+        /* At a knight never shown loyal, when the white sword it turns
+         * black is evil's seventh. */
+        if (p->seat[cmd->seat2].flags & SOC_F_LOYAL)
             return -100;
-        return 300 + p->seat[cmd->seat2].hand_n;
+        if (p->swords_w && p->swords_b + 1u >= SOC_BLACK_LOSS)
+            return LOSS;
+        return -100;
     case SOC_K_SIEGE:
         return -30;
     case SOC_K_SACRIFICE:
@@ -1319,20 +1394,30 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_N_EVIL:
         if (cmd->kw == SOC_K_LOOK)
             return LOSS;
-        if (cmd->kw == SOC_K_SWAP)
-            return -10 * LOSS;
-        /* The hidden traitor hides: now and then he chooses as a loyal
-         * knight would. */
+        if (cmd->kw == SOC_K_SWAP) {
+            const long v = swap_value(kn, cmd);
+
+            return v > 0 ? LOSS + v : -10 * LOSS;
+        }
+        /* The hidden traitor hides: mostly he chooses the most harmful
+         * progression that the table would not call worse than the
+         * least harmful one (suspect.c remembers those), keeping his
+         * own life points; now and then he dares the worst. */
         if (kn->traitor && !(p->seat[k].flags & SOC_F_REVEALED) &&
             kn->mood >= TRAITOR_EVIL) {
-            switch (cmd->opt) {
-            case SOC_O_LIFE:
-                return -lp_harm(p->seat[k].lp);
-            case SOC_O_SIEGE:
-                return -siege_harm(p, p->siege);
-            default:
-                return -draw_harm(kn, false);
+            static const uint8_t opts[] = {SOC_O_BLACK, SOC_O_SIEGE,
+                                           SOC_O_LIFE};
+            const long c = rpl__soc_evil_cost(p, k, cmd->opt);
+            long least = LOSS;
+
+            for (unsigned i = 0; i < sizeof(opts); i++) {
+                const long o = rpl__soc_evil_cost(p, k, opts[i]);
+
+                least = o < least ? o : least;
             }
+            if (c > least + SOC_EVIL_WORSE)
+                return -LOSS + c / 100;
+            return cmd->opt == SOC_O_LIFE ? -c : c;
         }
         /* The revealed traitor sends siege engines now and then, and
          * always the last ones. */
@@ -1410,7 +1495,10 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
          * his. */
         const long harm = black_harm(kn, p->resolving, false);
 
-        if (evil)
+        /* The hidden traitor mostly offers his as a loyal knight would:
+         * the table remembers who gives Merlins (suspect.c). */
+        if (evil &&
+            (kn->mood >= TRAITOR_MERLIN || (p->seat[k].flags & SOC_F_REVEALED)))
             return -(long)cmd->num;
         if (harm <= 3 * keep_value(kn, SOC_MERLIN) / 2)
             return -(long)cmd->num;
@@ -1429,10 +1517,16 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
                     keen = false;
             keen = keen || evil;
         } else if (nd->a == SOC_MORGAN_DISCARD) {
-            keen = !evil && s->hand_n >= 6;
+            keen = s->hand_n >= 6;
         } else {
-            keen = !evil && s->lp >= 4;
+            keen = s->lp >= 4;
         }
+        /* The hidden traitor answers Morgan as a loyal knight would,
+         * most of the time: a knight fit to go who never does is
+         * remembered (suspect.c). */
+        if (nd->a != SOC_CONVOCATION && evil &&
+            (kn->mood < TRAITOR_EVIL || (p->seat[k].flags & SOC_F_REVEALED)))
+            keen = false;
         return yes == keen ? 1 : 0;
     }
     case SOC_N_DISCARD:
