@@ -597,16 +597,6 @@ next_in_step(const struct rpl_recorder *rec, size_t turn)
 }
 
 size_t
-rpl_rec_turn(const struct rpl_recorder *rec)
-{
-    if (!rec->started || rec->game->is_over(rec->st))
-        return 0;
-    return rec->game->turn(rec->pub)
-               ? next_in_step(rec, rec->game->turn(rec->st))
-               : 0;
-}
-
-size_t
 rpl_rec_dealer_turn(const struct rpl_recorder *rec)
 {
     if (!rec->started || rec->game->is_over(rec->st))

@@ -672,15 +672,11 @@ struct rpl_refusal {
     char text[RPL_ERRMSG_MAX]; /* for every player: lowercase, no LF */
 };
 
-/* Who must act next as every player may know it: a seat number, or 0
- * when the game is over, has not started, or only a secret tells who
- * acts (Avalon's assassination: the Assassin is never named). */
-RPL_API size_t rpl_rec_turn(const struct rpl_recorder *rec) RPL_NONNULL(1);
-
-/* Who must act next as the dealer knows it: rpl_rec_turn(), except that
- * it names the seat of a secret role when that seat is to act (the
- * Assassin).  For the dealer's own use (bots, simulations); never show
- * it to the players. */
+/* Who must act next as the dealer knows it: a seat number, or 0 when
+ * the game is over or has not started.  It names the seat of a secret
+ * role when that seat is to act (Avalon's Assassin), so it is for the
+ * dealer's own use (bots, simulations); never show it to the players:
+ * what they may know of the turn is in rpl_rec_state_json(). */
 RPL_API size_t rpl_rec_dealer_turn(const struct rpl_recorder *rec)
     RPL_NONNULL(1);
 
@@ -1202,12 +1198,13 @@ struct rpl_archive_filter {
 };
 #define RPL_ARCHIVE_MAX_VARIANTS 8
 
-/* Checks the values of a filter against the games the library knows:
- * game a game's name, role a role (or knight), side a side and each of
- * variants a variant of that game, or of any game without game.  RPL_E_ARG
- * names the filter and lists the values it takes ("role: unknown role
- * \"merlim\" (merlin, percival, ...)"); f NULL is RPL_OK.  query, stats and
- * export check their filter so.  Thread-safe. */
+/* Checks a filter as query, stats and audit do before they run: game a
+ * game's name, role a role (or knight), side a side and each of variants
+ * a variant of that game, or of any game without game; id a hex prefix,
+ * since and until dates, at most RPL_ARCHIVE_MAX_VARIANTS variants and
+ * none with is_official.  RPL_E_ARG names the filter and says what it
+ * takes ("role: unknown role \"merlim\" (merlin, percival, ...)"); f NULL
+ * is RPL_OK.  Thread-safe. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_check_filter(const struct rpl_archive_filter *f,
                          struct rpl_error *err);

@@ -855,6 +855,20 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
             if (rc != RPL_OK)
                 goto out;
             if (!fits) {
+                size_t named = 0;
+
+                /* Every seat action names its author second: a line that
+                 * names another seat is not this seat's to sign, whether
+                 * or not it fits here (camelog-seat(1): exit 2). */
+                if (ln.ntok >= 2 &&
+                    rpl__tok_seat(&ln.tok[1], log->seats, &named) &&
+                    named != seat) {
+                    rc = rpl__err(err, RPL_E_ARG, no,
+                                  "the line names p%zu, not p%zu: a seat "
+                                  "signs its own lines only",
+                                  named, seat);
+                    goto out;
+                }
                 if (err)
                     *err = why;
                 rc = first;

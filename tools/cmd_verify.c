@@ -15,11 +15,14 @@
 
 static const char usage[] =
     "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
-    "                      [-j n] [--require finished|complete] file ...\n";
+    "                      [--live] [-j n] [--require finished|complete]\n"
+    "                      file ...\n";
 
 static const char options[] =
     "options:\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
+    "  --live             with --pubkey, a game being played: lines after\n"
+    "                     the last seal are a warning, as for camelog seat\n"
     "  --require finished|complete\n"
     "                     accept only finished (or complete) games, or only\n"
     "                     complete ones\n"
@@ -40,6 +43,7 @@ struct verify_run {
     char **files;
     const struct rpl_pubkey *pin;
     enum rpl_progress require;
+    bool is_live; /* --live: an unsealed tail is not an error */
     bool is_json;
     bool is_quiet;
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
@@ -300,6 +304,7 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     memset(&opts, 0, sizeof(opts));
     opts.pubkey = run->pin;
     opts.require = run->require;
+    opts.unsealed_tail_ok = run->is_live;
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &err);
@@ -401,6 +406,7 @@ cmd_verify(int argc, char **argv)
     static const struct option longopts[] = {
         {"pubkey", required_argument, NULL, 'k'},
         {"require", required_argument, NULL, 'r'},
+        {"live", no_argument, NULL, 'L'},
         {"json", no_argument, NULL, 'J'},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
@@ -441,6 +447,9 @@ cmd_verify(int argc, char **argv)
         case 'J':
             run.is_json = true;
             break;
+        case 'L':
+            run.is_live = true;
+            break;
         case 'j':
             rc = cli_parse_jobs("verify", optarg, &jobs);
             if (rc != CLI_EXIT_OK) {
@@ -461,6 +470,9 @@ cmd_verify(int argc, char **argv)
     }
     if (optind >= argc) {
         return cli_usage_error("verify", "no file to verify");
+    }
+    if (run.is_live && !pubkey) {
+        return cli_usage_error("verify", "--live needs --pubkey");
     }
     /* The context first: it initializes libsodium, which the key
      * parser needs. */

@@ -604,8 +604,8 @@ write_json(const struct audit *au, struct rpl__buf *b)
                   json_pack("{s:s,s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o}", "group",
                             group_name[t->group], "game", t->game->name,
                             "table", d->key, "title", d->title, "applies",
-                            d->sql != NULL, "games", rpl__jcount(t->games),
-                            "tested", rpl__jcount(t->tested), "skipped",
+                            !!d->sql, "games", rpl__jcount(t->games), "tested",
+                            rpl__jcount(t->tested), "skipped",
                             rpl__jcount(t->skipped), "note", jtext(d->note)));
     }
     for (size_t k = 0; k < au->ntests; k++) {
@@ -648,7 +648,7 @@ rpl_archive_audit(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     if (format != RPL_ARCHIVE_JSON && format != RPL_ARCHIVE_TEXT)
         return rpl__err(err, RPL_E_ARG, 0, "unknown audit format %d",
                         (int)format);
-    rc = rpl__ar_filter_check(f, err);
+    rc = rpl_archive_check_filter(f, err);
     if (rc != RPL_OK)
         return rc;
     memset(&au, 0, sizeof(au));
