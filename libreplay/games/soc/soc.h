@@ -970,6 +970,24 @@ struct soc_know {
     unsigned mood; /* 0..99, drawn once per decision from the stream */
 };
 
+/* ------------------------------------------------------------ values.c */
+
+/* An immediate defeat, or a cost no player accepts (tactics.c). */
+#define SOC_BOT_LOSS 100000L
+
+const struct soc_combat *rpl__soc_combat(const struct soc_pub *p, unsigned q);
+const struct soc_war *rpl__soc_war(const struct soc_pub *p, unsigned q);
+/* Living knights at loc; living knights. */
+unsigned rpl__soc_present(const struct soc_pub *p, unsigned loc);
+unsigned rpl__soc_living(const struct soc_pub *p);
+/* Grail cards (black: black cards) on the Grail's spots. */
+unsigned rpl__soc_grail_count(const struct soc_pub *p, bool black);
+unsigned rpl__soc_inflow(const struct soc_pub *p);
+/* One more siege engine when s stand; a life point lost or gained at lp. */
+long rpl__soc_siege_harm(const struct soc_pub *p, unsigned s);
+long rpl__soc_lp_harm(unsigned lp);
+long rpl__soc_lp_gain(unsigned lp);
+
 /* -------------------------------------------------------------- plan.c */
 
 /* The weights that change at a small table. */
