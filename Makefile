@@ -107,7 +107,8 @@ TEST_GAME_SRC := $(sort $(wildcard tests/games/*/*.c))
 TEST_GAME_OBJ := $(TEST_GAME_SRC:%.c=$(B)/%.o)
 TEST_LIB_OBJ  := $(filter-out $(B)/libreplay/games/registry.o,$(LIB_OBJ)) \
                  $(B)/tests/registry.o $(TEST_GAME_OBJ)
-TEST_BINS     := $(B)/tests/camelog-games $(B)/tests/games-record
+TEST_BINS     := $(B)/tests/camelog-games $(B)/tests/games-record \
+                 $(B)/tests/dealer-forge
 
 
 LIB_A    := $(B)/libreplay.a
@@ -249,10 +250,13 @@ layout: all
 grammar:
 	@bash tests/grammar_sync.sh
 
+# mandoc's lint of every page, then no mdoc macro rendered as a word
+# (tests/man_macros.sh).
 lint:
 	@if [ -z "$(MAN_PAGES)" ]; then echo "lint: no man pages yet"; exit 0; fi
 	@mandoc -T lint -W warning $(MAN_PAGES) && \
 	    echo "lint: $(words $(MAN_PAGES)) man pages, mandoc -T lint clean"
+	@bash tests/man_macros.sh $(MAN_PAGES)
 
 help-synopsis: $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) bash tests/help_synopsis.sh
@@ -438,6 +442,11 @@ $(B)/tests/games-record: $(B)/tests/games/record.o $(TEST_LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(B)/tests/games/record.o \
 	    $(TEST_LIB_OBJ) $(DEP_LIBS) -o $@
 
+# A dishonest dealer's tools (tests/cli/dishonest.sh): libsodium only.
+$(B)/tests/dealer-forge: tests/forge/dealer_forge.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(DEP_LIBS) -o $@
+
 test-bins: $(TEST_BINS)
 .PHONY: test-bins
 
@@ -497,14 +506,15 @@ browser: $(CAMELOG)
 # tests/fuzz/: fuzz_log (every reader of a log), fuzz_keys (key files),
 # fuzz_lenient (pack's hand-written text), fuzz_archive (an archive file
 # opened read-only and queried), fuzz_import (another system's records,
-# and the delivery forms a seat reads).  Each starts from its committed corpus,
+# and the delivery forms a seat reads), fuzz_host (the requests of camelog
+# host, with its journal and files in a temporary directory).  Each starts from its committed corpus,
 # tests/fuzz/corpus/<target>/, and runs FUZZ_SECONDS; what it adds goes
 # to $(B)/fuzz/corpus/<target>/.  Needs clang with its runtime (Debian:
 # deps/fuzz, which make fuzz installs).  A crash it finds
 # goes to tests/data/ with a test.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := log keys lenient archive import
+FUZZ_TARGETS := log keys lenient archive import host
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 # The largest input each target is given (an archive is SQLite pages).
 FUZZ_MAX_LEN_log     := 32768
@@ -512,12 +522,22 @@ FUZZ_MAX_LEN_keys    := 1024
 FUZZ_MAX_LEN_lenient := 32768
 FUZZ_MAX_LEN_archive := 65536
 FUZZ_MAX_LEN_import  := 65536
+FUZZ_MAX_LEN_host    := 16384
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) \
 	    $(DEP_CFLAGS) $< $(LIB_SRC) $(DEP_LIBS) -o $@
+
+# The host's target includes tools/cmd_host.c (its static functions) and
+# links the commands' helpers.
+$(B)/fuzz/fuzz_host: tests/fuzz/fuzz_host.c tools/cmd_host.c tools/cli.c \
+                     tools/cli.h $(LIB_SRC) $(B)/archive_sql.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
+	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote tools \
+	    -iquote $(B) $(DEP_CFLAGS) $< tools/cli.c $(LIB_SRC) $(DEP_LIBS) -o $@
 
 fuzz:
 	@$(DEPS_SH) build fuzz
@@ -536,7 +556,8 @@ fuzz-run: $(FUZZ_BINS)
 	            keys) echo $(FUZZ_MAX_LEN_keys);; \
 	            lenient) echo $(FUZZ_MAX_LEN_lenient);; \
 	            archive) echo $(FUZZ_MAX_LEN_archive);; \
-	            import) echo $(FUZZ_MAX_LEN_import);; esac) \
+	            import) echo $(FUZZ_MAX_LEN_import);; \
+	            host) echo $(FUZZ_MAX_LEN_host);; esac) \
 	        -artifact_prefix=$(B)/fuzz/$$t- $(B)/fuzz/corpus/$$t \
 	        tests/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || { \
 	        tail -n 60 $(B)/fuzz/$$t.log >&2; \

@@ -1028,6 +1028,12 @@ html_report(struct rpl_ctx *ctx, const char *db,
             continue;
         }
         gf.game = g->name;
+        /* The filter is valid (cmd_archive checked it); a role, side or
+         * variant that this game does not have selects none of its
+         * games, so it has no section. */
+        if (rpl_archive_check_filter(&gf, &err) != RPL_OK) {
+            continue;
+        }
         st = rpl_archive_stats(ar, &gf, &text, &err);
         if (st != RPL_OK) {
             rc = cli_file_error(db, st, &err);

@@ -15,14 +15,16 @@
 
 static const char usage[] =
     "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
-    "                      [-j n] [--require finished|complete] file ...\n";
+    "                      [--live] [-j n] [--require list] file ...\n";
 
 static const char options[] =
     "options:\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
-    "  --require finished|complete\n"
-    "                     accept only finished (or complete) games, or only\n"
-    "                     complete ones\n"
+    "  --live             with --pubkey, a game being played: lines after\n"
+    "                     the last seal are a warning, as for camelog seat\n"
+    "  --require list     a comma list of what a file must be or hold:\n"
+    "                     finished (or complete), complete, reveal (a\n"
+    "                     finished game must be revealed)\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
     "  -j, --jobs n       verify n files at a time (default: the cores "
@@ -40,6 +42,8 @@ struct verify_run {
     char **files;
     const struct rpl_pubkey *pin;
     enum rpl_progress require;
+    bool is_live; /* --live: an unsealed tail is not an error */
+    bool require_reveal; /* --require=reveal */
     bool is_json;
     bool is_quiet;
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
@@ -130,6 +134,27 @@ seed_warning(const char *file, json_t *arr)
 {
     static const char w[] = "W-seed: no seat contributed entropy; the "
                             "dealer alone chose the seed";
+    json_t *o;
+
+    cli_file_warn(file, 0, "%s", w);
+    if (!arr) {
+        return;
+    }
+    o = json_object();
+    cli_json_set(o, "line", cli_json_size(0));
+    cli_json_set(o, "text", cli_json_str(w));
+    json_array_append_new(arr, o);
+}
+
+/* A finished game whose dealer never revealed S: its deal, its private
+ * messages and its secret choices were never checked. */
+static void
+reveal_warning(const char *file, json_t *arr)
+{
+    static const char w[] = "W-reveal: the game is finished but the dealer "
+                            "never revealed its secret: the deal, the "
+                            "private messages and the secret choices are "
+                            "unchecked";
     json_t *o;
 
     cli_file_warn(file, 0, "%s", w);
@@ -300,6 +325,7 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     memset(&opts, 0, sizeof(opts));
     opts.pubkey = run->pin;
     opts.require = run->require;
+    opts.unsealed_tail_ok = run->is_live;
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &err);
@@ -327,6 +353,18 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     print_warnings(file, log, &rep, warnings);
     if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
         seed_warning(file, warnings);
+    }
+    if (st == RPL_OK && rep.progress == RPL_PROGRESS_FINISHED) {
+        reveal_warning(file, warnings);
+        if (run->require_reveal) {
+            st = RPL_E_INCOMPLETE;
+            memset(&rep.error, 0, sizeof(rep.error));
+            rep.error.code = st;
+            rep.error.line = rpl_log_lines(log);
+            snprintf(rep.error.msg, sizeof(rep.error.msg),
+                     "--require=reveal: the game is finished and its "
+                     "dealer never revealed its secret");
+        }
     }
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &rep.error);
@@ -401,6 +439,7 @@ cmd_verify(int argc, char **argv)
     static const struct option longopts[] = {
         {"pubkey", required_argument, NULL, 'k'},
         {"require", required_argument, NULL, 'r'},
+        {"live", no_argument, NULL, 'L'},
         {"json", no_argument, NULL, 'J'},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
@@ -427,19 +466,33 @@ cmd_verify(int argc, char **argv)
             pubkey = optarg;
             break;
         case 'r':
-            if (strcmp(optarg, "finished") == 0) {
-                run.require = RPL_PROGRESS_FINISHED;
-            } else if (strcmp(optarg, "complete") == 0) {
-                run.require = RPL_PROGRESS_COMPLETE;
-            } else {
-                return cli_usage_error("verify",
-                                       "--require: expected finished or "
-                                       "complete, got '%s'",
-                                       optarg);
+            /* A comma list: a progress, and the guarantees asked for. */
+            for (const char *p = optarg;;) {
+                const size_t n = strcspn(p, ",");
+
+                if (n == 8 && strncmp(p, "finished", n) == 0) {
+                    run.require = RPL_PROGRESS_FINISHED;
+                } else if (n == 8 && strncmp(p, "complete", n) == 0) {
+                    run.require = RPL_PROGRESS_COMPLETE;
+                } else if (n == 6 && strncmp(p, "reveal", n) == 0) {
+                    run.require_reveal = true;
+                } else {
+                    return cli_usage_error("verify",
+                                           "--require: expected finished, "
+                                           "complete or reveal, got '%.*s'",
+                                           (int)n, p);
+                }
+                if (p[n] == '\0') {
+                    break;
+                }
+                p += n + 1;
             }
             break;
         case 'J':
             run.is_json = true;
+            break;
+        case 'L':
+            run.is_live = true;
             break;
         case 'j':
             rc = cli_parse_jobs("verify", optarg, &jobs);
@@ -461,6 +514,9 @@ cmd_verify(int argc, char **argv)
     }
     if (optind >= argc) {
         return cli_usage_error("verify", "no file to verify");
+    }
+    if (run.is_live && !pubkey) {
+        return cli_usage_error("verify", "--live needs --pubkey");
     }
     /* The context first: it initializes libsodium, which the key
      * parser needs. */
