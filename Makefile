@@ -507,14 +507,16 @@ browser: $(CAMELOG)
 # fuzz_lenient (pack's hand-written text), fuzz_archive (an archive file
 # opened read-only and queried), fuzz_import (another system's records,
 # and the delivery forms a seat reads), fuzz_host (the requests of camelog
-# host, with its journal and files in a temporary directory).  Each starts from its committed corpus,
-# tests/fuzz/corpus/<target>/, and runs FUZZ_SECONDS; what it adds goes
-# to $(B)/fuzz/corpus/<target>/.  Needs clang with its runtime (Debian:
+# host, with its journal and files in a temporary directory), fuzz_tlog
+# (the files, checkpoints, proofs and entries of a public log of games).
+# Each starts from its committed corpus, tests/fuzz/corpus/<target>/, and
+# runs FUZZ_SECONDS; what it adds goes to $(B)/fuzz/corpus/<target>/.
+# Needs clang with its runtime (Debian:
 # deps/fuzz, which make fuzz installs).  A crash it finds
 # goes to tests/data/ with a test.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := log keys lenient archive import host
+FUZZ_TARGETS := log keys lenient archive import host tlog
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 # The largest input each target is given (an archive is SQLite pages).
 FUZZ_MAX_LEN_log     := 32768
@@ -523,6 +525,7 @@ FUZZ_MAX_LEN_lenient := 32768
 FUZZ_MAX_LEN_archive := 65536
 FUZZ_MAX_LEN_import  := 65536
 FUZZ_MAX_LEN_host    := 16384
+FUZZ_MAX_LEN_tlog    := 16384
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 	@mkdir -p $(@D)
@@ -557,7 +560,8 @@ fuzz-run: $(FUZZ_BINS)
 	            lenient) echo $(FUZZ_MAX_LEN_lenient);; \
 	            archive) echo $(FUZZ_MAX_LEN_archive);; \
 	            import) echo $(FUZZ_MAX_LEN_import);; \
-	            host) echo $(FUZZ_MAX_LEN_host);; esac) \
+	            host) echo $(FUZZ_MAX_LEN_host);; \
+	            tlog) echo $(FUZZ_MAX_LEN_tlog);; esac) \
 	        -artifact_prefix=$(B)/fuzz/$$t- $(B)/fuzz/corpus/$$t \
 	        tests/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || { \
 	        tail -n 60 $(B)/fuzz/$$t.log >&2; \
@@ -599,14 +603,17 @@ fresh:
 # source packages by lib/web/deps.sh.  The packages: deps/wasm.
 # One wasm build serves make check and make sanitize: no sanitizer
 # reaches it.
-WASM_DIR     := build/wasm
+WASM_DIR     ?= build/wasm
 WASM_CC      ?= clang-14
 WASM_SYSROOT ?= /usr
 WASM_SYS     := $(WASM_DIR)/sysroot
 WASM_SRC     := $(filter-out libreplay/archive/%,$(LIB_SRC)) \
                 lib/web/camelog_web.c lib/web/wasi_compat.c
 WASM_OBJ     := $(WASM_SRC:%.c=$(WASM_DIR)/obj/%.o)
-WASM_FLAGS   := --target=wasm32-wasi --sysroot=$(WASM_SYSROOT) -Oz
+# -O2: -Oz makes the module 29 KB smaller gzipped (194 KB against 223)
+# and verify 1.2 to 1.6 times slower (BENCHMARKS.md).
+WASM_OPT     ?= -O2
+WASM_FLAGS   := --target=wasm32-wasi --sysroot=$(WASM_SYSROOT) $(WASM_OPT)
 # The script rebuilds the three libraries (seconds); the sources it
 # fetched once stay in $(WASM_DIR)/src.
 WASM_DEPS    := $(WASM_SYS)/done
@@ -621,7 +628,8 @@ wasm-deps:
 
 $(WASM_DEPS): lib/web/deps.sh
 	@$(DEPS_SH) wasm
-	CC_WASM=$(WASM_CC) WASI_SYSROOT=$(WASM_SYSROOT) sh lib/web/deps.sh $(WASM_DIR)
+	CC_WASM=$(WASM_CC) WASI_SYSROOT=$(WASM_SYSROOT) WASM_OPT=$(WASM_OPT) \
+	    sh lib/web/deps.sh $(WASM_DIR)
 
 $(WASM_DIR)/obj/%.o: %.c $(WASM_DEPS) $(B)/games.h
 	@mkdir -p $(@D)

@@ -74,7 +74,8 @@ enum rpl_status {
     RPL_E_EXISTS = 15,      /* the output file exists (no force) */
     RPL_E_INCOMPLETE = 16,  /* the log lacks what the call needs */
     RPL_E_UNSUPPORTED = 17, /* unknown game, role or format version */
-    RPL_E_BUSY = 18         /* another recorder holds the journal */
+    RPL_E_BUSY = 18         /* another recorder holds the journal (or a
+                               writer the public log) */
 };
 #define RPL_STATUS_MAX 18
 
@@ -1408,7 +1409,9 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_archive_check(
  * beside it (O_EXCL), synced and renamed; an append is durable when it
  * returns, and a crash loses only the append under way.  Tiles, bundles,
  * checkpoints and proofs are untrusted input, parsed with bounds.  One
- * writer at a time per directory; a handle is used by one thread at a
+ * writer at a time per directory: a handle that can append holds an
+ * exclusive flock(2) of the directory until it is closed, and a second
+ * one is refused with RPL_E_BUSY.  A handle is used by one thread at a
  * time. */
 
 #define RPL_TLOG_HASH_LEN   32
@@ -1452,7 +1455,8 @@ rpl_tlog_create(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
     RPL_NONNULL(1, 2, 3, 4);
 
 /* Opens the log in dir.  With its state file (written by this library,
- * not part of what is served) the log can be appended to: the partial
+ * not part of what is served) the log can be appended to (the directory
+ * is locked first: RPL_E_BUSY while another handle writes): the partial
  * tiles and bundle at its size are read and checked against each other,
  * so an append resumes where the last durable one ended.  Without it (a
  * copy of the served files) the handle reads only, and its size is the

@@ -464,6 +464,33 @@ START_TEST(test_nomem)
 }
 END_TEST
 
+/* One writer per directory: a second writable handle is refused while
+ * the first is open, a read-only copy is not, and the lock goes with the
+ * handle. */
+START_TEST(test_one_writer)
+{
+    struct rpl_tlog *t = make_log(3, 3), *u = NULL;
+    struct rpl_error err;
+    char ro[160], cmd[600];
+
+    ck_assert_int_eq(rpl_tlog_sign(t, sk, NULL, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_tlog_open(ctx, &u, dir, &err), RPL_E_BUSY);
+    ck_assert_ptr_null(u);
+    ck_assert_ptr_nonnull(strstr(err.msg, "another writer"));
+    /* A copy of the served files reads while the writer writes. */
+    snprintf(ro, sizeof(ro), "%s/copy", tmpdir);
+    snprintf(cmd, sizeof(cmd), "cp -r %s %s && rm %s/camelog-tlog", dir, ro,
+             ro);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(rpl_tlog_open(ctx, &u, ro, NULL), RPL_OK);
+    rpl_tlog_close(u);
+    rpl_tlog_close(t);
+    ck_assert_int_eq(rpl_tlog_open(ctx, &u, dir, NULL), RPL_OK);
+    ck_assert_uint_eq(rpl_tlog_size(u), 3);
+    rpl_tlog_close(u);
+}
+END_TEST
+
 Suite *
 tlog_suite(void)
 {
@@ -480,6 +507,7 @@ tlog_suite(void)
     tcase_add_test(tc, test_checkpoint_faults);
     tcase_add_test(tc, test_proof_text);
     tcase_add_test(tc, test_nomem);
+    tcase_add_test(tc, test_one_writer);
     suite_add_tcase(s, tc);
     return s;
 }

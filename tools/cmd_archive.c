@@ -22,18 +22,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "archive_tlog.h"
 #include "cli.h"
 #include "html.h"
 #include "replay.h"
 
 static const char usage[] =
-    "usage: camelog archive add DB FILE ... [--pubkey KEY|FILE] [-q] "
-    "[--json] [-j N]\n"
+    "usage: camelog archive add DB FILE ... [--pubkey KEY|FILE] [--tlog DIR]\n"
+    "                           [-q] [--json] [-j N]\n"
     "       camelog archive query DB [filters] [--limit N] [--json]\n"
     "       camelog archive sql DB SQL [--json]\n"
     "       camelog archive stats DB [filters] [--top N] [--min-games N]\n"
     "                             [--json] [--svg FILE]\n"
-    "       camelog archive audit DB [filters] [--json]\n"
+    "       camelog archive audit DB [filters] [--tlog DIR] [--json]\n"
     "       camelog archive export DB [filters] [-f] -o DIR\n"
     "       camelog archive check DB [--json]\n"
     "       camelog archive report DB [filters] [-f] -o FILE\n";
@@ -59,6 +60,9 @@ static const char options[] =
     "                     one), as camelog-avalon(7) names it\n"
     "options:\n"
     "  --pubkey KEY|FILE  add: pin the dealer's public key\n"
+    "  --tlog DIR         add: refuse a file whose start or end is not in\n"
+    "                     the host's public log DIR; audit: add its\n"
+    "                     abandonment rates per host and per seat\n"
     "  -j, --jobs N       add: read and verify N files at a time (default:\n"
     "                     the cores online); one thread stores them\n"
     "  --json             JSON Lines (keys in camelog-archive(1))\n"
@@ -109,6 +113,7 @@ struct args {
     bool has_top, has_min_games, has_limit;
     size_t limit;
     const char *pubkey;
+    const char *tlog;
     const char *svg;
     const char *outdir;
     bool is_json;
@@ -142,6 +147,7 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         O_MIN_GAMES,
         O_LIMIT,
         O_PUBKEY,
+        O_TLOG,
         O_JSON,
         O_SVG
     };
@@ -162,6 +168,7 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         {"min-games", required_argument, NULL, O_MIN_GAMES},
         {"limit", required_argument, NULL, O_LIMIT},
         {"pubkey", required_argument, NULL, O_PUBKEY},
+        {"tlog", required_argument, NULL, O_TLOG},
         {"json", no_argument, NULL, O_JSON},
         {"svg", required_argument, NULL, O_SVG},
         {"output", required_argument, NULL, 'o'},
@@ -276,6 +283,9 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         case O_PUBKEY:
             a->pubkey = optarg;
             break;
+        case O_TLOG:
+            a->tlog = optarg;
+            break;
         case O_JSON:
             a->is_json = true;
             break;
@@ -335,6 +345,8 @@ check_args(const struct args *a)
         bad = "--limit";
     } else if (a->pubkey && a->sub != SUB_ADD) {
         bad = "--pubkey";
+    } else if (a->tlog && a->sub != SUB_ADD && a->sub != SUB_AUDIT) {
+        bad = "--tlog";
     } else if (a->has_jobs && a->sub != SUB_ADD) {
         bad = "-j";
     } else if (a->svg && a->sub != SUB_STATS) {
@@ -645,6 +657,7 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
     struct rpl_pubkey pin;
     struct cli_progress prog;
     struct cli_pool *pool = NULL;
+    struct archive_tlog *tlog = NULL;
     struct chunk *c;
     const size_t jobs = a->has_jobs ? a->jobs : cli_jobs_default();
     const size_t n = (size_t)a->nrest;
@@ -680,12 +693,44 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
         free(c);
         return rc;
     }
+    if (a->tlog) {
+        rc = archive_tlog_open(ctx, a->tlog, run.pin, &tlog);
+        if (rc != CLI_EXIT_OK) {
+            cli_pool_free(pool);
+            rpl_archive_close(run.ar);
+            free(c);
+            return rc;
+        }
+    }
     cli_progress_start(&prog, "files", n, a->is_quiet);
     for (i = 0; i < n; i++) {
         int job_rc;
         struct add_job *job = cli_pool_wait(pool, i, false, &job_rc);
 
         run.rc = cli_worst(run.rc, job_rc);
+        /* With a public log, a game whose start or end it lacks is
+         * refused like a file that does not verify. */
+        if (tlog && job->log) {
+            job_rc = archive_tlog_check(tlog, job->log, a->rest[i]);
+            if (job_rc != CLI_EXIT_OK) {
+                struct rpl_error terr;
+
+                memset(&terr, 0, sizeof(terr));
+                terr.code = RPL_E_FAIRNESS;
+                snprintf(terr.msg, sizeof(terr.msg), "not in the public log %s",
+                         a->tlog);
+                run.rc = cli_worst(run.rc, job_rc);
+                if (a->is_json) {
+                    run.rc =
+                        cli_worst(run.rc, add_json(a->rest[i], NULL, "refused",
+                                                   RPL_E_FAIRNESS, &terr));
+                }
+                rpl_archive_entry_free(job->entry);
+                job->entry = NULL;
+                rpl_log_free(job->log);
+                job->log = NULL;
+            }
+        }
         if (!job->log) {
             run.refused++;
         }
@@ -715,6 +760,7 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
     }
     cli_progress_end(&prog);
     cli_pool_free(pool);
+    archive_tlog_free(tlog);
     rpl_archive_close(run.ar);
     free(c);
     if (!a->is_json) {
@@ -1025,39 +1071,6 @@ run_stats(const struct args *a, struct rpl_ctx *ctx)
     return rc;
 }
 
-/* -------------------------------------------------------------- audit */
-
-/* The deal audit: the library tests and writes; a flagged test is exit
- * status 1, as an input found invalid. */
-static int
-run_audit(const struct args *a, struct rpl_ctx *ctx)
-{
-    struct rpl_archive *ar = NULL;
-    struct rpl_error err;
-    char *out = NULL;
-    bool is_flagged = false;
-    enum rpl_status st;
-    int rc;
-
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
-    if (rc != CLI_EXIT_OK) {
-        return rc;
-    }
-    st = rpl_archive_audit(ar, &a->filter,
-                           a->is_json ? RPL_ARCHIVE_JSON : RPL_ARCHIVE_TEXT,
-                           &out, &is_flagged, &err);
-    rpl_archive_close(ar);
-    if (st != RPL_OK) {
-        return filter_error(a->db, st, &err);
-    }
-    fputs(out, stdout);
-    if (a->is_json) {
-        putchar('\n');
-    }
-    rpl_free(ctx, out);
-    return is_flagged ? CLI_EXIT_INVALID : CLI_EXIT_OK;
-}
-
 /* ------------------------------------------------------------- export */
 
 struct stored {
@@ -1100,6 +1113,98 @@ cmp_stored(const void *a, const void *b)
     const int c = strcmp(x->id, y->id);
 
     return c != 0 ? c : strcmp(x->seal, y->seal);
+}
+
+/* Whether the archive holds game id (l sorted by id). */
+static bool
+has_stored(void *ud, const char *id)
+{
+    const struct export_list *l = ud;
+    size_t lo = 0, hi = l->n;
+
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        const int c = strcmp(l->v[mid].id, id);
+
+        if (c == 0) {
+            return true;
+        }
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
+}
+
+/* audit --tlog: the abandonment report of the public log, and which of
+ * its ended games the archive holds. */
+static int
+tlog_report(const struct args *a, struct rpl_ctx *ctx, struct export_list *l)
+{
+    struct archive_tlog *x = NULL;
+    int rc;
+
+    if (l->failed) {
+        cli_msg("out of memory");
+        return CLI_EXIT_USAGE;
+    }
+    if (l->n > 0) {
+        qsort(l->v, l->n, sizeof(*l->v), cmp_stored);
+    }
+    rc = archive_tlog_open(ctx, a->tlog, NULL, &x);
+    if (rc == CLI_EXIT_OK) {
+        rc = archive_tlog_report(x, a->is_json, has_stored, l);
+    }
+    archive_tlog_free(x);
+    return rc;
+}
+
+/* -------------------------------------------------------------- audit */
+
+/* The deal audit: the library tests and writes; a flagged test is exit
+ * status 1, as an input found invalid. */
+static int
+run_audit(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_archive *ar = NULL;
+    struct rpl_archive_filter no_filter;
+    struct export_list stored = {NULL, 0, 0, false};
+    struct rpl_error err;
+    char *out = NULL;
+    bool is_flagged = false;
+    enum rpl_status st;
+    int rc;
+
+    memset(&no_filter, 0, sizeof(no_filter));
+    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    st = rpl_archive_audit(ar, &a->filter,
+                           a->is_json ? RPL_ARCHIVE_JSON : RPL_ARCHIVE_TEXT,
+                           &out, &is_flagged, &err);
+    if (st == RPL_OK && a->tlog) {
+        st = rpl_archive_query(ar, &no_filter, collect_stored, &stored, &err);
+    }
+    rpl_archive_close(ar);
+    if (st != RPL_OK) {
+        rpl_free(ctx, out);
+        free(stored.v);
+        return filter_error(a->db, st, &err);
+    }
+    fputs(out, stdout);
+    if (a->is_json) {
+        putchar('\n');
+    }
+    rpl_free(ctx, out);
+    rc = is_flagged ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    if (a->tlog) {
+        rc = cli_worst(rc, tlog_report(a, ctx, &stored));
+    }
+    free(stored.v);
+    return rc;
 }
 
 static int

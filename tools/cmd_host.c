@@ -28,6 +28,7 @@
 #include <sodium.h>
 
 #include "cli.h"
+#include "host_tlog.h"
 #include "replay.h"
 
 /* The protocol version this host speaks (the "v" of every object). */
@@ -50,7 +51,7 @@
 #define HOST_ID_CACHE 64
 
 static const char usage[] =
-    "usage: camelog host [--no-fsync] [--seal=step|end]\n";
+    "usage: camelog host [--no-fsync] [--seal=step|end] [--tlog dir]\n";
 
 static const char options[] =
     "options:\n"
@@ -58,6 +59,8 @@ static const char options[] =
     "              only: a crash of the machine may lose accepted lines)\n"
     "  --seal=step|end  seal after every request that wrote lines (step,\n"
     "              the default), or only when asked and at the end\n"
+    "  --tlog dir  append the game's start and end to the public log in dir\n"
+    "              (camelog-tlog(1)) and sign a checkpoint after each\n"
     "  -h, --help  this help\n";
 
 struct host {
@@ -67,6 +70,8 @@ struct host {
     bool is_finished;          /* written: every op is refused */
     bool no_fsync;
     bool seal_at_end; /* --seal=end: no seal after each step */
+    const char *tlog; /* --tlog: the public log of games, or NULL */
+    char *journal;    /* the game's journal (for the log's side file) */
     size_t seats;
     size_t request;    /* 1-based number of the request line */
     size_t lines_sent; /* the lines the accepted replies have shown */
@@ -463,6 +468,21 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
 
 /* ------------------------------------------------------- the reply body */
 
+/* A sign request's padding: text and message (hex, twice the text) of
+ * a request vary with the line (a vote yes or no, held before the votes
+ * are public), so "pad" adds three full stops for each byte the text
+ * lacks to a multiple of 64: every request of one kind has one length. */
+static json_t *
+json_pad(size_t text_len)
+{
+    char pad[3 * 64 + 1];
+    const size_t k = 3 * ((64 - text_len % 64) % 64);
+
+    memset(pad, '.', k);
+    pad[k] = '\0';
+    return json_string(pad);
+}
+
 /* A signature in base64, as the delivery's JSON form writes it. */
 static json_t *
 json_sig(const uint8_t sig[64])
@@ -608,7 +628,8 @@ sign_json(const struct rpl_recorder *rec)
             !cli_json_set(o, "message", json_hex(msg, mlen)) ||
             (sr.has_nonce &&
              (!cli_json_set(o, "label", cli_json_str(sr.label)) ||
-              !cli_json_set(o, "nonce", json_hex(sr.nonce, 32))))) {
+              !cli_json_set(o, "nonce", json_hex(sr.nonce, 32)))) ||
+            !cli_json_set(o, "pad", json_pad(tlen))) {
             json_decref(a);
             a = NULL;
         }
@@ -616,6 +637,37 @@ sign_json(const struct rpl_recorder *rec)
     }
     free(msg);
     return a;
+}
+
+/* With --tlog, appends the game's start or end entry to the public log
+ * and signs a checkpoint (host_tlog.c); false with why filled. */
+static bool
+tlog_add(struct host *h, const struct rpl_log *log, enum host_tlog_kind kind,
+         struct rpl_refusal *why)
+{
+    struct rpl_error err;
+    struct rpl_log *own = NULL;
+    enum rpl_status st = RPL_OK;
+
+    if (!h->tlog) {
+        return true;
+    }
+    if (!log) {
+        st = rpl_rec_log(h->rec, &own, &err);
+        log = own;
+    }
+    if (st == RPL_OK) {
+        st = host_tlog_add(h->ctx, h->tlog, h->journal, h->dealer, log, kind,
+                           NULL, &err);
+    }
+    rpl_log_free(own);
+    if (st != RPL_OK) {
+        refuse(why, "tlog", "the public log of games could not be appended to");
+        cli_msg("request %zu: public log: %s", h->request,
+                cli_error_text(st, &err));
+        return false;
+    }
+    return true;
 }
 
 /* ---------------------------------------------------------------- ops */
@@ -733,6 +785,15 @@ op_new(struct op_ctx *c)
                 cli_error_text(st, &err));
         goto out;
     }
+    if (h->tlog &&
+        (st = host_tlog_check(h->ctx, h->tlog, h->dealer, &err)) != RPL_OK) {
+        refuse(why, "tlog", "the public log of games could not be appended to");
+        cli_msg("request %zu: public log: %s", h->request,
+                cli_error_text(st, &err));
+        rpl_seckey_free(h->dealer);
+        h->dealer = NULL;
+        goto out;
+    }
     memset(&cfg, 0, sizeof(cfg));
     cfg.game = game;
     cfg.rules = rules;
@@ -753,6 +814,20 @@ op_new(struct op_ctx *c)
     }
     rpl_rec_set_fsync(h->rec, !h->no_fsync);
     h->seats = n;
+    h->journal = journal ? strdup(journal) : NULL;
+    if ((journal && !h->journal) || !tlog_add(h, NULL, HOST_TLOG_START, why)) {
+        if (!h->journal && journal) {
+            refuse(why, "internal", "out of memory");
+        }
+        /* The game is in its journal: resume appends the start. */
+        free(h->journal);
+        h->journal = NULL;
+        rpl_rec_free(h->rec);
+        h->rec = NULL;
+        rpl_seckey_free(h->dealer);
+        h->dealer = NULL;
+        goto out;
+    }
     ok = true;
 out:
     rpl_free(h->ctx, built);
@@ -870,6 +945,22 @@ op_resume(struct op_ctx *c)
                    "this dealer");
         }
         dealer_detail(h, st, &err);
+        rpl_rec_free(h->rec);
+        h->rec = NULL;
+        rpl_seckey_free(h->dealer);
+        h->dealer = NULL;
+        return false;
+    }
+    /* The start is in the public log, once: a host that crashed before
+     * appending it appends it now. */
+    free(h->journal);
+    h->journal = strdup(journal);
+    if (!h->journal || !tlog_add(h, NULL, HOST_TLOG_START, c->why)) {
+        if (!h->journal) {
+            refuse(c->why, "internal", "out of memory");
+        }
+        free(h->journal);
+        h->journal = NULL;
         rpl_rec_free(h->rec);
         h->rec = NULL;
         rpl_seckey_free(h->dealer);
@@ -1143,6 +1234,12 @@ op_write(struct op_ctx *c)
         rpl_log_free(log);
         return false;
     }
+    /* The end goes into the public log before the file is written: a
+     * host that dies between the two is resumed and writes again. */
+    if (!tlog_add(h, log, HOST_TLOG_END, c->why)) {
+        rpl_log_free(log);
+        return false;
+    }
     st = rpl_log_write(log, path, json_is_true(force), &err);
     rpl_log_free(log);
     if (st != RPL_OK) {
@@ -1367,6 +1464,7 @@ cmd_host(int argc, char **argv)
     static const struct option longopts[] = {
         {"no-fsync", no_argument, NULL, 'F'},
         {"seal", required_argument, NULL, 'S'},
+        {"tlog", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -1393,6 +1491,9 @@ cmd_host(int argc, char **argv)
                                        "not '%s'",
                                        optarg);
             }
+            break;
+        case 'T':
+            h.tlog = optarg;
             break;
         case 'h':
             return cli_help(usage, options);
@@ -1449,6 +1550,7 @@ out:
     }
     free_text(h.cur_id);
     free_text(h.cur_req);
+    free(h.journal);
     rpl_rec_free(h.rec);
     rpl_seckey_free(h.dealer);
     rpl_ctx_free(h.ctx);

@@ -17,15 +17,19 @@
 
 #include "cli.h"
 #include "replay.h"
+#include "seat_tlog.h"
 
 static const char usage[] =
     "usage: camelog seat entropy [--json] --key file --log log\n"
+    "                            [--pubkey key|file --tlog dir --seen dir]\n"
     "       camelog seat check [--json] --pubkey key|file --as seat log\n"
     "                          delivery ...\n"
     "       camelog seat sign [--json] --key file [--action text |\n"
     "                         --choice value] [--label label --nonce hex]\n"
     "                         log line\n"
-    "       camelog seat history [--json] --pubkey key|file seen final\n";
+    "       camelog seat history [--json] --pubkey key|file seen final\n"
+    "       camelog seat logged [--json] [--end] --pubkey key|file --tlog dir\n"
+    "                           --seen dir log\n";
 
 static const char options[] =
     "options:\n"
@@ -33,7 +37,8 @@ static const char options[] =
     "                     key is on the seat's line of the header)\n"
     "  --log log          entropy: the log so far (up to commit, or the\n"
     "                     entropy of an earlier seat)\n"
-    "  --pubkey key|file  check, history: the dealer's public key, pinned\n"
+    "  --pubkey key|file  check, history, logged (entropy with --tlog): the\n"
+    "                     dealer's public key, pinned\n"
     "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
     "  --action text      sign: the seat's own action in private form; a\n"
     "                     line that is not that action is refused\n"
@@ -41,6 +46,10 @@ static const char options[] =
     "                     commits (a quest card: success or fail)\n"
     "  --label label      sign: the sign request's label (a secret choice)\n"
     "  --nonce hex        sign: the sign request's nonce (64 hex digits)\n"
+    "  --tlog dir         logged, entropy: the host's public log (a copy of\n"
+    "                     its files), which must hold the game's start\n"
+    "  --seen dir         logged, entropy: the checkpoints this seat has seen\n"
+    "  --end              logged: check the game's end, not its start\n"
     "  --json             JSON Lines (keys in camelog-seat(1))\n"
     "  -h, --help         this help\n";
 
@@ -59,6 +68,9 @@ struct args {
     const char *choice;
     const char *label;
     const char *nonce;
+    const char *tlog;
+    const char *seen;
+    bool is_end;
     bool is_json;
     char **rest;
     int nrest;
@@ -148,10 +160,19 @@ run_entropy(const struct args *a, struct rpl_ctx *ctx)
     enum rpl_status st = RPL_E_KEY;
     bool any_seat = false;
     size_t seat, seats;
-    int rc = open_log(ctx, a->log, NULL, true, &log);
+    struct rpl_pubkey pin;
+    int rc = a->tlog ? cli_load_pubkey(a->pubkey, &pin) : CLI_EXIT_OK;
 
     if (rc == CLI_EXIT_OK) {
+        rc = open_log(ctx, a->log, a->tlog ? &pin : NULL, true, &log);
+    }
+    if (rc == CLI_EXIT_OK) {
         rc = load_key(ctx, a->key, &sk);
+    }
+    /* With the host's public log: no entropy for a start it lacks. */
+    if (rc == CLI_EXIT_OK && a->tlog) {
+        rc = seat_logged(ctx, &pin, log, a->log, false, a->tlog, a->seen, false,
+                         true);
     }
     if (rc != CLI_EXIT_OK) {
         goto out;
@@ -439,6 +460,26 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
     return rc;
 }
 
+/* ------------------------------------------------------------- logged */
+
+static int
+run_logged(const struct args *a, struct rpl_ctx *ctx)
+{
+    struct rpl_pubkey pin;
+    struct rpl_log *log = NULL;
+    int rc = cli_load_pubkey(a->pubkey, &pin);
+
+    if (rc == CLI_EXIT_OK) {
+        rc = open_log(ctx, a->rest[0], &pin, !a->is_end, &log);
+    }
+    if (rc == CLI_EXIT_OK) {
+        rc = seat_logged(ctx, &pin, log, a->rest[0], a->is_end, a->tlog,
+                         a->seen, a->is_json, false);
+    }
+    rpl_log_free(log);
+    return rc;
+}
+
 /* ------------------------------------------------------------ history */
 
 static json_t *
@@ -546,6 +587,9 @@ cmd_seat(int argc, char **argv)
         {"label", required_argument, NULL, 'L'},
         {"nonce", required_argument, NULL, 'N'},
         {"json", no_argument, NULL, 'j'},
+        {"tlog", required_argument, NULL, 'T'},
+        {"seen", required_argument, NULL, 'S'},
+        {"end", no_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -590,6 +634,15 @@ cmd_seat(int argc, char **argv)
         case 'j':
             a.is_json = true;
             break;
+        case 'T':
+            a.tlog = optarg;
+            break;
+        case 'S':
+            a.seen = optarg;
+            break;
+        case 'E':
+            a.is_end = true;
+            break;
         case 'h':
             return cli_help(usage, options);
         default:
@@ -599,13 +652,17 @@ cmd_seat(int argc, char **argv)
     a.rest = argv + optind;
     a.nrest = argc - optind;
     if (!a.sub) {
-        return cli_usage_error("seat", "no subcommand (entropy, check, sign "
-                                       "or history)");
+        return cli_usage_error("seat", "no subcommand (entropy, check, sign, "
+                                       "history or logged)");
     }
     if (strcmp(a.sub, "entropy") == 0) {
         want = 0;
         if (!a.key || !a.log) {
             return cli_usage_error("seat", "entropy needs --key and --log");
+        }
+        if ((a.tlog || a.seen || a.pubkey) && !(a.tlog && a.seen && a.pubkey)) {
+            return cli_usage_error("seat", "entropy takes --tlog, --seen and "
+                                           "--pubkey together");
         }
     } else if (strcmp(a.sub, "check") == 0) {
         want = -2;
@@ -634,6 +691,12 @@ cmd_seat(int argc, char **argv)
         if (!a.pubkey) {
             return cli_usage_error("seat", "history needs --pubkey");
         }
+    } else if (strcmp(a.sub, "logged") == 0) {
+        want = 1;
+        if (!a.pubkey || !a.tlog || !a.seen) {
+            return cli_usage_error("seat",
+                                   "logged needs --pubkey, --tlog and --seen");
+        }
     } else {
         return cli_usage_error("seat", "unknown subcommand '%s'", a.sub);
     }
@@ -647,7 +710,11 @@ cmd_seat(int argc, char **argv)
         ((a.action || a.choice || a.label || a.nonce) &&
          strcmp(a.sub, "sign") != 0) ||
         (a.pubkey && strcmp(a.sub, "check") != 0 &&
-         strcmp(a.sub, "history") != 0)) {
+         strcmp(a.sub, "history") != 0 && strcmp(a.sub, "logged") != 0 &&
+         strcmp(a.sub, "entropy") != 0) ||
+        ((a.tlog || a.seen) && strcmp(a.sub, "logged") != 0 &&
+         strcmp(a.sub, "entropy") != 0) ||
+        (a.is_end && strcmp(a.sub, "logged") != 0)) {
         return cli_usage_error("seat", "an option %s does not take", a.sub);
     }
     rc = cli_ctx_new(&ctx);
@@ -660,6 +727,8 @@ cmd_seat(int argc, char **argv)
         rc = run_check(&a, ctx);
     } else if (strcmp(a.sub, "sign") == 0) {
         rc = run_sign(&a, ctx);
+    } else if (strcmp(a.sub, "logged") == 0) {
+        rc = run_logged(&a, ctx);
     } else {
         rc = run_history(&a, ctx);
     }

@@ -484,15 +484,50 @@ outcome_text(const struct rpl_tlog_game *g, char *buf, size_t cap)
     return "?";
 }
 
+/* The games of a log, for the list of those never ended. */
+struct game_ids {
+    char (*id)[33];
+    uint64_t *index;
+    size_t n, cap;
+};
+
+static bool
+ids_add(struct game_ids *g, const char *id, uint64_t index)
+{
+    if (g->n == g->cap) {
+        const size_t cap = g->cap ? 2 * g->cap : 64;
+        char(*nid)[33] = realloc(g->id, cap * sizeof(*nid));
+
+        if (!nid)
+            return false;
+        g->id = nid;
+        uint64_t *nix = realloc(g->index, cap * sizeof(*nix));
+        if (!nix)
+            return false;
+        g->index = nix;
+        g->cap = cap;
+    }
+    memcpy(g->id[g->n], id, 33);
+    g->index[g->n++] = index;
+    return true;
+}
+
+static int
+id_cmp(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 /* Every entry in order: "<index> start <id> dealer <key>" or "<index>
- * end <id> <outcome>[ <end line>]"; a game started and never ended is
- * counted at the end. */
+ * end <id> <outcome>[: <end line>]"; then each game started and never
+ * ended, "<index> open <id>: abandoned, no end", and the counts. */
 static int
 do_games(struct rpl_ctx *ctx, int argc, char **argv)
 {
     struct rpl_tlog *t = NULL;
     struct rpl_error err;
-    uint64_t starts = 0, ends = 0;
+    struct game_ids starts = {0}, ends = {0};
+    uint64_t open = 0;
     int rc;
 
     if (argc != 1)
@@ -517,17 +552,36 @@ do_games(struct rpl_ctx *ctx, int argc, char **argv)
             rc = cli_worst(rc, lib_error(where, st, &err));
             continue;
         }
+        if (!ids_add(g.outcome == RPL_TLOG_STARTED ? &starts : &ends, g.id,
+                     i)) {
+            cli_msg("out of memory");
+            rc = cli_worst(rc, CLI_EXIT_USAGE);
+            break;
+        }
         if (g.outcome == RPL_TLOG_STARTED) {
-            starts++;
             printf("%" PRIu64 " start %s dealer %s\n", i, g.id, g.dealer);
         } else {
-            ends++;
             printf("%" PRIu64 " end %s %s%s%s\n", i, g.id,
                    outcome_text(&g, buf, sizeof(buf)), g.end[0] ? ": " : "",
                    g.end);
         }
     }
-    printf("%" PRIu64 " starts, %" PRIu64 " ends\n", starts, ends);
+    if (ends.n)
+        qsort(ends.id, ends.n, sizeof(*ends.id), id_cmp);
+    for (size_t k = 0; k < starts.n; k++) {
+        if (ends.n &&
+            bsearch(starts.id[k], ends.id, ends.n, sizeof(*ends.id), id_cmp))
+            continue;
+        open++;
+        printf("%" PRIu64 " open %s: abandoned, no end\n", starts.index[k],
+               starts.id[k]);
+    }
+    printf("%zu starts, %zu ends, %" PRIu64 " never ended\n", starts.n, ends.n,
+           open);
+    free(starts.id);
+    free(starts.index);
+    free(ends.id);
+    free(ends.index);
     rpl_tlog_close(t);
     return rc;
 }

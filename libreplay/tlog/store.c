@@ -25,6 +25,7 @@
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +80,7 @@ struct rpl_tlog {
     char origin[RPL_TLOG_ORIGIN_MAX + 1];
     uint64_t size;
     bool is_writable;
+    int lock_fd; /* the directory, flock()ed by a writer; -1 when none */
     struct builder b;
     /* The partial bundle at size: its entries, prefixed. */
     uint8_t *pb;
@@ -733,6 +735,7 @@ tlog_new(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
     if (!t)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     t->ctx = ctx;
+    t->lock_fd = -1;
     t->dir_len = len;
     t->dir = rpl__strndup(ctx, dir, len);
     t->path = rpl__alloc(ctx, len + TAIL_MAX);
@@ -752,6 +755,8 @@ rpl_tlog_close(struct rpl_tlog *t)
 {
     if (!t)
         return;
+    if (t->lock_fd >= 0)
+        close(t->lock_fd); /* releases the lock */
     rpl__free(t->ctx, t->rb.data);
     rpl__free(t->ctx, t->pb);
     rpl__free(t->ctx, t->path);
@@ -769,6 +774,30 @@ const char *
 rpl_tlog_origin(const struct rpl_tlog *t)
 {
     return t->origin;
+}
+
+/* One writer per directory: an exclusive flock(2) of the directory
+ * itself, held until rpl_tlog_close(); RPL_E_BUSY when another handle,
+ * in this process or another, holds it. */
+static enum rpl_status
+take_lock(struct rpl_tlog *t, struct rpl_error *err)
+{
+    const int fd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (fd < 0)
+        return rpl__err(err, RPL_E_IO, 0, "cannot open %s: %s", t->dir,
+                        strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        const int e = errno;
+
+        close(fd);
+        if (e == EWOULDBLOCK)
+            return rpl__err(err, RPL_E_BUSY, 0, "another writer holds the log");
+        return rpl__err(err, RPL_E_IO, 0, "cannot lock %s: %s", t->dir,
+                        strerror(e));
+    }
+    t->lock_fd = fd;
+    return RPL_OK;
 }
 
 enum rpl_status
@@ -796,6 +825,9 @@ rpl_tlog_create(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
                       strerror(errno));
         goto out;
     }
+    rc = take_lock(t, err);
+    if (rc != RPL_OK)
+        goto out;
     if (access(name_path(t, STATE_NAME), F_OK) == 0) {
         rc = rpl__err(err, RPL_E_EXISTS, 0, "a log exists there");
         goto out;
@@ -888,7 +920,19 @@ rpl_tlog_open(struct rpl_ctx *ctx, struct rpl_tlog **out, const char *dir,
     if (rc != RPL_OK)
         goto out;
     if (!is_missing) {
-        rc = parse_state(t, text, len, err);
+        /* A writer: locked first, then the state read again under the
+         * lock, so that it is the last append's. */
+        rpl__free(ctx, text);
+        text = NULL;
+        rc = take_lock(t, err);
+        if (rc == RPL_OK)
+            rc = read_file(t, name_path(t, STATE_NAME), RPL_MAX_TLOG_STATE,
+                           &text, &len, &is_missing, err);
+        if (rc == RPL_OK && is_missing)
+            rc = rpl__err(err, RPL_E_INCOMPLETE, 0,
+                          "%s: " STATE_NAME " vanished", t->dir);
+        if (rc == RPL_OK)
+            rc = parse_state(t, text, len, err);
         if (rc == RPL_OK)
             rc = load_edge(t, err);
         if (rc == RPL_OK)

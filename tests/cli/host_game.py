@@ -5,7 +5,7 @@ camelog-host(1).  Not a test itself (tests/cli/run.sh runs *.sh only).
 
     host_game.py play OUT [--journal J] [--keys p1,p2,...] [--transcript T]
                           [--kill-after N] [--no-fsync] [--check]
-                          [--kill-every]
+                          [--kill-every] [--tlog DIR]
     host_game.py crash-all OUT        kill after every request, in turn
 
 --check       every delivery is checked the moment it arrives by the seat
@@ -15,6 +15,9 @@ camelog-host(1).  Not a test itself (tests/cli/run.sh runs *.sh only).
               reached that seat; needs --journal
 --kill-every  the host is killed (SIGKILL) after every request of the
               game, the write excepted, and a new one resumes the journal
+--tlog DIR    the host appends to the public log DIR (crash-all: a new
+              log DIR-K for the run killed after request K, each checked
+              to hold the game's start and end once)
 
 The seats' keys are KEYS/pK.key (made by the calling test with
 `camelog keygen --seed`); the dealer's key is dealer.key; the game id,
@@ -41,7 +44,9 @@ SIGS = {}
 
 
 def cut(s):
-    """Long hex and base64 shortened for the transcript."""
+    """Long hex and base64, and the padding of a value, shortened for the
+    transcript."""
+    s = re.sub(r"\.{4,}", "...", s)
     out = []
     for w in s.split(" "):
         long = len(w) > 40 and re.fullmatch("[A-Za-z0-9+/=]+", w)
@@ -181,8 +186,11 @@ def sign(keys, seat, message_hex):
 
 
 def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
-         transcript=None, keys="keys", check=False, kill_every=False):
+         transcript=None, keys="keys", check=False, kill_every=False,
+         tlog=None):
     args = ["--no-fsync"] if no_fsync else []
+    if tlog:
+        args += ["--tlog", tlog]
     host = Host(args, journal, kill_after, transcript, kill_every)
     checker = Checker(journal) if check else None
     host.checker = checker
@@ -261,7 +269,7 @@ def main(argv):
     cmd, out = argv[0], argv[1]
     opts = {"journal": None, "keys": "", "transcript": None,
             "kill-after": "0", "no-fsync": False, "check": False,
-            "kill-every": False}
+            "kill-every": False, "tlog": None}
     i = 2
     while i < len(argv):
         k = argv[i][2:]
@@ -276,7 +284,7 @@ def main(argv):
         t = open(opts["transcript"], "w") if opts["transcript"] else None
         host, w = play(out, opts["journal"], keyed, int(opts["kill-after"]),
                        opts["no-fsync"], t, check=opts["check"],
-                       kill_every=opts["kill-every"])
+                       kill_every=opts["kill-every"], tlog=opts["tlog"])
         print("%s: %s, %d lines, %d requests" % (out, w["progress"], w["total"],
                                                  host.n))
         rc = 0
@@ -296,7 +304,8 @@ def main(argv):
         return rc
     if cmd == "crash-all":
         ref, _ = None, None
-        host, w = play(out, "ref.journal", keyed, 0, opts["no-fsync"])
+        host, w = play(out, "ref.journal", keyed, 0, opts["no-fsync"],
+                       tlog=opts["tlog"])
         with open(out, "rb") as f:
             ref = f.read()
         n = host.n
@@ -304,12 +313,27 @@ def main(argv):
         for k in range(1, n + 1):
             j = "crash-%d.journal" % k
             o = "crash-%d.camelog" % k
-            h, _ = play(o, j, keyed, k, opts["no-fsync"])
+            log = None
+            if opts["tlog"]:
+                log = "%s-%d" % (opts["tlog"], k)
+                subprocess.run([CAMELOG, "tlog", "init", "--origin",
+                                "example.org/games", log], check=True)
+            h, _ = play(o, j, keyed, k, opts["no-fsync"], tlog=log)
             with open(o, "rb") as f:
-                if f.read() == ref:
-                    same += 1
-                else:
-                    print("after request %d: the file differs" % k)
+                is_same = f.read() == ref
+            if log:
+                # The start and the end, once each, and nothing else.
+                games = subprocess.run([CAMELOG, "tlog", "games", log],
+                                       capture_output=True, text=True)
+                tail = games.stdout.splitlines()[-1:]
+                if tail != ["1 starts, 1 ends, 0 never ended"]:
+                    print("after request %d: the log has %s" % (k, tail))
+                    is_same = False
+                subprocess.run(["rm", "-r", log, j + ".tlog"], check=True)
+            if is_same:
+                same += 1
+            else:
+                print("after request %d: the file differs" % k)
             os.remove(o)
             os.remove(j)
             os.remove(j + ".secrets")

@@ -1,0 +1,45 @@
+/*
+ * host_tlog.h - what camelog host appends to the public log of its
+ * games (camelog host --tlog, camelog-host(1)).
+ */
+#ifndef CAMELOG_HOST_TLOG_H
+#define CAMELOG_HOST_TLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay.h"
+
+enum host_tlog_kind { HOST_TLOG_START, HOST_TLOG_END };
+
+/* Whether the log in dir can take this host's entries: it opens for
+ * appending (waiting a while for another host's append), and its
+ * checkpoint, if it has one, is signed by sk under its origin (one key
+ * per log: the readers check every checkpoint with it). */
+enum rpl_status host_tlog_check(struct rpl_ctx *ctx, const char *dir,
+                                const struct rpl_seckey *sk,
+                                struct rpl_error *err);
+
+/* The start or end entry of the game log, as host_tlog_add() appends
+ * it (*out freed with rpl_free()): what a seat looks for in the log. */
+enum rpl_status host_tlog_entry(struct rpl_ctx *ctx, const struct rpl_log *log,
+                                enum host_tlog_kind kind, char **out,
+                                size_t *len, struct rpl_error *err);
+
+/* Appends the start or end entry of the game log to the log in dir,
+ * then signs a new checkpoint with sk.  The end entry says the game was
+ * abandoned when its end line is the abort line (by the dealer: the
+ * server asked for it) or when the game records a seat's abandonment;
+ * otherwise finished or revealed.  With journal (may be NULL), the file
+ * <journal>.tlog records the log's size before the append, so that a
+ * host resumed after a crash finds an entry already appended at or after
+ * it and does not append it again.  *index (may be NULL) gets its index
+ * in the log. */
+enum rpl_status host_tlog_add(struct rpl_ctx *ctx, const char *dir,
+                              const char *journal, const struct rpl_seckey *sk,
+                              const struct rpl_log *log,
+                              enum host_tlog_kind kind, uint64_t *index,
+                              struct rpl_error *err);
+
+#endif /* CAMELOG_HOST_TLOG_H */
