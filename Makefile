@@ -534,13 +534,15 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 	    $(DEP_CFLAGS) $< $(LIB_SRC) $(DEP_LIBS) -o $@
 
 # The host's target includes tools/cmd_host.c (its static functions) and
-# links the commands' helpers.
+# links what the host calls of the other tools' files.
 $(B)/fuzz/fuzz_host: tests/fuzz/fuzz_host.c tools/cmd_host.c tools/cli.c \
-                     tools/cli.h $(LIB_SRC) $(B)/archive_sql.h
+                     tools/cli.h tools/host_tlog.c tools/host_tlog.h \
+                     $(LIB_SRC) $(B)/archive_sql.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote tools \
-	    -iquote $(B) $(DEP_CFLAGS) $< tools/cli.c $(LIB_SRC) $(DEP_LIBS) -o $@
+	    -iquote $(B) $(DEP_CFLAGS) $< tools/cli.c tools/host_tlog.c $(LIB_SRC) \
+	    $(DEP_LIBS) -o $@
 
 fuzz:
 	@$(DEPS_SH) build fuzz

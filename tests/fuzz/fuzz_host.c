@@ -48,12 +48,13 @@ static const char *const dealers[] = {"dealer.key", "other.key", "nokey"};
 
 /* camelog-host(1), Codes. */
 static const char *const codes[] = {
-    "malformed",   "not-your-turn", "on-behalf",   "phase",       "illegal",
-    "not-allowed", "duplicate",     "over",        "not-started", "signature",
-    "pending",     "limit",         "io",          "bad-json",    "bad-version",
-    "bad-request", "unknown-op",    "too-long",    "no-game",     "game-exists",
-    "finished",    "locked",        "bad-journal", "exists",      "internal",
-    NULL,
+    "malformed",   "not-your-turn", "on-behalf",   "phase",
+    "illegal",     "not-allowed",   "duplicate",   "over",
+    "not-started", "signature",     "pending",     "limit",
+    "io",          "bad-json",      "bad-version", "bad-request",
+    "unknown-op",  "too-long",      "no-game",     "game-exists",
+    "finished",    "locked",        "bad-journal", "exists",
+    "internal",    "tlog",          NULL,
 };
 
 static FILE *devnull;
@@ -295,6 +296,7 @@ host_free(struct host *h)
     }
     free_text(h->cur_id);
     free_text(h->cur_req);
+    free(h->journal);
     rpl_rec_free(h->rec);
     rpl_seckey_free(h->dealer);
     rpl_ctx_free(h->ctx);
