@@ -1222,6 +1222,24 @@ refused:
     return sent;
 }
 
+/* Frees what the host holds (the fuzz target calls it between inputs). */
+static void
+host_release(struct host *h)
+{
+    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
+        free_text(h->seen[i].id);
+        free_text(h->seen[i].req);
+        free_text(h->seen[i].reply);
+    }
+    free_text(h->cur_id);
+    free_text(h->cur_req);
+    free(h->journal);
+    rpl_rec_free(h->rec);
+    rpl_seckey_free(h->dealer);
+    rpl_ctx_free(h->ctx);
+    memset(h, 0, sizeof(*h));
+}
+
 /* Reads one request line (LF excluded) into buf[0..HOST_MAX_REQUEST].
  * Returns 1 for a line, 0 at the end of input, -1 for a line over the
  * limit (read to its end and dropped), -2 for a read error. */
@@ -1357,16 +1375,6 @@ cmd_host(int argc, char **argv)
     }
 out:
     free(buf);
-    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
-        free_text(h.seen[i].id);
-        free_text(h.seen[i].req);
-        free_text(h.seen[i].reply);
-    }
-    free_text(h.cur_id);
-    free_text(h.cur_req);
-    free(h.journal);
-    rpl_rec_free(h.rec);
-    rpl_seckey_free(h.dealer);
-    rpl_ctx_free(h.ctx);
+    host_release(&h);
     return cli_finish(rc);
 }
