@@ -306,10 +306,12 @@ START_TEST(recorded_test_vectors)
                                "ec1ccbbe685da95141002075980\n"),
                   "commit");
     ck_assert(strstr(text, "\nstart leader=p3 lady=p2\n"));
-    ck_assert(strstr(text, "\ndeal p1 b6e04a650d673663df887adc0e4e105febfcfeb"
-                           "5b5732f2000f6f48da083acbe\n"));
-    ck_assert(strstr(text, "\ndeal p4 289d81c55f6f792c7717c328baa4b95fc0ce5b3"
-                           "ee1bff99d92b894f4052babc1\n"));
+    /* Format 2 commits the padded views (camelog(5), "Padding"): the
+     * nonces of the vectors, the commitments of format 2's vectors. */
+    ck_assert(strstr(text, "\ndeal p1 2aa42f8d14f3940f7c3ae5f9965f56683527f90"
+                           "3099170af65d59c962b7d02fc\n"));
+    ck_assert(strstr(text, "\ndeal p4 0f19918dcf9c09459bbad55764a9ca3f9c9c5ab"
+                           "23f6da4c22cc95759341a909e\n"));
     ck_assert(strstr(text, "\nreveal 0102030405060708090a0b0c0d0e0f1011121314"
                            "15161718191a1b1c1d1e1f20\n"));
     free(text);
@@ -1025,9 +1027,17 @@ START_TEST(format_version)
     free(text);
     text = reseal(ctx, v1, &len);
     ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
-    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    /* Read by the rules of version 1, the padded commitments of version
+     * 2 no longer hold: the first deal line is at fault. */
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_E_FAIRNESS);
     ck_assert_uint_eq(rpl_log_version(log), 1);
     ck_assert_uint_eq(rep.version, 1);
+    {
+        size_t n = 0;
+        const char *at = rpl_log_line(log, rep.error.line, &n);
+
+        ck_assert(at && n > 6 && strncmp(at, "deal p", 6) == 0);
+    }
     rpl_log_free(log);
     /* A first line that fails leaves the version 0. */
     free(v1);
@@ -1137,7 +1147,7 @@ START_TEST(tamper_compressed)
     size_t gz_len = 0;
     char dir[] = "/tmp/camelog-tamper-XXXXXX";
     char path[64];
-    size_t rejected = 0, same = 0;
+    size_t rejected = 0, same = 0, redundant = 0;
 
     ck_assert_int_eq(rpl__gz_deflate(ctx, text, len, &gz, &gz_len, &err),
                      RPL_OK);
@@ -1170,10 +1180,12 @@ START_TEST(tamper_compressed)
                 ck_assert_msg(tl == len && memcmp(t, text, len) == 0,
                               "byte %zu changed the text and was accepted", i);
                 /* FTEXT (bit 0 of FLG), MTIME, XFL and OS carry no
-                 * content. */
-                ck_assert_msg((i >= 4 && i <= 9) || (i == 3 && mask == 1),
-                              "byte %zu outside FTEXT/MTIME/XFL/OS accepted",
-                              i);
+                 * content.  Inside the deflate stream a change can also
+                 * leave the text whole (a code length of a symbol the
+                 * data never uses, in a dynamic block's header): rare,
+                 * and harmless, since the seals cover the text. */
+                if (!((i >= 4 && i <= 9) || (i == 3 && mask == 1)))
+                    redundant++;
                 same++;
             }
             rpl_log_free(log);
@@ -1191,7 +1203,8 @@ START_TEST(tamper_compressed)
         ck_assert_msg(rpl_log_read(ctx, &log, path, &err) != RPL_OK,
                       "prefix of %zu bytes accepted", n);
     }
-    ck_assert_uint_gt(rejected, 2 * (gz_len - 6));
+    ck_assert_uint_gt(rejected + redundant, 2 * (gz_len - 6));
+    ck_assert_uint_le(redundant, 2);
     unlink(path);
     rmdir(dir);
     rpl_free(ctx, gz);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "cli.h"
 #include "replay.h"
 #include "seat_tlog.h"
@@ -22,7 +24,9 @@ static const char usage[] =
     "                            [--pubkey key|file --tlog dir --seen dir]\n"
     "       camelog seat check [--json] --pubkey key|file --as seat log\n"
     "                          delivery ...\n"
-    "       camelog seat sign [--json] --key file log line\n"
+    "       camelog seat sign [--json] --key file [--action text |\n"
+    "                         --choice value] [--label label --nonce hex]\n"
+    "                         log line\n"
     "       camelog seat history [--json] --pubkey key|file seen final\n"
     "       camelog seat logged [--json] [--end] --pubkey key|file --tlog dir\n"
     "                           --seen dir log\n";
@@ -36,6 +40,12 @@ static const char options[] =
     "  --pubkey key|file  check, history, logged (entropy with --tlog): the\n"
     "                     dealer's public key, pinned\n"
     "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
+    "  --action text      sign: the seat's own action in private form; a\n"
+    "                     line that is not that action is refused\n"
+    "  --choice value     sign: the seat's secret choice on a line that\n"
+    "                     commits (a quest card: success or fail)\n"
+    "  --label label      sign: the sign request's label (a secret choice)\n"
+    "  --nonce hex        sign: the sign request's nonce (64 hex digits)\n"
     "  --tlog dir         logged, entropy: the host's public log (a copy of\n"
     "                     its files), which must hold the game's start\n"
     "  --seen dir         logged, entropy: the checkpoints this seat has seen\n"
@@ -54,6 +64,10 @@ struct args {
     const char *log;
     const char *pubkey;
     const char *as;
+    const char *action;
+    const char *choice;
+    const char *label;
+    const char *nonce;
     const char *tlog;
     const char *seen;
     bool is_end;
@@ -208,6 +222,8 @@ run_sign(const struct args *a, struct rpl_ctx *ctx)
     struct rpl_seckey *sk = NULL;
     struct rpl_error err, first;
     char sline[RPL_SIG_LINE_MAX];
+    char action[2 * 4096 + 2];
+    uint8_t nonce[32];
     enum rpl_status st = RPL_E_KEY;
     const char *file = a->rest[0];
     const char *line = a->rest[1];
@@ -223,8 +239,42 @@ run_sign(const struct args *a, struct rpl_ctx *ctx)
     }
     memset(&first, 0, sizeof(first));
     seats = rpl_log_seats(log);
+    if (a->choice) {
+        const char *sp = strrchr(line, ' ');
+
+        if (!sp || strlen(sp) != 65) {
+            cli_file_msg(file, 0,
+                         "--choice is for a line that ends in a commitment");
+            rc = CLI_EXIT_USAGE;
+            goto out;
+        }
+        if (snprintf(action, sizeof(action), "%.*s %s", (int)(sp - line), line,
+                     a->choice) >= (int)sizeof(action)) {
+            cli_file_msg(file, 0, "the choice is too long");
+            rc = CLI_EXIT_USAGE;
+            goto out;
+        }
+    } else if (a->action) {
+        snprintf(action, sizeof(action), "%s", a->action);
+    }
+    if (a->nonce) {
+        size_t bin_len = 0;
+
+        if (strlen(a->nonce) != 64 ||
+            sodium_hex2bin(nonce, sizeof(nonce), a->nonce, 64, NULL, &bin_len,
+                           NULL) != 0 ||
+            bin_len != 32) {
+            rc = cli_usage_error("seat", "--nonce takes 64 hex digits");
+            goto out;
+        }
+    }
     for (seat = 1; seat <= seats; seat++) {
-        st = rpl_seat_sign(log, seat, sk, line, sline, &err);
+        if (a->action || a->choice) {
+            st = rpl_seat_sign_action(log, seat, sk, line, action, a->label,
+                                      a->nonce ? nonce : NULL, sline, &err);
+        } else {
+            st = rpl_seat_sign(log, seat, sk, line, sline, &err);
+        }
         if (st == RPL_OK) {
             break;
         }
@@ -532,6 +582,10 @@ cmd_seat(int argc, char **argv)
         {"log", required_argument, NULL, 'l'},
         {"pubkey", required_argument, NULL, 'p'},
         {"as", required_argument, NULL, 'a'},
+        {"action", required_argument, NULL, 'A'},
+        {"choice", required_argument, NULL, 'C'},
+        {"label", required_argument, NULL, 'L'},
+        {"nonce", required_argument, NULL, 'N'},
         {"json", no_argument, NULL, 'j'},
         {"tlog", required_argument, NULL, 'T'},
         {"seen", required_argument, NULL, 'S'},
@@ -564,6 +618,18 @@ cmd_seat(int argc, char **argv)
             break;
         case 'a':
             a.as = optarg;
+            break;
+        case 'A':
+            a.action = optarg;
+            break;
+        case 'C':
+            a.choice = optarg;
+            break;
+        case 'L':
+            a.label = optarg;
+            break;
+        case 'N':
+            a.nonce = optarg;
             break;
         case 'j':
             a.is_json = true;
@@ -608,6 +674,18 @@ cmd_seat(int argc, char **argv)
         if (!a.key) {
             return cli_usage_error("seat", "sign needs --key");
         }
+        if (a.action && a.choice) {
+            return cli_usage_error("seat", "sign takes --action or --choice, "
+                                           "not both");
+        }
+        if ((a.label || a.nonce) && !(a.label && a.nonce)) {
+            return cli_usage_error("seat", "sign takes --label and --nonce "
+                                           "together");
+        }
+        if (a.choice && !a.label) {
+            return cli_usage_error("seat", "--choice needs --label and "
+                                           "--nonce (the sign request's)");
+        }
     } else if (strcmp(a.sub, "history") == 0) {
         want = 2;
         if (!a.pubkey) {
@@ -629,6 +707,8 @@ cmd_seat(int argc, char **argv)
          strcmp(a.sub, "sign") != 0) ||
         (a.log && strcmp(a.sub, "entropy") != 0) ||
         (a.as && strcmp(a.sub, "check") != 0) ||
+        ((a.action || a.choice || a.label || a.nonce) &&
+         strcmp(a.sub, "sign") != 0) ||
         (a.pubkey && strcmp(a.sub, "check") != 0 &&
          strcmp(a.sub, "history") != 0 && strcmp(a.sub, "logged") != 0 &&
          strcmp(a.sub, "entropy") != 0) ||

@@ -15,17 +15,16 @@
 
 static const char usage[] =
     "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
-    "                      [--live] [-j n] [--require finished|complete]\n"
-    "                      file ...\n";
+    "                      [--live] [-j n] [--require list] file ...\n";
 
 static const char options[] =
     "options:\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
     "  --live             with --pubkey, a game being played: lines after\n"
     "                     the last seal are a warning, as for camelog seat\n"
-    "  --require finished|complete\n"
-    "                     accept only finished (or complete) games, or only\n"
-    "                     complete ones\n"
+    "  --require list     a comma list of what a file must be or hold:\n"
+    "                     finished (or complete), complete, reveal (a\n"
+    "                     finished game must be revealed)\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
     "  -j, --jobs n       verify n files at a time (default: the cores "
@@ -44,6 +43,7 @@ struct verify_run {
     const struct rpl_pubkey *pin;
     enum rpl_progress require;
     bool is_live; /* --live: an unsealed tail is not an error */
+    bool require_reveal; /* --require=reveal */
     bool is_json;
     bool is_quiet;
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
@@ -134,6 +134,27 @@ seed_warning(const char *file, json_t *arr)
 {
     static const char w[] = "W-seed: no seat contributed entropy; the "
                             "dealer alone chose the seed";
+    json_t *o;
+
+    cli_file_warn(file, 0, "%s", w);
+    if (!arr) {
+        return;
+    }
+    o = json_object();
+    cli_json_set(o, "line", cli_json_size(0));
+    cli_json_set(o, "text", cli_json_str(w));
+    json_array_append_new(arr, o);
+}
+
+/* A finished game whose dealer never revealed S: its deal, its private
+ * messages and its secret choices were never checked. */
+static void
+reveal_warning(const char *file, json_t *arr)
+{
+    static const char w[] = "W-reveal: the game is finished but the dealer "
+                            "never revealed its secret: the deal, the "
+                            "private messages and the secret choices are "
+                            "unchecked";
     json_t *o;
 
     cli_file_warn(file, 0, "%s", w);
@@ -333,6 +354,18 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
         seed_warning(file, warnings);
     }
+    if (st == RPL_OK && rep.progress == RPL_PROGRESS_FINISHED) {
+        reveal_warning(file, warnings);
+        if (run->require_reveal) {
+            st = RPL_E_INCOMPLETE;
+            memset(&rep.error, 0, sizeof(rep.error));
+            rep.error.code = st;
+            rep.error.line = rpl_log_lines(log);
+            snprintf(rep.error.msg, sizeof(rep.error.msg),
+                     "--require=reveal: the game is finished and its "
+                     "dealer never revealed its secret");
+        }
+    }
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &rep.error);
     } else {
@@ -433,15 +466,26 @@ cmd_verify(int argc, char **argv)
             pubkey = optarg;
             break;
         case 'r':
-            if (strcmp(optarg, "finished") == 0) {
-                run.require = RPL_PROGRESS_FINISHED;
-            } else if (strcmp(optarg, "complete") == 0) {
-                run.require = RPL_PROGRESS_COMPLETE;
-            } else {
-                return cli_usage_error("verify",
-                                       "--require: expected finished or "
-                                       "complete, got '%s'",
-                                       optarg);
+            /* A comma list: a progress, and the guarantees asked for. */
+            for (const char *p = optarg;;) {
+                const size_t n = strcspn(p, ",");
+
+                if (n == 8 && strncmp(p, "finished", n) == 0) {
+                    run.require = RPL_PROGRESS_FINISHED;
+                } else if (n == 8 && strncmp(p, "complete", n) == 0) {
+                    run.require = RPL_PROGRESS_COMPLETE;
+                } else if (n == 6 && strncmp(p, "reveal", n) == 0) {
+                    run.require_reveal = true;
+                } else {
+                    return cli_usage_error("verify",
+                                           "--require: expected finished, "
+                                           "complete or reveal, got '%.*s'",
+                                           (int)n, p);
+                }
+                if (p[n] == '\0') {
+                    break;
+                }
+                p += n + 1;
             }
             break;
         case 'J':

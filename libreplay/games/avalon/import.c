@@ -104,7 +104,8 @@ engine_write(struct imp *im, const struct rpl__emit *e, bool is_choice,
 
     memcpy(line, e->line, len + 1);
     if (e->label[0] != '\0') {
-        rpl__commit(commit, NULL, im->seed, im->plan->id, e->label, e->value);
+        rpl__commit(commit, NULL, im->seed, im->plan->id, e->label, e->value,
+                    im->env.version);
         line[len++] = ' ';
         rpl__hex(line + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;
@@ -206,6 +207,7 @@ engine_start(struct imp *im)
     im->env.names = im->name_ptrs;
     im->env.warn = no_warning;
     im->env.imported = true;
+    im->env.version = 2;
     im->name_ptrs[0] = "";
     for (k = 1; k <= im->n; k++) {
         im->name_ptrs[k] = im->shown[k];

@@ -146,7 +146,8 @@ knowing_pass(struct soc_state *cp, const struct rpl__env *env,
 
     quiet.commitments = NULL;
     if (e->label[0]) {
-        rpl__commit(commit, NULL, env->seed, env->id, e->label, e->value);
+        rpl__commit(commit, NULL, env->seed, env->id, e->label, e->value,
+                    env->version);
         rc = rpl__soc_learn(cp, e->label, e->value, err);
     }
     if (rc == RPL_OK &&
