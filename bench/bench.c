@@ -90,13 +90,12 @@ die(const char *what, const struct rpl_error *err)
     exit(2);
 }
 
-/* Records game g of a game (config g mod the number of configurations)
- * with the plausible bots; returns its log. */
+/* Records game g of a game with the given rules line and the plausible
+ * bots; returns its log. */
 static struct rpl_log *
-record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, const char *name,
-       size_t g)
+record_rules(struct rpl_ctx *ctx, const struct rpl_seckey *dealer,
+             const char *name, const char *rules, size_t seats, size_t g)
 {
-    const bool soc = strcmp(name, "soc") == 0;
     struct rpl_rec_config cfg;
     struct rpl_recorder *rec = NULL;
     struct rpl_log *log = NULL;
@@ -105,8 +104,8 @@ record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, const char *name,
 
     memset(&cfg, 0, sizeof(cfg));
     cfg.game = name;
-    cfg.rules = soc ? SOC_RULES[g % NSOC] : RULES[g % NRULES];
-    cfg.seats = soc ? SOC_SEATS[g % NSOC] : RULES_SEATS[g % NRULES];
+    cfg.rules = rules;
+    cfg.seats = seats;
     cfg.names = NAMES;
     cfg.dealer = dealer;
     rpl__store_le64(bot, g);
@@ -121,6 +120,70 @@ record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, const char *name,
         die("reveal", &err);
     rpl_rec_free(rec);
     return log;
+}
+
+/* Records game g of a game (config g mod the number of configurations)
+ * with the plausible bots; returns its log. */
+static struct rpl_log *
+record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, const char *name,
+       size_t g)
+{
+    const bool soc = strcmp(name, "soc") == 0;
+
+    return record_rules(ctx, dealer, name,
+                        soc ? SOC_RULES[g % NSOC] : RULES[g % NRULES],
+                        soc ? SOC_SEATS[g % NSOC] : RULES_SEATS[g % NRULES], g);
+}
+
+/* How the plausible players of Shadows over Camelot fare at each table
+ * size with the default rules line of camelog simulate (the figures of
+ * camelog-simulate(1)): the knights' wins, and the accusations whose
+ * accused showed the traitor card against those that showed a loyal
+ * one, read from each log's lines. */
+static void
+bench_soc_play(struct rpl_ctx *ctx, const struct rpl_seckey *dealer,
+               double scale)
+{
+    const size_t games = (size_t)(1000 * scale) + 10;
+
+    printf("plausible players (Shadows over Camelot), %zu games a table, "
+           "the default rules line (own=on; the Three Brave Knights at 3):\n",
+           games);
+    for (size_t n = 3; n <= 7; n++) {
+        char rules[64];
+        size_t knights = 0, right = 0, wrong = 0;
+
+        snprintf(rules, sizeof(rules), "players=%zu traitor=on brave=%s own=on",
+                 n, n == 3 ? "on" : "off");
+        for (size_t g = 0; g < games; g++) {
+            struct rpl_log *log =
+                record_rules(ctx, dealer, "soc", rules, n, 1000000 + g);
+            size_t len = 0;
+            const char *line = rpl_log_text(log, &len);
+            bool accused = false;
+
+            while (line && *line) {
+                const char *end = strchr(line, '\n');
+
+                if (strncmp(line, "end knights ", 12) == 0)
+                    knights++;
+                if (accused && strncmp(line, "shows ", 6) == 0) {
+                    const char *sp = strchr(line + 6, ' ');
+
+                    if (sp && strncmp(sp, " traitor", 8) == 0)
+                        right++;
+                    else
+                        wrong++;
+                }
+                accused = strncmp(line, "accuse ", 7) == 0;
+                line = end ? end + 1 : NULL;
+            }
+            rpl_log_free(log);
+        }
+        printf("  %zu players: knights win %.1f%%; accusations right %zu, "
+               "wrong %zu\n",
+               n, 100.0 * (double)knights / (double)games, right, wrong);
+    }
 }
 
 static void
@@ -844,6 +907,7 @@ main(int argc, char **argv)
             free(soc_texts[g]);
         free(soc_texts);
     }
+    bench_soc_play(ctx, dealer, scale);
 
     /* verify against its floor, same files, same run, CPU time: batches
      * of files, each verified and floored back to back (in turn which

@@ -2467,6 +2467,90 @@ START_TEST(test_reveal_honest)
 }
 END_TEST
 
+/* The table's memory of each seat's conduct comes from the public lines
+ * alone: a public verifier that replays a game's lines holds the very
+ * memory the seeded players read, byte for byte; and the games of the
+ * remembering players fill it. */
+START_TEST(test_memory_public)
+{
+    static const char *const rules[] = {
+        "players=4 traitor=on brave=off own=on",
+        "players=7 traitor=on brave=off own=on",
+        "players=5 traitor=on brave=off",
+    };
+    unsigned filled = 0;
+
+    for (unsigned i = 0; i < 3; i++)
+        for (unsigned seed = 70; seed < 74; seed++) {
+            struct game g;
+            struct soc_state *pub = calloc(1, sizeof(*pub));
+            struct rpl__line ln;
+            struct rpl_error err;
+            char line[128];
+            size_t seats = 0;
+            const uint8_t *m;
+
+            ck_assert_ptr_nonnull(pub);
+            g_start(&g, rules[i], seed);
+            g_play(&g, RPL_BOT_PLAUSIBLE, 5000, NULL, false);
+            snprintf(line, sizeof(line), "rules %s", g.rules);
+            ck_assert_int_eq(rpl__line_split(&ln, line, strlen(line), 4, &err),
+                             RPL_OK);
+            ck_assert_int_eq(rpl__soc.rules(pub, &ln, &g.penv, &seats, &err),
+                             RPL_OK);
+            for (size_t j = 0; j < g.nlines; j++)
+                ck_assert_int_eq(apply_text(pub, &g.penv, g.lines[j].text,
+                                            g.first_no + j + 1, &err),
+                                 RPL_OK);
+            ck_assert(!pub->p.knows);
+            ck_assert_msg(memcmp(&pub->m, &g.st->m, sizeof(pub->m)) == 0,
+                          "%s, seed %u: the memories differ", rules[i], seed);
+            m = (const uint8_t *)&g.st->m;
+            for (size_t b = 0; b < sizeof(g.st->m); b++)
+                filled += m[b];
+            free(pub);
+            g_free(&g);
+        }
+    ck_assert_uint_gt(filled, 0);
+}
+END_TEST
+
+/* A progression of evil far worse than the least harmful one the board
+ * offered is remembered, and makes its seat the one the others suspect;
+ * the least harmful one leaves nothing to remember. */
+START_TEST(test_memory_suspect)
+{
+    struct game g;
+    struct soc_know kn;
+    unsigned k, a, b;
+
+    g_start(&g, "players=5 traitor=on brave=off own=on", 75);
+    k = plain(&g);
+    a = soc_next(&g.st->p, k);
+    b = soc_next(&g.st->p, a);
+    /* Life is cheap (4 life points), a ninth siege engine is not. */
+    g.st->p.siege = 8;
+    g.st->p.seat[k].lp = 4;
+    set_turn(&g, k);
+    actf(&g, "evil p%u life", k);
+    ck_assert_uint_eq(g.st->m.evil_worse[k], 0);
+    g.st->p.seat[k].lp = 4;
+    set_turn(&g, k);
+    actf(&g, "evil p%u siege", k);
+    ck_assert_uint_eq(g.st->m.evil_worse[k], 1);
+    memset(&kn, 0, sizeof(kn));
+    kn.st = g.st;
+    kn.p = &g.st->p;
+    kn.k = a;
+    ck_assert_int_gt(rpl__soc_suspicion(&kn, k), rpl__soc_suspicion(&kn, b));
+    /* One such choice: a loyal knight never made it in the measured
+     * games; the table accuses on it. */
+    ck_assert_int_ge(rpl__soc_suspicion(&kn, k), 30);
+    ck_assert_int_lt(rpl__soc_suspicion(&kn, b), 30);
+    g_free(&g);
+}
+END_TEST
+
 /* One card from seat `from` to seat `to`, without the deck. */
 static void
 steal(struct game *g, unsigned from, unsigned to, unsigned card)
@@ -3386,6 +3470,8 @@ soc_suite(void)
     tcase_add_test(tc, test_own_merlins);
     tcase_add_test(tc, test_own_volunteer);
     tcase_add_test(tc, test_own_convocation);
+    tcase_add_test(tc, test_memory_public);
+    tcase_add_test(tc, test_memory_suspect);
     tcase_add_test(tc, test_pool_random);
     tcase_add_test(tc, test_fate);
     tcase_add_test(tc, test_heroism);

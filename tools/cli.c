@@ -191,10 +191,16 @@ file_vmsg(const char *file, size_t line, const char *kind, const char *fmt,
           va_list ap)
 {
     const char *k = kind ? kind : "", *sep = kind ? ": " : "";
-    char head[1024];
+    char head[1024], shown[4 * 4096];
     int n;
 
     msg_begin();
+    /* A file name is text from a directory: a record set or an archive
+     * may come from anyone, so its controls never reach the terminal. */
+    if (file) {
+        rpl_text_escape(file, shown, sizeof(shown));
+        file = shown;
+    }
     if (!file) {
         n = snprintf(head, sizeof(head), PROG ": %s%s", k, sep);
     } else if (line > 0) {

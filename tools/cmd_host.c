@@ -466,6 +466,21 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
 
 /* ------------------------------------------------------- the reply body */
 
+/* A sign request's padding: text and message (hex, twice the text) of
+ * a request vary with the line (a vote yes or no, held before the votes
+ * are public), so "pad" adds three full stops for each byte the text
+ * lacks to a multiple of 64: every request of one kind has one length. */
+static json_t *
+json_pad(size_t text_len)
+{
+    char pad[3 * 64 + 1];
+    const size_t k = 3 * ((64 - text_len % 64) % 64);
+
+    memset(pad, '.', k);
+    pad[k] = '\0';
+    return json_string(pad);
+}
+
 /* A signature in base64, as the delivery's JSON form writes it. */
 static json_t *
 json_sig(const uint8_t sig[64])
@@ -611,7 +626,8 @@ sign_json(const struct rpl_recorder *rec)
             !cli_json_set(o, "message", json_hex(msg, mlen)) ||
             (sr.has_nonce &&
              (!cli_json_set(o, "label", cli_json_str(sr.label)) ||
-              !cli_json_set(o, "nonce", json_hex(sr.nonce, 32))))) {
+              !cli_json_set(o, "nonce", json_hex(sr.nonce, 32)))) ||
+            !cli_json_set(o, "pad", json_pad(tlen))) {
             json_decref(a);
             a = NULL;
         }

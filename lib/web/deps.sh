@@ -82,7 +82,7 @@ tree_of() {
 
 # ------------------------------------------------------------- build
 
-CFLAGS_WASM="--target=wasm32-wasi --sysroot=$SYSROOT -Oz -ffunction-sections \
+CFLAGS_WASM="--target=wasm32-wasi --sysroot=$SYSROOT ${WASM_OPT:--O2} -ffunction-sections \
 -fdata-sections -w"
 
 # compile LIB OBJDIR CFLAGS FILE...: each FILE into OBJDIR, JOBS at a

@@ -503,6 +503,27 @@ def lengths():
     print("  replies equal in length: %s (%d replies); journal %d and %d "
           "bytes; secrets %d and %d bytes" %
           (a[0] == b[0], len(a[0]), a[1], b[1], a[2], b[2]))
+    def vote(v, tag):
+        shutil.rmtree("seat", ignore_errors=True)
+        g = Game(journal="len-%s.journal" % tag)
+        voted = []
+
+        def act_hook(s, a):
+            if a.startswith("vote ") and not voted:
+                s.action = a = "vote %s %s" % (s.name, v)
+                voted.append(s.name)
+            return a
+        g.act_hook = act_hook
+        g.start()
+        # Until the first vote is in, held with its sign request.
+        g.play(until=lambda st: bool(voted))
+        g.stop()
+        return g.replies, voted
+    e, who = vote("yes", "e")
+    f, _ = vote("no", "f")
+    print("lengths: the first vote, held with its sign request (%s): yes "
+          "or no" % who[0])
+    print("  replies equal in length: %s (%d replies)" % (e == f, len(e)))
     c = game(SECRET, "c", "success")
     d = game(SECRET, "d", "fail")
     print("lengths: the first card of quest 1 (%s, %s): success or fail" %

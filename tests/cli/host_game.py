@@ -44,7 +44,9 @@ SIGS = {}
 
 
 def cut(s):
-    """Long hex and base64 shortened for the transcript."""
+    """Long hex and base64, and the padding of a value, shortened for the
+    transcript."""
+    s = re.sub(r"\.{4,}", "...", s)
     out = []
     for w in s.split(" "):
         long = len(w) > 40 and re.fullmatch("[A-Za-z0-9+/=]+", w)

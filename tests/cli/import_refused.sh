@@ -35,3 +35,10 @@ echo "== -q: no summary"
 camelog import --from avalongame -q --seed 01 --key importer.key -o games \
     data/refuse-good-fail.json
 echo "exit $?"
+echo "== a record's file name reaches the terminal escaped"
+# The operands come from a directory of records, which may come from
+# anyone: an escape sequence in a name is shown as \xHH, as in archive.
+name=$(printf 'x\033]0;owned\007\342\200\256y.json')
+cp data/good-5.json "$name"
+camelog import --from avalongame -q --seed 01 --key importer.key -o games "$name"
+echo "exit $?"

@@ -47,6 +47,8 @@ exec_line(struct soc_state *st, const struct soc_cmd *cmd,
         memcpy(&st->p, &save.p, sizeof(save.p));
         memcpy(&st->h, &save.h, sizeof(save.h));
         memcpy(&st->r, &save.r, sizeof(save.r));
+    } else {
+        rpl__soc_remember(st, &save.p, cmd);
     }
     sodium_memzero(&save, sizeof(save));
     return rc;

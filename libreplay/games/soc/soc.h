@@ -559,12 +559,25 @@ struct soc_rng {
     struct rpl__stream taunt;
 };
 
+/* What the table has seen each seat do, from the public lines alone:
+ * the memory of the plausible knights (suspect.c).  It is not part of
+ * the digest and no rule reads it; a line adds to it once accepted. */
+struct soc_mem {
+    uint8_t evil_worse[SOC_MAX_SEATS + 1]; /* progressions of evil far worse
+                                              than the least harmful */
+    uint8_t solo_lost[SOC_MAX_SEATS + 1]; /* solo quests lost with cards laid */
+    uint8_t solo_low[SOC_MAX_SEATS + 1];  /* fight cards of 1 or 2 laid there */
+    uint8_t declined[SOC_MAX_SEATS + 1];  /* no to Morgan while fit to go */
+    uint8_t cancels[SOC_MAX_SEATS + 1];   /* Merlins or Excalibur offered */
+};
+
 /* The core (pub, hid, rng) is saved before a line and restored when the
- * line is refused; the arrays after it only grow. */
+ * line is refused; the memory and the arrays after it only grow. */
 struct soc_state {
     struct soc_pub p;
     struct soc_hid h;
     struct soc_rng r;
+    struct soc_mem m;
     uint8_t loyalty_commit[SOC_MAX_SEATS + 1][32];
     struct soc_ev ev[SOC_MAX_EV];
     struct soc_deliv dv[SOC_MAX_DELIV];
@@ -957,6 +970,24 @@ struct soc_know {
     unsigned mood; /* 0..99, drawn once per decision from the stream */
 };
 
+/* ------------------------------------------------------------ values.c */
+
+/* An immediate defeat, or a cost no player accepts (tactics.c). */
+#define SOC_BOT_LOSS 100000L
+
+const struct soc_combat *rpl__soc_combat(const struct soc_pub *p, unsigned q);
+const struct soc_war *rpl__soc_war(const struct soc_pub *p, unsigned q);
+/* Living knights at loc; living knights. */
+unsigned rpl__soc_present(const struct soc_pub *p, unsigned loc);
+unsigned rpl__soc_living(const struct soc_pub *p);
+/* Grail cards (black: black cards) on the Grail's spots. */
+unsigned rpl__soc_grail_count(const struct soc_pub *p, bool black);
+unsigned rpl__soc_inflow(const struct soc_pub *p);
+/* One more siege engine when s stand; a life point lost or gained at lp. */
+long rpl__soc_siege_harm(const struct soc_pub *p, unsigned s);
+long rpl__soc_lp_harm(unsigned lp);
+long rpl__soc_lp_gain(unsigned lp);
+
 /* -------------------------------------------------------------- plan.c */
 
 /* The weights that change at a small table. */
@@ -975,6 +1006,18 @@ long rpl__soc_plan_weight(const struct soc_pub *p, enum soc_plan_w w,
 /* The chance, in percent, that seat t holds the traitor card, as the
  * seat of kn can tell from the table's evidence. */
 long rpl__soc_suspicion(const struct soc_know *kn, unsigned t);
+/* How far, in hundredths of a sword, a progression of evil may cost
+ * more than the least harmful one before the table calls it worse: a
+ * loyal knight weighs his own hand too (a Merlin, a fight card for the
+ * siege), which nobody else sees. */
+#define SOC_EVIL_WORSE 120
+/* Adds an accepted line to the table's memory; before is the public
+ * state the line was read against. */
+void rpl__soc_remember(struct soc_state *st, const struct soc_pub *before,
+                       const struct soc_cmd *cmd);
+/* What progression of evil opt costs the knights as a loyal seat k
+ * weighs it from the public state alone (hundredths of a sword). */
+long rpl__soc_evil_cost(const struct soc_pub *p, unsigned k, unsigned opt);
 
 /* The knowledge of the seat to act (a knowing state), with its mood. */
 void rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,

@@ -11,14 +11,17 @@
  *   low, fights siege engines when they pile up (counting those that
  *   the black cards of finished quests will bring), sacrifices a life
  *   point only for an action worth more, chooses the least harmful
- *   progression of evil, cancels the worst black cards, and accuses the
- *   knight the table's evidence points at (a wrong accusation, a hand
- *   that keeps growing) once the odds favour it;
+ *   progression of evil, cancels the worst black cards, gives cards to
+ *   the knights at the quests they serve (the Messenger, King Arthur's
+ *   exchange), and accuses the knight whom the table's memory of each
+ *   seat's conduct points at (suspect.c) once the odds favour it;
  * - the hidden traitor works as a loyal knight would, at a small table
  *   always, at a large one less often; otherwise he sabotages quietly:
  *   he hoards white cards, sits on the solo quests and loses them with
- *   low cards, now and then picks the most harmful progression of evil
- *   or accuses a loyal knight falsely, and never cancels a black card.
+ *   low cards.  He chooses the most harmful progression of evil that
+ *   the table would not call worse than the least harmful one, now and
+ *   then dares the worst, answers Morgan and mostly offers his Merlins
+ *   as a loyal knight would, and accuses only to win at once.
  *
  * The weights (W_*, traitor_busy()) were measured, not guessed: the
  * knights should win 30 to 50 games in 100 at every table size, as
@@ -26,10 +29,11 @@
  * while evil still wins in each of its ways.  At a small table the loyal
  * knights follow plan.c's plan: some quests left alone, other weights.
  *
- * A player sees the public half of the state, its own hand, its own
- * loyalty card once it has looked at it, the black cards it has looked
- * at, and for the table's decisions (three Merlins, a volunteer) what
- * the table says aloud; never another seat's hand or loyalty.
+ * A player sees the public half of the state, the table's memory of the
+ * public lines (suspect.c), its own hand, its own loyalty card once it
+ * has looked at it, the black cards it has looked at, and for the
+ * table's decisions (three Merlins, a volunteer) what the table says
+ * aloud; never another seat's hand or loyalty.
  */
 #include <string.h>
 
@@ -38,17 +42,29 @@
 /* ---------------------------------------------------------- knowledge */
 
 /* An immediate defeat, or a cost no player accepts. */
-#define LOSS 100000L
+#define LOSS SOC_BOT_LOSS
 
 /* The hidden traitor's tendencies, in percent of his decisions: how
- * often he accuses a loyal knight once he may, and picks the worst
- * progression of evil; and how often the revealed traitor sends a siege
- * engine rather than a black card.  A traitor who sabotaged every turn
- * would be caught at once.  How often he plays his heroic actions as a
- * loyal knight would depends on the table (traitor_busy()). */
-#define TRAITOR_ACCUSE 15u
+ * often he dares the most harmful progression of evil (the table
+ * remembers it: suspect.c), keeps his Merlins when a loyal knight would
+ * offer them, and how often the revealed traitor sends a siege engine
+ * rather than a black card.  A traitor who sabotaged every turn would
+ * be caught at once; one who never did would only ever win by the
+ * flip.  He accuses only when the white sword his accusation turns
+ * black is evil's seventh: a wrong accusation shows him to the table
+ * (suspect.c) for a sword, and loses more than it brings (measured: a
+ * traitor who accused now and then won no more games).  How often he
+ * plays his heroic actions as a loyal knight would depends on the table
+ * (traitor_busy()). */
 #define TRAITOR_EVIL   8u
+#define TRAITOR_MERLIN 70u
 #define TRAITOR_SIEGE  50u
+
+/* The least chance, in percent, that a seat holds the traitor card
+ * before a loyal knight accuses it: a wrong accusation turns a white
+ * sword black, and a suspicion without evidence is wrong six times in
+ * seven. */
+#define ACCUSE_MIN 30
 
 /* The loyal knight's weights, in percent of the values below, measured
  * with camelog simulate over 300 games at each table size (the man
@@ -77,10 +93,6 @@
 /* The total of a full house that goes for Lancelot (4-4-4-5-5 is 22):
  * weaker hands cost the knights more turns than the quest brings. */
 #define LANCELOT_STRONG 20u
-
-/* The black cards that the next INFLOW_DRAWS would turn into siege
- * engines (those of quests that are over) count as engines already. */
-#define INFLOW_DRAWS 4
 
 /* Turns after which the knights stop holding evil off (games of seeded
  * players last up to some 160 turns). */
@@ -115,112 +127,6 @@ rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,
     /* Sir Percival has just seen the top black card. */
     if (p->need.kind == SOC_N_EVIL && p->looked && p->cur == k && st->h.bn)
         kn->top = st->h.bpile[st->h.bhead];
-}
-
-static const struct soc_combat *
-combat(const struct soc_pub *p, unsigned q)
-{
-    return q == SOC_BLACK_KNIGHT ? &p->bk : &p->ld;
-}
-
-static const struct soc_war *
-war(const struct soc_pub *p, unsigned q)
-{
-    return &p->war[q == SOC_PICTS ? 0 : 1];
-}
-
-static unsigned
-present(const struct soc_pub *p, unsigned loc)
-{
-    unsigned n = 0;
-
-    for (unsigned k = 1; k <= p->n; k++)
-        n += soc_living(p, k) && p->seat[k].loc == loc;
-    return n;
-}
-
-static unsigned
-living(const struct soc_pub *p)
-{
-    unsigned n = 0;
-
-    for (unsigned k = 1; k <= p->n; k++)
-        n += soc_living(p, k);
-    return n;
-}
-
-static unsigned
-grail_count(const struct soc_pub *p, bool black)
-{
-    unsigned n = 0;
-
-    for (unsigned i = 0; i < SOC_GRAIL_SPOTS; i++)
-        n +=
-            p->grail[i] != SOC_NCARDS &&
-            (black ? soc_is_black(p->grail[i]) : p->grail[i] == SOC_GRAIL_CARD);
-    return n;
-}
-
-/* ------------------------------------------------------------- values */
-
-/* Values are in hundredths of a sword: a sword on the Round Table is
- * worth 100 to the knights.  The numbers are judgement, tuned so that
- * seeded knights win a fair share of their games. */
-
-/* How many of the next INFLOW_DRAWS black cards are expected to add a
- * siege engine: the cards of the quests that are over (the deck's
- * contents are public). */
-static unsigned
-inflow(const struct soc_pub *p)
-{
-    unsigned conv = 0;
-
-    if (!p->bpile_n)
-        return 0;
-    if (p->exc_state)
-        conv += p->bpile[SOC_B_EXCALIBUR - SOC_B0];
-    if (p->grail_state)
-        conv += p->bpile[SOC_DESPAIR - SOC_B0] +
-                p->bpile[SOC_DESOLATION - SOC_B0] +
-                p->bpile[SOC_DARK_FOREST - SOC_B0];
-    if (p->ld_stage > 1)
-        for (unsigned c = SOC_LD1; c < SOC_LD1 + 4u; c++)
-            conv += p->bpile[c - SOC_B0];
-    return conv * INFLOW_DRAWS / p->bpile_n;
-}
-
-/* What one more siege engine costs when s stand around Camelot, with
- * those on their way. */
-static long
-siege_harm(const struct soc_pub *p, unsigned s)
-{
-    static const long cost[SOC_ENGINES_LOSS - 1] = {
-        170, 190, 210, 240, 265, 305, 350, 410, 495, 625, 950,
-    };
-    unsigned e;
-
-    if (s + 1u >= SOC_ENGINES_LOSS)
-        return LOSS;
-    e = s + inflow(p);
-    return cost[e < SOC_ENGINES_LOSS - 2 ? e : SOC_ENGINES_LOSS - 2];
-}
-
-/* What losing a life point costs a knight at lp. */
-static long
-lp_harm(unsigned lp)
-{
-    static const long cost[SOC_LP_MAX + 1] = {0, 2000, 400, 200, 110, 70, 45};
-
-    return lp <= SOC_LP_MAX ? cost[lp] : 0;
-}
-
-/* What gaining a life point is worth to a knight at lp. */
-static long
-lp_gain(unsigned lp)
-{
-    static const long gain[SOC_LP_MAX + 1] = {0, 400, 250, 140, 80, 50, 0};
-
-    return lp <= SOC_LP_MAX ? gain[lp] : 0;
 }
 
 /* What a white card in hand is worth keeping. */
@@ -312,7 +218,7 @@ combat_chance(const struct soc_know *kn, unsigned q, unsigned total,
               unsigned left)
 {
     const struct soc_pub *p = kn->p;
-    const struct soc_combat *cb = combat(p, q);
+    const struct soc_combat *cb = rpl__soc_combat(p, q);
     const unsigned slots = rpl__soc_quest[q].black_spots - cb->nblack;
     unsigned b = 0, cnt, sum, pile = p->bpile_n ? p->bpile_n : 1;
     long draws, added, final, chance;
@@ -395,7 +301,7 @@ quest_win(const struct soc_pub *p, unsigned q)
             unsigned lp = p->seat[k].lp;
 
             for (unsigned i = 0; i < d->win_lp && lp < SOC_LP_MAX; i++)
-                v += lp_gain(lp++) * 3 / 2;
+                v += rpl__soc_lp_gain(lp++) * 3 / 2;
         }
     return v + 30 * d->win_lp;
 }
@@ -434,8 +340,9 @@ quest_loss(const struct soc_pub *p, unsigned q)
     long v = (long)swords * black_sword(p, swords) + 30 * d->lose_lp;
 
     for (unsigned i = 0; i < d->lose_engines; i++)
-        v += siege_harm(p, p->siege + i) < LOSS ? siege_harm(p, p->siege + i)
-                                                : 1000;
+        v += rpl__soc_siege_harm(p, p->siege + i) < LOSS
+                 ? rpl__soc_siege_harm(p, p->siege + i)
+                 : 1000;
     return v;
 }
 
@@ -450,7 +357,7 @@ struct plan {
 static bool
 solo_plan(const struct soc_know *kn, unsigned q, struct plan *pl)
 {
-    const struct soc_combat *cb = combat(kn->p, q);
+    const struct soc_combat *cb = rpl__soc_combat(kn->p, q);
     const unsigned ta = q == SOC_BLACK_KNIGHT ? 2 : 3, tb = 2;
     unsigned cnt[5] = {0};
     bool found = false;
@@ -494,7 +401,7 @@ plan_short(const struct soc_know *kn, unsigned q)
     const unsigned ta = q == SOC_BLACK_KNIGHT ? 2 : 3, tb = 2;
     unsigned best = 5;
 
-    if (!rpl__soc_loc_open(kn->p, q) || combat(kn->p, q)->nwhite)
+    if (!rpl__soc_loc_open(kn->p, q) || rpl__soc_combat(kn->p, q)->nwhite)
         return 5;
     for (unsigned a = 0; a < 5; a++)
         for (unsigned b = 0; b < 5; b++) {
@@ -518,13 +425,13 @@ urgency(const struct soc_pub *p, unsigned q)
 
     switch (q) {
     case SOC_GRAIL:
-        return 30 + 10 * (long)grail_count(p, true);
+        return 30 + 10 * (long)rpl__soc_grail_count(p, true);
     case SOC_EXCALIBUR:
         u = 30 + 12 * ((long)SOC_EXC_START - (long)p->exc_pos);
         return u < 15 ? 15 : u;
     case SOC_PICTS:
     case SOC_SAXONS:
-        return 25 + 25 * (long)war(p, q)->figures;
+        return 25 + 25 * (long)rpl__soc_war(p, q)->figures;
     case SOC_BLACK_KNIGHT:
         return 50 + 15 * (long)p->bk.nblack;
     case SOC_LANCELOT:
@@ -556,7 +463,8 @@ play_value(const struct soc_know *kn, unsigned q, unsigned c)
         return -1;
     switch (q) {
     case SOC_GRAIL: {
-        const unsigned g = grail_count(p, false), b = grail_count(p, true);
+        const unsigned g = rpl__soc_grail_count(p, false),
+                       b = rpl__soc_grail_count(p, true);
 
         /* On a full board the card removes the black card nearest the
          * Grail: a spot back, not a step nearer. */
@@ -571,14 +479,15 @@ play_value(const struct soc_know *kn, unsigned q, unsigned c)
                keep_value(kn, c) * 4 / 10;
     case SOC_PICTS:
     case SOC_SAXONS: {
-        const struct soc_war *w = war(p, q);
+        const struct soc_war *w = rpl__soc_war(p, q);
         const unsigned last = w->mordred ? 6u : 5u;
         long v = card_share(p, q, last - w->nwhite);
 
         /* The next cards of the sequence in hand, and company. */
         for (unsigned n = c + 1; n < 5 && kn->h[n]; n++)
             v += 5;
-        return (v + 5 * (long)(present(p, q) - (p->seat[kn->k].loc == q))) *
+        return (v + 5 * (long)(rpl__soc_present(p, q) -
+                               (p->seat[kn->k].loc == q))) *
                W_WAR / 100;
     }
     case SOC_BLACK_KNIGHT:
@@ -601,7 +510,7 @@ play_value(const struct soc_know *kn, unsigned q, unsigned c)
         return delta / (long)pl.left;
     }
     case SOC_DRAGON: {
-        const struct soc_combat *cb = combat(p, q);
+        const struct soc_combat *cb = rpl__soc_combat(p, q);
         unsigned cnt = 0, w, b;
         long chance;
 
@@ -687,9 +596,9 @@ siege_value(const struct soc_know *kn, unsigned sum, long kept)
         sum += 1;
     /* The d8 shows 1..8: sum wins against every roll below it. */
     wins = sum > 9 ? 8 : sum ? (long)sum - 1 : 0;
-    return (siege_harm(p, p->siege - 1) * (wins == 8 ? W_SURE : 100) / 100 *
-                wins -
-            lp_harm(s->lp) * (8 - wins)) /
+    return (rpl__soc_siege_harm(p, p->siege - 1) * (wins == 8 ? W_SURE : 100) /
+                100 * wins -
+            rpl__soc_lp_harm(s->lp) * (8 - wins)) /
                8 -
            kept / 2;
 }
@@ -727,7 +636,7 @@ run_length(const struct soc_know *kn, unsigned q)
 
     switch (q) {
     case SOC_GRAIL:
-        need = SOC_GRAIL_SPOTS - grail_count(p, false);
+        need = SOC_GRAIL_SPOTS - rpl__soc_grail_count(p, false);
         n = p->dark_forest ? 0 : kn->h[SOC_GRAIL_CARD];
         n = n < need ? n : need;
         break;
@@ -738,7 +647,7 @@ run_length(const struct soc_know *kn, unsigned q)
         break;
     case SOC_PICTS:
     case SOC_SAXONS: {
-        const struct soc_war *w = war(p, q);
+        const struct soc_war *w = rpl__soc_war(p, q);
         unsigned v = w->nwhite < 5 ? w->nwhite : 4;
 
         while (v < 5 && kn->h[v]) {
@@ -785,8 +694,8 @@ loc_value(const struct soc_know *kn, unsigned loc)
     /* A group quest that many knights work at already needs one more
      * a little less than another quest does: the knights there share
      * its reward and its life points. */
-    if (present(p, loc) > 1)
-        v = v * 100 / (100 + ((long)present(p, loc) - 1));
+    if (rpl__soc_present(p, loc) > 1)
+        v = v * 100 / (100 + ((long)rpl__soc_present(p, loc) - 1));
     return v;
 }
 
@@ -818,8 +727,8 @@ black_harm(const struct soc_know *kn, unsigned c, bool evil_picks)
         if (q == SOC_LANCELOT && p->ld_stage == 1)
             q = SOC_DRAGON;
         else if (q == SOC_LANCELOT && p->ld_stage > 1)
-            return siege_harm(p, p->siege);
-        cb = combat(p, q);
+            return rpl__soc_siege_harm(p, p->siege);
+        cb = rpl__soc_combat(p, q);
         v = q == SOC_DRAGON ? cd->value2 : cd->value;
         if (cb->nblack + 1u < rpl__soc_quest[q].black_spots)
             return (20 + 8 * v + (cb->nwhite ? 15 : 0)) *
@@ -829,17 +738,18 @@ black_harm(const struct soc_know *kn, unsigned c, bool evil_picks)
     }
     case SOC_B_EXCALIBUR:
         if (p->exc_state)
-            return siege_harm(p, p->siege);
+            return rpl__soc_siege_harm(p, p->siege);
         if (p->exc_pos <= cd->p1)
             return quest_loss(p, SOC_EXCALIBUR);
         return card_share(p, SOC_EXCALIBUR, SOC_EXC_WIN - p->exc_pos);
     case SOC_DESPAIR:
     case SOC_DESOLATION:
     case SOC_DARK_FOREST: {
-        const unsigned g = grail_count(p, false), b = grail_count(p, true);
+        const unsigned g = rpl__soc_grail_count(p, false),
+                       b = rpl__soc_grail_count(p, true);
 
         if (p->grail_state)
-            return siege_harm(p, p->siege);
+            return rpl__soc_siege_harm(p, p->siege);
         if (c == SOC_DARK_FOREST)
             return 40 + 10 * (long)g;
         if (b + 1 == SOC_GRAIL_SPOTS && (g == 0 || c == SOC_DESPAIR))
@@ -851,26 +761,28 @@ black_harm(const struct soc_know *kn, unsigned c, bool evil_picks)
     case SOC_B_SAXONS: {
         const unsigned q = c == SOC_B_PICTS ? SOC_PICTS : SOC_SAXONS;
 
-        return war_harm(kn, q, war(p, q)->figures);
+        return war_harm(kn, q, rpl__soc_war(p, q)->figures);
     }
     case SOC_MERCENARIES:
     case SOC_MORDRED: {
-        const long a = war_harm(kn, SOC_PICTS, war(p, SOC_PICTS)->figures);
-        const long b = war_harm(kn, SOC_SAXONS, war(p, SOC_SAXONS)->figures);
+        const long a =
+            war_harm(kn, SOC_PICTS, rpl__soc_war(p, SOC_PICTS)->figures);
+        const long b =
+            war_harm(kn, SOC_SAXONS, rpl__soc_war(p, SOC_SAXONS)->figures);
 
         v = evil_picks ? (a > b ? a : b) : (a < b ? a : b);
         return v + (c == SOC_MORDRED ? 60 : 0);
     }
     case SOC_MORGAN_SIEGE:
-        v = siege_harm(p, p->siege);
-        return v >= LOSS ? LOSS : v + siege_harm(p, p->siege + 1);
+        v = rpl__soc_siege_harm(p, p->siege);
+        return v >= LOSS ? LOSS : v + rpl__soc_siege_harm(p, p->siege + 1);
     case SOC_MORGAN_DRAW3:
         return 240;
     case SOC_MORGAN_LIFE:
         v = 0;
         for (unsigned k = 1; k <= p->n; k++)
             if (soc_living(p, k))
-                v += lp_harm(p->seat[k].lp);
+                v += rpl__soc_lp_harm(p->seat[k].lp);
         return v;
     case SOC_MORGAN_DISCARD:
     case SOC_MORGAN_VOLUNTEER:
@@ -916,7 +828,8 @@ war_harm(const struct soc_know *kn, unsigned q, unsigned figures)
 
     if (figures + 1u >= SOC_WAR_LOSS)
         return quest_loss(p, q);
-    return quest_loss(p, q) * (figures + 1) / 6 + 5 * (long)war(p, q)->nwhite;
+    return quest_loss(p, q) * (figures + 1) / 6 +
+           5 * (long)rpl__soc_war(p, q)->nwhite;
 }
 
 /* The expected harm of drawing the next black card: the card Sir
@@ -944,6 +857,27 @@ draw_harm(const struct soc_know *kn, bool evil_picks)
     return n ? sum / n : 0;
 }
 
+long
+rpl__soc_evil_cost(const struct soc_pub *p, unsigned k, unsigned opt)
+{
+    static const uint8_t none[SOC_NWT];
+    struct soc_know kn;
+
+    memset(&kn, 0, sizeof(kn));
+    kn.p = p;
+    kn.k = k;
+    kn.h = none;
+    kn.top = -1;
+    switch (opt) {
+    case SOC_O_LIFE:
+        return rpl__soc_lp_harm(p->seat[k].lp) * W_LIFE / 100;
+    case SOC_O_SIEGE:
+        return rpl__soc_siege_harm(p, p->siege) * W_SIEGE / 100;
+    default:
+        return draw_harm(&kn, false);
+    }
+}
+
 /* --------------------------------------------------------- suspicion */
 
 /* A loyal knight's accusation: right, a white sword and no flip at the
@@ -955,6 +889,8 @@ accuse_value(const struct soc_know *kn, unsigned t)
     const long chance = rpl__soc_suspicion(kn, t);
     long wrong = p->swords_w ? 250 : 125;
 
+    if (chance < ACCUSE_MIN)
+        return -1;
     if (p->swords_b + 1u >= SOC_BLACK_LOSS)
         wrong = LOSS;
     /* Right, a white sword and no flip at the end, which decides most
@@ -972,11 +908,11 @@ merlin_value(const struct soc_know *kn, unsigned loc)
 
     switch (loc) {
     case SOC_CAMELOT:
-        return p->siege ? siege_harm(p, p->siege - 1) : -1;
+        return p->siege ? rpl__soc_siege_harm(p, p->siege - 1) : -1;
     case SOC_BLACK_KNIGHT:
     case SOC_LANCELOT:
     case SOC_DRAGON: {
-        const struct soc_combat *cb = combat(p, loc);
+        const struct soc_combat *cb = rpl__soc_combat(p, loc);
 
         if (!rpl__soc_loc_active(p, loc) || !cb->nblack)
             return -1;
@@ -988,12 +924,12 @@ merlin_value(const struct soc_know *kn, unsigned loc)
             return -1;
         return 45 + (p->exc_pos <= 2 ? 60 : 0);
     case SOC_GRAIL:
-        if (p->grail_state || !grail_count(p, true))
+        if (p->grail_state || !rpl__soc_grail_count(p, true))
             return -1;
-        return 30 + 15 * (long)grail_count(p, true);
+        return 30 + 15 * (long)rpl__soc_grail_count(p, true);
     case SOC_PICTS:
     case SOC_SAXONS: {
-        const struct soc_war *w = war(p, loc);
+        const struct soc_war *w = rpl__soc_war(p, loc);
 
         if (w->figures == 0 || (w->mordred && w->nblack == 1))
             return -1;
@@ -1012,17 +948,35 @@ win_chance(const struct soc_know *kn, unsigned q)
 
     switch (q) {
     case SOC_GRAIL:
-        return 20 + 12 * (long)grail_count(p, false) -
-               8 * (long)grail_count(p, true);
+        return 20 + 12 * (long)rpl__soc_grail_count(p, false) -
+               8 * (long)rpl__soc_grail_count(p, true);
     case SOC_EXCALIBUR:
         return 10 * (long)p->exc_pos;
     case SOC_PICTS:
     case SOC_SAXONS:
-        return 20 + 15 * (long)war(p, q)->nwhite -
-               15 * (long)war(p, q)->figures;
+        return 20 + 15 * (long)rpl__soc_war(p, q)->nwhite -
+               15 * (long)rpl__soc_war(p, q)->figures;
     default:
         return 30;
     }
+}
+
+/* What white card c brings in the hand of knight t rather than in
+ * the giver's: worth it when t stands at a quest it serves and the
+ * giver's own quest has no use for it. */
+static long
+gift_value(const struct soc_know *kn, unsigned t, unsigned c)
+{
+    const struct soc_pub *p = kn->p;
+    const unsigned there = p->seat[t].loc, here = p->seat[kn->k].loc;
+    const long kept = keep_value(kn, c);
+
+    if (t == kn->k || !soc_living(p, t) || there == SOC_CAMELOT ||
+        !rpl__soc_play_ok(p, there, c) || rpl__soc_plan_leaves(kn, there))
+        return -kept - 20;
+    if (here != SOC_CAMELOT && rpl__soc_play_ok(p, here, c))
+        return -kept - 10;
+    return 50 - kept / 2;
 }
 
 /* A loyal knight's special card, with its options. */
@@ -1043,7 +997,8 @@ special_value(const struct soc_know *kn, const struct soc_cmd *cmd)
         return 2 * (v - 50) - kept;
     case SOC_LADY:
         if (p->exc_state)
-            return lp_gain(s->lp) + lp_gain(s->lp + 1u) - kept / 2;
+            return rpl__soc_lp_gain(s->lp) + rpl__soc_lp_gain(s->lp + 1u) -
+                   kept / 2;
         if (p->exc_pos + 1u >= SOC_EXC_WIN)
             return quest_win(p, SOC_EXCALIBUR);
         return 60 + (p->exc_pos <= 2 ? 40 : 0);
@@ -1053,26 +1008,44 @@ special_value(const struct soc_know *kn, const struct soc_cmd *cmd)
 
             for (unsigned i = 0;
                  i < rpl__soc_card[SOC_PIETY].p1 && lp < SOC_LP_MAX; i++)
-                v += lp_gain(lp++);
+                v += rpl__soc_lp_gain(lp++);
         } else {
             for (unsigned t = 1; t <= p->n; t++)
                 if (t != kn->k && soc_living(p, t))
-                    v += lp_gain(p->seat[t].lp);
+                    v += rpl__soc_lp_gain(p->seat[t].lp);
         }
         return v - kept / 2;
     case SOC_REINFORCEMENTS:
         if (cmd->opt == SOC_O_SELF)
             return s->hand_n < 8 ? 120 : 60;
-        return 30 * ((long)living(p) - 1);
+        return 30 * ((long)rpl__soc_living(p) - 1);
     case SOC_FATE:
-        return p->traitor_on ? 30 * (long)living(p) : 25 * (long)living(p);
+        return p->traitor_on ? 30 * (long)rpl__soc_living(p)
+                             : 25 * (long)rpl__soc_living(p);
     case SOC_CONVOCATION:
-        return cmd->nseats ? -1 : 25 * (long)present(p, SOC_CAMELOT) - 20;
+        return cmd->nseats ? -1
+                           : 25 * (long)rpl__soc_present(p, SOC_CAMELOT) - 20;
     case SOC_CLAIRVOYANCE:
         return 20;
+    case SOC_MESSENGER:
+        /* Cards for a knight at a quest they serve, not needed here. */
+        v = -kept / 2;
+        for (unsigned i = 0; i < cmd->ncards; i++)
+            v += gift_value(kn, cmd->seat2, cmd->cards[i]);
+        return v;
     default:
         return -1;
     }
+}
+
+/* King Arthur's exchange: a card for a knight at a quest it serves, one
+ * of his in return (the one he needs least). */
+static long
+swap_value(const struct soc_know *kn, const struct soc_cmd *cmd)
+{
+    if (kn->evil || cmd->ncards != 1)
+        return -1;
+    return gift_value(kn, cmd->seat2, cmd->cards[0]) + 10;
 }
 
 /* The best special card the knight could play now (any option). */
@@ -1114,7 +1087,7 @@ heal_value(const struct soc_know *kn, unsigned c)
 
     if (kn->h[c] < SOC_HEAL_SAME || lp >= SOC_LP_MAX)
         return -1;
-    return lp_gain(lp) + 10 - SOC_HEAL_SAME * keep_value(kn, c) / 2;
+    return rpl__soc_lp_gain(lp) + 10 - SOC_HEAL_SAME * keep_value(kn, c) / 2;
 }
 
 /* ------------------------------------------------- heroic actions */
@@ -1170,7 +1143,7 @@ loyal_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
             return -60;
         /* Leaving a solo quest discards the cards played there. */
         if (s->loc == SOC_BLACK_KNIGHT || s->loc == SOC_LANCELOT)
-            lost = 20 * (long)combat(p, s->loc)->nwhite;
+            lost = 20 * (long)rpl__soc_combat(p, s->loc)->nwhite;
         /* A knight who still has work where he stands keeps at it. */
         if (s->loc != SOC_CAMELOT) {
             const long here = best_play(kn, s->loc, NULL);
@@ -1201,7 +1174,7 @@ loyal_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
         return accuse_value(kn, cmd->seat2);
     case SOC_K_SACRIFICE:
         return best_extra(kn) -
-               lp_harm(s->lp) *
+               rpl__soc_lp_harm(s->lp) *
                    rpl__soc_plan_weight(p, SOC_PLAN_SACRIFICE, W_SACRIFICE) /
                    100;
     case SOC_K_DONE:
@@ -1263,11 +1236,13 @@ traitor_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_K_HEAL:
         return s->lp <= 2 ? 60 : -5;
     case SOC_K_ACCUSE:
-        /* Now and then, once he may, at a knight never shown loyal. */
-        if (kn->mood >= TRAITOR_ACCUSE ||
-            (p->seat[cmd->seat2].flags & SOC_F_LOYAL))
+        /* At a knight never shown loyal, when the white sword it turns
+         * black is evil's seventh. */
+        if (p->seat[cmd->seat2].flags & SOC_F_LOYAL)
             return -100;
-        return 300 + p->seat[cmd->seat2].hand_n;
+        if (p->swords_w && p->swords_b + 1u >= SOC_BLACK_LOSS)
+            return LOSS;
+        return -100;
     case SOC_K_SIEGE:
         return -30;
     case SOC_K_SACRIFICE:
@@ -1319,20 +1294,30 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_N_EVIL:
         if (cmd->kw == SOC_K_LOOK)
             return LOSS;
-        if (cmd->kw == SOC_K_SWAP)
-            return -10 * LOSS;
-        /* The hidden traitor hides: now and then he chooses as a loyal
-         * knight would. */
+        if (cmd->kw == SOC_K_SWAP) {
+            const long v = swap_value(kn, cmd);
+
+            return v > 0 ? LOSS + v : -10 * LOSS;
+        }
+        /* The hidden traitor hides: mostly he chooses the most harmful
+         * progression that the table would not call worse than the
+         * least harmful one (suspect.c remembers those), keeping his
+         * own life points; now and then he dares the worst. */
         if (kn->traitor && !(p->seat[k].flags & SOC_F_REVEALED) &&
             kn->mood >= TRAITOR_EVIL) {
-            switch (cmd->opt) {
-            case SOC_O_LIFE:
-                return -lp_harm(p->seat[k].lp);
-            case SOC_O_SIEGE:
-                return -siege_harm(p, p->siege);
-            default:
-                return -draw_harm(kn, false);
+            static const uint8_t opts[] = {SOC_O_BLACK, SOC_O_SIEGE,
+                                           SOC_O_LIFE};
+            const long c = rpl__soc_evil_cost(p, k, cmd->opt);
+            long least = LOSS;
+
+            for (unsigned i = 0; i < sizeof(opts); i++) {
+                const long o = rpl__soc_evil_cost(p, k, opts[i]);
+
+                least = o < least ? o : least;
             }
+            if (c > least + SOC_EVIL_WORSE)
+                return -LOSS + c / 100;
+            return cmd->opt == SOC_O_LIFE ? -c : c;
         }
         /* The revealed traitor sends siege engines now and then, and
          * always the last ones. */
@@ -1351,10 +1336,11 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
             return -LOSS;
         switch (cmd->opt) {
         case SOC_O_LIFE:
-            return evil ? -LOSS : -lp_harm(p->seat[k].lp) * W_LIFE / 100;
+            return evil ? -LOSS
+                        : -rpl__soc_lp_harm(p->seat[k].lp) * W_LIFE / 100;
         case SOC_O_SIEGE:
-            return harmful * siege_harm(p, p->siege) * (evil ? 100 : W_SIEGE) /
-                   100;
+            return harmful * rpl__soc_siege_harm(p, p->siege) *
+                   (evil ? 100 : W_SIEGE) / 100;
         default:
             return harmful * draw_harm(kn, evil);
         }
@@ -1386,7 +1372,8 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
         return v;
     }
     case SOC_N_WAR: {
-        const long h = war_harm(kn, cmd->loc, war(p, cmd->loc)->figures);
+        const long h =
+            war_harm(kn, cmd->loc, rpl__soc_war(p, cmd->loc)->figures);
 
         return harmful * h;
     }
@@ -1398,11 +1385,12 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
         if (evil && t == k)
             return -LOSS;
         if (!t)
-            return -(long)living(p) * (nd->a == SOC_MORGAN_DISCARD ? 30 : 35);
+            return -(long)rpl__soc_living(p) *
+                   (nd->a == SOC_MORGAN_DISCARD ? 30 : 35);
         if (nd->a == SOC_MORGAN_DISCARD)
             return -3 * 30 + 3 * (long)p->seat[t].hand_n + (t == k ? 2 : 0);
-        return -lp_harm(p->seat[t].lp) - lp_harm(p->seat[t].lp - 1u) +
-               (t == k ? 2 : 0);
+        return -rpl__soc_lp_harm(p->seat[t].lp) -
+               rpl__soc_lp_harm(p->seat[t].lp - 1u) + (t == k ? 2 : 0);
     }
     case SOC_N_MERLINS: {
         /* own=on (S-41): a knight offers his own Merlins when the card
@@ -1410,7 +1398,10 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
          * his. */
         const long harm = black_harm(kn, p->resolving, false);
 
-        if (evil)
+        /* The hidden traitor mostly offers his as a loyal knight would:
+         * the table remembers who gives Merlins (suspect.c). */
+        if (evil &&
+            (kn->mood >= TRAITOR_MERLIN || (p->seat[k].flags & SOC_F_REVEALED)))
             return -(long)cmd->num;
         if (harm <= 3 * keep_value(kn, SOC_MERLIN) / 2)
             return -(long)cmd->num;
@@ -1429,10 +1420,16 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
                     keen = false;
             keen = keen || evil;
         } else if (nd->a == SOC_MORGAN_DISCARD) {
-            keen = !evil && s->hand_n >= 6;
+            keen = s->hand_n >= 6;
         } else {
-            keen = !evil && s->lp >= 4;
+            keen = s->lp >= 4;
         }
+        /* The hidden traitor answers Morgan as a loyal knight would,
+         * most of the time: a knight fit to go who never does is
+         * remembered (suspect.c). */
+        if (nd->a != SOC_CONVOCATION && evil &&
+            (kn->mood < TRAITOR_EVIL || (p->seat[k].flags & SOC_F_REVEALED)))
+            keen = false;
         return yes == keen ? 1 : 0;
     }
     case SOC_N_DISCARD:
