@@ -42,7 +42,7 @@ struct verify_run {
     char **files;
     const struct rpl_pubkey *pin;
     enum rpl_progress require;
-    bool is_live; /* --live: an unsealed tail is not an error */
+    bool is_live;        /* --live: an unsealed tail is not an error */
     bool require_reveal; /* --require=reveal */
     bool is_json;
     bool is_quiet;
