@@ -535,12 +535,14 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 
 # The host's target includes tools/cmd_host.c (its static functions) and
 # links the commands' helpers.
-$(B)/fuzz/fuzz_host: tests/fuzz/fuzz_host.c tools/cmd_host.c tools/cli.c \
-                     tools/cli.h $(LIB_SRC) $(B)/archive_sql.h
+FUZZ_HOST_TOOLS := tools/cli.c tools/host_reply.c tools/host_tlog.c
+$(B)/fuzz/fuzz_host: tests/fuzz/fuzz_host.c tools/cmd_host.c $(FUZZ_HOST_TOOLS) \
+                     $(wildcard tools/*.h) $(LIB_SRC) $(B)/archive_sql.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote tools \
-	    -iquote $(B) $(DEP_CFLAGS) $< tools/cli.c $(LIB_SRC) $(DEP_LIBS) -o $@
+	    -iquote $(B) $(DEP_CFLAGS) $< $(FUZZ_HOST_TOOLS) $(LIB_SRC) \
+	    $(DEP_LIBS) -o $@
 
 fuzz:
 	@$(DEPS_SH) build fuzz

@@ -27,6 +27,7 @@
 #include <sodium.h>
 
 #include "cli.h"
+#include "host_reply.h"
 #include "host_tlog.h"
 #include "replay.h"
 
@@ -461,179 +462,6 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
            "<base64>\"",
            seat);
     return false;
-}
-
-/* ------------------------------------------------------- the reply body */
-
-/* A sign request's padding: text and message (hex, twice the text) of
- * a request vary with the line (a vote yes or no, held before the votes
- * are public), so "pad" adds three full stops for each byte the text
- * lacks to a multiple of 64: every request of one kind has one length. */
-static json_t *
-json_pad(size_t text_len)
-{
-    char pad[3 * 64 + 1];
-    const size_t k = 3 * ((64 - text_len % 64) % 64);
-
-    memset(pad, '.', k);
-    pad[k] = '\0';
-    return json_string(pad);
-}
-
-/* A signature in base64, as the delivery's JSON form writes it. */
-static json_t *
-json_sig(const uint8_t sig[64])
-{
-    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
-
-    sodium_bin2base64(b64, sizeof(b64), sig, 64,
-                      sodium_base64_VARIANT_ORIGINAL);
-    return json_string(b64);
-}
-
-static json_t *
-json_hex(const uint8_t *p, size_t n)
-{
-    char *s = malloc(2 * n + 1);
-    json_t *j;
-
-    if (!s) {
-        return NULL;
-    }
-    cli_hex(p, n, s);
-    j = json_string(s);
-    free(s);
-    return j;
-}
-
-static json_t *
-json_seat(size_t seat)
-{
-    char s[24];
-
-    snprintf(s, sizeof(s), "p%zu", seat);
-    return json_string(s);
-}
-
-/* The lines first..last (1-based) of the recorder, as strings. */
-static json_t *
-lines_json(const struct rpl_recorder *rec, size_t first, size_t last)
-{
-    json_t *a = json_array();
-    size_t no;
-
-    for (no = first; a && no <= last; no++) {
-        size_t len = 0;
-        const char *p = rpl_rec_line(rec, no, &len);
-
-        if (!p || json_array_append_new(a, json_stringn(p, len)) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-    }
-    return a;
-}
-
-/* Deliveries first.. of the recorder, per seat: {"p3":[{...}], ...}, each
- * in the JSON form of camelog(5) (keys seat, line, label, value, nonce). */
-static json_t *
-deliveries_json(const struct rpl_recorder *rec, size_t first)
-{
-    json_t *o = json_object();
-    const size_t n = rpl_rec_deliveries(rec);
-    size_t i;
-
-    for (i = first; o && i < n; i++) {
-        struct rpl_delivery d;
-        struct rpl_error err;
-        char seat[24];
-        json_t *a, *dj;
-        bool ok;
-
-        if (rpl_rec_delivery(rec, i, &d, &err) != RPL_OK) {
-            json_decref(o);
-            return NULL;
-        }
-        snprintf(seat, sizeof(seat), "p%zu", d.seat);
-        a = json_object_get(o, seat);
-        if (!a) {
-            a = json_array();
-            if (!cli_json_set(o, seat, a)) {
-                sodium_memzero(&d, sizeof(d));
-                json_decref(o);
-                return NULL;
-            }
-        }
-        dj = json_object();
-        ok = cli_json_set(dj, "seat", cli_json_size(d.seat)) &&
-             cli_json_set(dj, "line", cli_json_size(d.line)) &&
-             cli_json_set(dj, "label", cli_json_str(d.label)) &&
-             cli_json_set(dj, "value", cli_json_str(d.value)) &&
-             cli_json_set(dj, "nonce", json_hex(d.nonce, sizeof(d.nonce))) &&
-             (!d.has_sig || cli_json_set(dj, "sig", json_sig(d.sig))) &&
-             json_array_append_new(a, dj) == 0;
-        sodium_memzero(&d, sizeof(d));
-        if (!ok) {
-            json_decref(o);
-            return NULL;
-        }
-    }
-    return o;
-}
-
-/* Every pending sign request (at most one a seat), under its seat's key:
- * {"p1":{seat, line, text, base, message (hex)}}.  Private: the text of
- * a vote is out before the votes are public. */
-static json_t *
-sign_json(const struct rpl_recorder *rec)
-{
-    static const char domain[] = "camelog sig v1";
-    json_t *a = json_object();
-    const size_t n = rpl_rec_sign_requests(rec);
-    uint8_t *msg = NULL;
-    size_t i;
-
-    msg = malloc(sizeof(domain) - 1 + 32 + RPL_MAX_LINE);
-    if (!msg) {
-        json_decref(a);
-        return NULL;
-    }
-    for (i = 0; a && i < n; i++) {
-        struct rpl_sign_request sr;
-        struct rpl_error err;
-        char seat[24];
-        json_t *o;
-        size_t tlen, mlen;
-
-        if (rpl_rec_sign_request(rec, i, &sr, &err) != RPL_OK) {
-            json_decref(a);
-            a = NULL;
-            break;
-        }
-        tlen = strlen(sr.text);
-        memcpy(msg, domain, sizeof(domain) - 1);
-        memcpy(msg + sizeof(domain) - 1, sr.base, 32);
-        memcpy(msg + sizeof(domain) - 1 + 32, sr.text, tlen);
-        mlen = sizeof(domain) - 1 + 32 + tlen;
-        o = json_object();
-        snprintf(seat, sizeof(seat), "p%zu", sr.seat);
-        if (!cli_json_set(a, seat, o) ||
-            !cli_json_set(o, "seat", json_seat(sr.seat)) ||
-            !cli_json_set(o, "line", cli_json_size(sr.line)) ||
-            !cli_json_set(o, "text", cli_json_str(sr.text)) ||
-            !cli_json_set(o, "base", json_hex(sr.base, 32)) ||
-            !cli_json_set(o, "message", json_hex(msg, mlen)) ||
-            (sr.has_nonce &&
-             (!cli_json_set(o, "label", cli_json_str(sr.label)) ||
-              !cli_json_set(o, "nonce", json_hex(sr.nonce, 32)))) ||
-            !cli_json_set(o, "pad", json_pad(tlen))) {
-            json_decref(a);
-            a = NULL;
-        }
-        sodium_memzero(&sr, sizeof(sr));
-    }
-    free(msg);
-    return a;
 }
 
 /* With --tlog, the game's start or end in the public log (host_tlog.c).
@@ -1329,10 +1157,12 @@ answer(struct host *h, const char *line, size_t len)
             cli_msg("seal after the step: %s", err.msg);
         }
     }
-    if (!cli_json_set(c.reply, "lines",
-                      lines_json(h->rec, lines0 + 1, rpl_rec_lines(h->rec))) ||
-        !cli_json_set(c.reply, "deliveries", deliveries_json(h->rec, deliv0)) ||
-        !cli_json_set(c.reply, "sign", sign_json(h->rec)) ||
+    if (!cli_json_set(
+            c.reply, "lines",
+            host_lines_json(h->rec, lines0 + 1, rpl_rec_lines(h->rec))) ||
+        !cli_json_set(c.reply, "deliveries",
+                      host_deliveries_json(h->rec, deliv0)) ||
+        !cli_json_set(c.reply, "sign", host_sign_json(h->rec)) ||
         !cli_json_set(c.reply, "total", cli_json_size(rpl_rec_lines(h->rec)))) {
         json_decref(c.reply);
         cli_msg("out of memory");
@@ -1346,6 +1176,23 @@ refused:
     sent = send_refusal(h, id, &why);
     json_decref(req);
     return sent;
+}
+
+/* Frees what the host holds (the fuzz target calls it between inputs). */
+static void
+host_release(struct host *h)
+{
+    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
+        free_text(h->seen[i].id);
+        free_text(h->seen[i].req);
+        free_text(h->seen[i].reply);
+    }
+    free_text(h->cur_id);
+    free_text(h->cur_req);
+    rpl_rec_free(h->rec);
+    rpl_seckey_free(h->dealer);
+    rpl_ctx_free(h->ctx);
+    memset(h, 0, sizeof(*h));
 }
 
 /* Reads one request line (LF excluded) into buf[0..HOST_MAX_REQUEST].
@@ -1483,15 +1330,6 @@ cmd_host(int argc, char **argv)
     }
 out:
     free(buf);
-    for (size_t i = 0; i < HOST_ID_CACHE; i++) {
-        free_text(h.seen[i].id);
-        free_text(h.seen[i].req);
-        free_text(h.seen[i].reply);
-    }
-    free_text(h.cur_id);
-    free_text(h.cur_req);
-    rpl_rec_free(h.rec);
-    rpl_seckey_free(h.dealer);
-    rpl_ctx_free(h.ctx);
+    host_release(&h);
     return cli_finish(rc);
 }
