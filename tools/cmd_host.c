@@ -60,8 +60,7 @@ static const char options[] =
     "              only: a crash of the machine may lose accepted lines)\n"
     "  --seal=step|end  seal after every request that wrote lines (step,\n"
     "              the default), or only when asked and at the end\n"
-    "  --tlog dir  append the game's start and end to the public log in dir\n"
-    "              (camelog-tlog(1)) and sign a checkpoint after each\n"
+    "  --tlog dir  append each game's start and end to the public log dir\n"
     "  -h, --help  this help\n";
 
 struct host {
@@ -70,9 +69,9 @@ struct host {
     struct rpl_seckey *dealer; /* must outlive rec */
     bool is_finished;          /* written: every op is refused */
     bool no_fsync;
-    bool seal_at_end; /* --seal=end: no seal after each step */
-    const char *tlog; /* --tlog: the public log of games, or NULL */
-    char *journal;    /* the game's journal (for the log's side file) */
+    bool seal_at_end;   /* --seal=end: no seal after each step */
+    const char *tlog;   /* --tlog: the public log of games, or NULL */
+    char journal[4096]; /* the game's journal, for the log's side file */
     size_t seats;
     size_t request;    /* 1-based number of the request line */
     size_t lines_sent; /* the lines the accepted replies have shown */
@@ -467,35 +466,24 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
     return false;
 }
 
-/* With --tlog, appends the game's start or end entry to the public log
- * and signs a checkpoint (host_tlog.c); false with why filled. */
+/* With --tlog, the game's start or end in the public log (host_tlog.c).
+ * A start that fails drops the game: a resume of its journal retries. */
 static bool
 tlog_add(struct host *h, const struct rpl_log *log, enum host_tlog_kind kind,
          struct rpl_refusal *why)
 {
-    struct rpl_error err;
-    struct rpl_log *own = NULL;
-    enum rpl_status st = RPL_OK;
-
-    if (!h->tlog) {
+    if (host_tlog_step(h->ctx, h->tlog, h->journal[0] ? h->journal : NULL,
+                       h->dealer, h->rec, log, kind, h->request)) {
         return true;
     }
-    if (!log) {
-        st = rpl_rec_log(h->rec, &own, &err);
-        log = own;
+    refuse(why, "tlog", "the public log of games could not be appended to");
+    if (kind == HOST_TLOG_START) {
+        rpl_rec_free(h->rec);
+        h->rec = NULL;
+        rpl_seckey_free(h->dealer);
+        h->dealer = NULL;
     }
-    if (st == RPL_OK) {
-        st = host_tlog_add(h->ctx, h->tlog, h->journal, h->dealer, log, kind,
-                           NULL, &err);
-    }
-    rpl_log_free(own);
-    if (st != RPL_OK) {
-        refuse(why, "tlog", "the public log of games could not be appended to");
-        cli_msg("request %zu: public log: %s", h->request,
-                cli_error_text(st, &err));
-        return false;
-    }
-    return true;
+    return false;
 }
 
 /* ---------------------------------------------------------------- ops */
@@ -613,15 +601,6 @@ op_new(struct op_ctx *c)
                 cli_error_text(st, &err));
         goto out;
     }
-    if (h->tlog &&
-        (st = host_tlog_check(h->ctx, h->tlog, h->dealer, &err)) != RPL_OK) {
-        refuse(why, "tlog", "the public log of games could not be appended to");
-        cli_msg("request %zu: public log: %s", h->request,
-                cli_error_text(st, &err));
-        rpl_seckey_free(h->dealer);
-        h->dealer = NULL;
-        goto out;
-    }
     memset(&cfg, 0, sizeof(cfg));
     cfg.game = game;
     cfg.rules = rules;
@@ -642,18 +621,8 @@ op_new(struct op_ctx *c)
     }
     rpl_rec_set_fsync(h->rec, !h->no_fsync);
     h->seats = n;
-    h->journal = journal ? strdup(journal) : NULL;
-    if ((journal && !h->journal) || !tlog_add(h, NULL, HOST_TLOG_START, why)) {
-        if (!h->journal && journal) {
-            refuse(why, "internal", "out of memory");
-        }
-        /* The game is in its journal: resume appends the start. */
-        free(h->journal);
-        h->journal = NULL;
-        rpl_rec_free(h->rec);
-        h->rec = NULL;
-        rpl_seckey_free(h->dealer);
-        h->dealer = NULL;
+    snprintf(h->journal, sizeof(h->journal), "%s", journal ? journal : "");
+    if (!tlog_add(h, NULL, HOST_TLOG_START, why)) {
         goto out;
     }
     ok = true;
@@ -779,20 +748,8 @@ op_resume(struct op_ctx *c)
         h->dealer = NULL;
         return false;
     }
-    /* The start is in the public log, once: a host that crashed before
-     * appending it appends it now. */
-    free(h->journal);
-    h->journal = strdup(journal);
-    if (!h->journal || !tlog_add(h, NULL, HOST_TLOG_START, c->why)) {
-        if (!h->journal) {
-            refuse(c->why, "internal", "out of memory");
-        }
-        free(h->journal);
-        h->journal = NULL;
-        rpl_rec_free(h->rec);
-        h->rec = NULL;
-        rpl_seckey_free(h->dealer);
-        h->dealer = NULL;
+    snprintf(h->journal, sizeof(h->journal), "%s", journal);
+    if (!tlog_add(h, NULL, HOST_TLOG_START, c->why)) {
         return false;
     }
     if (!put_held(c)) {
@@ -1062,8 +1019,7 @@ op_write(struct op_ctx *c)
         rpl_log_free(log);
         return false;
     }
-    /* The end goes into the public log before the file is written: a
-     * host that dies between the two is resumed and writes again. */
+    /* The end is in the public log before the file is written. */
     if (!tlog_add(h, log, HOST_TLOG_END, c->why)) {
         rpl_log_free(log);
         return false;
@@ -1249,7 +1205,6 @@ host_release(struct host *h)
     }
     free_text(h->cur_id);
     free_text(h->cur_req);
-    free(h->journal);
     rpl_rec_free(h->rec);
     rpl_seckey_free(h->dealer);
     rpl_ctx_free(h->ctx);

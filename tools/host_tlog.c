@@ -96,19 +96,6 @@ check_key(const char *dir, const struct rpl_seckey *sk, struct rpl_error *err)
     return st;
 }
 
-enum rpl_status
-host_tlog_check(struct rpl_ctx *ctx, const char *dir,
-                const struct rpl_seckey *sk, struct rpl_error *err)
-{
-    struct rpl_tlog *t = NULL;
-    enum rpl_status st = open_wait(ctx, dir, &t, err);
-
-    if (st == RPL_OK)
-        st = check_key(dir, sk, err);
-    rpl_tlog_close(t);
-    return st;
-}
-
 /* The end entry: abandoned by the dealer for the abort line, by the seat
  * the game names when one abandoned it, else finished or revealed. */
 static enum rpl_status
@@ -274,4 +261,29 @@ out:
     free(side);
     rpl_free(ctx, entry);
     return st;
+}
+
+bool
+host_tlog_step(struct rpl_ctx *ctx, const char *dir, const char *journal,
+               const struct rpl_seckey *sk, const struct rpl_recorder *rec,
+               const struct rpl_log *log, enum host_tlog_kind kind,
+               size_t request)
+{
+    struct rpl_error err;
+    struct rpl_log *own = NULL;
+    enum rpl_status st = RPL_OK;
+
+    if (!dir)
+        return true;
+    if (!log) {
+        st = rpl_rec_log(rec, &own, &err);
+        log = own;
+    }
+    if (st == RPL_OK)
+        st = host_tlog_add(ctx, dir, journal, sk, log, kind, NULL, &err);
+    rpl_log_free(own);
+    if (st != RPL_OK)
+        cli_msg("request %zu: public log: %s", request,
+                cli_error_text(st, &err));
+    return st == RPL_OK;
 }

@@ -13,14 +13,6 @@
 
 enum host_tlog_kind { HOST_TLOG_START, HOST_TLOG_END };
 
-/* Whether the log in dir can take this host's entries: it opens for
- * appending (waiting a while for another host's append), and its
- * checkpoint, if it has one, is signed by sk under its origin (one key
- * per log: the readers check every checkpoint with it). */
-enum rpl_status host_tlog_check(struct rpl_ctx *ctx, const char *dir,
-                                const struct rpl_seckey *sk,
-                                struct rpl_error *err);
-
 /* The start or end entry of the game log, as host_tlog_add() appends
  * it (*out freed with rpl_free()): what a seat looks for in the log. */
 enum rpl_status host_tlog_entry(struct rpl_ctx *ctx, const struct rpl_log *log,
@@ -41,5 +33,14 @@ enum rpl_status host_tlog_add(struct rpl_ctx *ctx, const char *dir,
                               const struct rpl_log *log,
                               enum host_tlog_kind kind, uint64_t *index,
                               struct rpl_error *err);
+
+/* camelog host's step (cmd_host.c), nothing when dir is NULL: the entry
+ * of log, or of rec's log when log is NULL, by host_tlog_add().  A
+ * failure is reported on the standard error (the dealer's, with the
+ * library's detail) for request number request; false then. */
+bool host_tlog_step(struct rpl_ctx *ctx, const char *dir, const char *journal,
+                    const struct rpl_seckey *sk, const struct rpl_recorder *rec,
+                    const struct rpl_log *log, enum host_tlog_kind kind,
+                    size_t request);
 
 #endif /* CAMELOG_HOST_TLOG_H */
