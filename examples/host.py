@@ -11,9 +11,12 @@ The server runs `camelog host` and five seat processes (this script with
   - keeps its own copy of the public log (seen.txt), fed with the lines
     the server forwards, and checks every delivery it receives with
     `camelog seat check` against that copy, the moment it arrives;
-  - makes its entropy with `camelog seat entropy` and signs every line it
-    authors with `camelog seat sign`, from its own copy of the log (it
-    never signs the host's message blindly);
+  - takes part in the seed in two rounds: it pledges its value with
+    `camelog seat commit` (the value stays in its own directory) and
+    reveals it with `camelog seat reveal` only once the dealer has sealed
+    every pledge, which that command checks, keeping the sealed start;
+  - signs every line it authors with `camelog seat sign`, from its own
+    copy of the log (it never signs the host's message blindly);
   - chooses its actions from the legal actions of its own state.
 The server sees deliveries only to route them, never reads them, and
 tries three wrong submissions (an illegal team, an out-of-turn
@@ -85,11 +88,11 @@ def seat_main(camelog, k, workdir):
                              % (me, dv["line"], p.stderr.strip()))
                 checked += 1
             reply({"checked": checked})
-        elif cmd == "entropy":
-            p = run(camelog, "seat", "entropy", "--key", key + ".key",
-                    "--log", seen)
-            ent = p.stdout.splitlines()[0].split()[2]
-            reply({"hex": ent})
+        elif cmd in ("commit", "reveal"):
+            p = run(camelog, "seat", cmd, "--key", key + ".key", "--state",
+                    os.path.join(d, "table"), "--pubkey", dealer_pub, seen)
+            out = p.stdout.splitlines()
+            reply({"hex": out[0].split()[2], "sig": out[1]})
         elif cmd == "sign":
             p = run(camelog, "seat", "sign", "--key", key + ".key", seen,
                     msg["text"], check=False)
@@ -215,9 +218,17 @@ def server_main(camelog, workdir):
                          dealer=os.path.join(workdir, "dealer.key"),
                          journal=os.path.join(workdir, "game.journal")))
     deliver(r)
+    # The seed in two rounds: every pledge, sealed by the dealer, then
+    # every value.
     for s in seats:
-        ent = s.send(cmd="entropy")["hex"]
-        deliver(checked(host.ask(op="entropy", seat="p%d" % s.k, hex=ent)))
+        c = s.send(cmd="commit")
+        deliver(checked(host.ask(op="pledge", seat="p%d" % s.k, hex=c["hex"],
+                                 sig=c["sig"])))
+    deliver(checked(host.ask(op="pledged")))
+    for s in seats:
+        e = s.send(cmd="reveal")
+        deliver(checked(host.ask(op="entropy", seat="p%d" % s.k, hex=e["hex"],
+                                 sig=e["sig"])))
     deliver(checked(host.ask(op="start")))
 
     tried = False

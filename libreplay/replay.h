@@ -1090,10 +1090,36 @@ rpl_seat_sign(const struct rpl_log *log, size_t seat,
               char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
     RPL_NONNULL(1, 3, 4, 5);
 
-/* Seat's contribution to the seed: 32 fresh bytes (randombytes_buf()) as
- * the line "entropy pK <hex>" appended at the end of log (which must end
- * after `commit` or after the entropy of an earlier seat), and its sig
- * line, as rpl_seat_sign() makes it.  Both NUL-terminated. */
+/* Format 2 (camelog(5) "Entropy"), a seat's two rounds; value is the
+ * seat's own 32 bytes, which it keeps between them.  rpl_seat_pledge():
+ * the line "pledge pK <hex>" (rpl_entropy_pledge() of value) and its sig
+ * against the chain of the header, while the log's pledges are open
+ * (RPL_E_FAIRNESS when the log holds another pledge for the seat).
+ * rpl_seat_reveal(): "entropy pK <hex>" and its sig against the chain
+ * through the sealed start, only when log holds the sealed start (a
+ * pledged line and its seal, verified with the caller's pinned dealer
+ * key) and the seat's own pledge in it is the pledge of value:
+ * RPL_E_FAIRNESS when the pledge is missing or changed, RPL_E_STATE
+ * before the sealed start or after the game started.  Both refuse a
+ * format 1 log (RPL_E_UNSUPPORTED) and a key that is not seat's. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_pledge(const struct rpl_log *log, size_t seat,
+                const struct rpl_seckey *sk, const uint8_t value[32],
+                char pledge_line[RPL_ENTROPY_LINE_MAX],
+                char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+    RPL_NONNULL(1, 3, 4, 5, 6);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_reveal(const struct rpl_log *log, size_t seat,
+                const struct rpl_seckey *sk, const uint8_t value[32],
+                char entropy_line[RPL_ENTROPY_LINE_MAX],
+                char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+    RPL_NONNULL(1, 3, 4, 5, 6);
+
+/* Format 1: seat's contribution to the seed: 32 fresh bytes
+ * (randombytes_buf()) as the line "entropy pK <hex>" appended at the end
+ * of log (which must end after `commit` or after the entropy of an
+ * earlier seat), and its sig line, as rpl_seat_sign() makes it.  Both
+ * NUL-terminated.  A format 2 log refuses it (RPL_E_UNSUPPORTED). */
 RPL_API RPL_NODISCARD enum rpl_status rpl_seat_entropy(
     const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
     char entropy_line[RPL_ENTROPY_LINE_MAX], char sig_line[RPL_SIG_LINE_MAX],

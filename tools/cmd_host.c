@@ -889,6 +889,79 @@ op_entropy(struct op_ctx *c)
     return true;
 }
 
+/* Format 2's first round: a seat's pledge, its commitment to its value. */
+static bool
+op_pledge(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"seat", "hex", "sig", NULL};
+    struct rpl_refusal rec_why;
+    struct rpl_error err;
+    uint8_t pledge[32], sig[64];
+    bool has_sig = false, present = false;
+    size_t seat = 0;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_seat(c->h, c->req, "seat", &seat, c->why) ||
+        !get_hex(c->req, "hex", true, pledge, sizeof(pledge), &present,
+                 c->why) ||
+        !get_sig(c->req, seat, false, sig, &has_sig, c->why)) {
+        return false;
+    }
+    memset(&rec_why, 0, sizeof(rec_why));
+    st = rpl_rec_pledge(c->h->rec, seat, pledge, NULL, has_sig ? sig : NULL,
+                        &rec_why, &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+        return false;
+    }
+    return true;
+}
+
+/* The pledges closed and sealed: the sealed start every seat is shown. */
+static bool
+op_pledged(struct op_ctx *c)
+{
+    static const char *const allowed[] = {NULL};
+    struct rpl_refusal rec_why;
+    struct rpl_error err;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why)) {
+        return false;
+    }
+    memset(&rec_why, 0, sizeof(rec_why));
+    st = rpl_rec_pledged(c->h->rec, &rec_why, &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+        return false;
+    }
+    return true;
+}
+
+/* A seat withheld its value: the game ends, naming it. */
+static bool
+op_abandon(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"seat", NULL};
+    struct rpl_refusal rec_why;
+    struct rpl_error err;
+    size_t seat = 0;
+    enum rpl_status st;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_seat(c->h, c->req, "seat", &seat, c->why)) {
+        return false;
+    }
+    memset(&rec_why, 0, sizeof(rec_why));
+    st = rpl_rec_abandon(c->h->rec, seat, &rec_why, &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+        return false;
+    }
+    return true;
+}
+
 static bool
 op_act(struct op_ctx *c)
 {
@@ -1057,7 +1130,7 @@ static bool
 has_ended(const struct rpl_recorder *rec)
 {
     for (size_t no = rpl_rec_lines(rec); no > 0; no--) {
-        if (line_is(rec, no, "end")) {
+        if (line_is(rec, no, "end") || line_is(rec, no, "abandoned")) {
             return true;
         }
     }
@@ -1143,7 +1216,8 @@ static const struct op ops[] = {
     {"act", op_act, false},         {"sign", op_sign, false},
     {"state", op_state, false},     {"seal", op_seal, false},
     {"reveal", op_reveal, false},   {"abort", op_abort, false},
-    {"write", op_write, false},
+    {"write", op_write, false},     {"pledge", op_pledge, false},
+    {"pledged", op_pledged, false}, {"abandon", op_abandon, false},
 };
 
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
