@@ -109,7 +109,7 @@ void
 rpl__seed2(uint8_t out[RPL__HASH], const uint8_t id[16],
            const uint8_t secret[32], const uint8_t (*value)[32], uint32_t seats)
 {
-    static const char tag[] = "camelog seed 2";
+    static const char tag[] = "camelog seed";
     crypto_generichash_state st;
 
     hash_init(&st, secret);

@@ -820,7 +820,7 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
         rc = rpl__err(err, RPL_E_ARG, no,
                       "a seat signs its own pledge and entropy only as it "
                       "makes them (camelog seat commit, camelog seat "
-                      "reveal), not a %.*s line handed to it",
+                      "reveal), never a %.*s line handed to it",
                       (int)ln.tok[0].n, ln.tok[0].p);
         goto out;
     }
