@@ -102,6 +102,13 @@ def seat_main(camelog, k, workdir):
         elif cmd == "act":
             reply({"action": choose(me, msg["actions"])})
         elif cmd == "bye":
+            # The final file extends what this seat saw, under its own
+            # key; its table's directory marks the game finished.
+            p = run(camelog, "seat", "history", "--pubkey", dealer_pub,
+                    "--seat-key", key + ".pub", "--state",
+                    os.path.join(d, "table"), seen, msg["final"], check=False)
+            if p.returncode != 0:
+                sys.exit("%s: history: %s" % (me, p.stderr.strip()))
             reply({"checked": checked})
             return 0
     return 1
@@ -278,7 +285,7 @@ def server_main(camelog, workdir):
     host.p.wait()
     total = 0
     for s in seats:
-        total += s.send(cmd="bye")["checked"]
+        total += s.send(cmd="bye", final=out)["checked"]
         s.p.wait()
     print("game over: %s (%s); %d deliveries checked by their seats"
           % (st["winner"], st["reason"], total))

@@ -6,6 +6,7 @@
  * however many files are given.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,20 @@
 
 static const char usage[] =
     "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
-    "                      [-j n] [--require finished|complete] file ...\n";
+    "                      [--seat-key pK=key|file ...] [-j n]\n"
+    "                      [--require what[,what...]] file ...\n";
 
 static const char options[] =
     "options:\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
-    "  --require finished|complete\n"
-    "                     accept only finished (or complete) games, or only\n"
-    "                     complete ones\n"
+    "  --seat-key pK=key|file\n"
+    "                     pin seat pK's public key (repeatable)\n"
+    "  --require what[,what...]\n"
+    "                     finished: finished (or complete) games only;\n"
+    "                     complete: complete ones only; entropy: every\n"
+    "                     seat with a key took part in the seed;\n"
+    "                     signatures: every line of a seat with a key is\n"
+    "                     signed\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
     "  -j, --jobs n       verify n files at a time (default: the cores "
@@ -40,6 +47,9 @@ struct verify_run {
     char **files;
     const struct rpl_pubkey *pin;
     enum rpl_progress require;
+    bool require_entropy;
+    bool require_signatures;
+    const struct rpl_pubkey *seat_pin[RPL_SEATS_MAX + 1];
     bool is_json;
     bool is_quiet;
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
@@ -142,6 +152,76 @@ seed_warning(const char *file, json_t *arr)
     json_array_append_new(arr, o);
 }
 
+/* A format 1 log: the guarantees of format 2 it lacks, in one warning. */
+static void
+v1_warning(const char *file, json_t *arr)
+{
+    static const char w[] =
+        "W-v1: a format 1 file lacks format 2's guarantees: entropy pledged "
+        "before any value is known (its dealer could drop a contribution or "
+        "let a seat choose its own last), the dealer-sealed start each seat "
+        "keeps, and the abandoned line naming a seat that withheld its value";
+    json_t *o;
+
+    cli_file_warn(file, 0, "%s", w);
+    if (!arr) {
+        return;
+    }
+    o = json_object();
+    cli_json_set(o, "line", cli_json_size(0));
+    cli_json_set(o, "text", cli_json_str(w));
+    json_array_append_new(arr, o);
+}
+
+/* The seed's provenance, seat by seat: who committed and revealed, and
+ * whether signed.  Printed when any seat took part. */
+static void
+print_provenance(const char *file, const struct rpl_report *rep)
+{
+    FILE *out = cli_out();
+
+    fprintf(out, "%s: seed provenance:", file);
+    for (size_t k = 1; k <= rep->seats && k <= RPL_SEATS_MAX; k++) {
+        const uint32_t b = 1u << (k - 1);
+        const char *sep = k < rep->seats ? ";" : "";
+
+        if (rep->version >= 2 && (rep->pledged & b) && (rep->revealed & b)) {
+            const bool both =
+                (rep->pledge_signed & b) && (rep->reveal_signed & b);
+            const bool any = (rep->pledge_signed | rep->reveal_signed) & b;
+
+            fprintf(out, " p%zu committed and revealed (%s)%s", k,
+                    both  ? "signed"
+                    : any ? "partly signed"
+                          : "unsigned",
+                    sep);
+        } else if (rep->version >= 2 && (rep->pledged & b)) {
+            fprintf(out, " p%zu committed (%s), never revealed%s", k,
+                    (rep->pledge_signed & b) ? "signed" : "unsigned", sep);
+        } else if (rep->revealed & b) {
+            fprintf(out, " p%zu gave entropy (%s)%s", k,
+                    (rep->reveal_signed & b) ? "signed" : "unsigned", sep);
+        } else {
+            fprintf(out, " p%zu took no part%s", k, sep);
+        }
+    }
+    fputc('\n', out);
+}
+
+/* The seats of mask as a JSON array of numbers. */
+static json_t *
+seats_json(uint32_t mask)
+{
+    json_t *a = json_array();
+
+    for (size_t k = 1; a && k <= RPL_SEATS_MAX; k++) {
+        if (mask & (1u << (k - 1))) {
+            json_array_append_new(a, json_integer((json_int_t)k));
+        }
+    }
+    return a;
+}
+
 static const char *
 plural(size_t n, const char *one, const char *many)
 {
@@ -195,6 +275,13 @@ print_text(const char *file, const struct rpl_report *rep, const char *variants,
                 seed);
         break;
     case RPL_PROGRESS_FINISHED:
+        if (rep->abandoned_by) {
+            fprintf(cli_out(),
+                    "%s: ok (%s%sabandoned: p%zu did not reveal its "
+                    "entropy%s)\n",
+                    file, imp, vtext, rep->abandoned_by, seed);
+            break;
+        }
         fprintf(cli_out(), "%s: ok (%s%sfinished, not revealed%s)\n", file, imp,
                 vtext, seed);
         break;
@@ -215,6 +302,14 @@ seed_json(const struct rpl_report *rep)
     cli_json_set(o, "seats", cli_json_size(rep->entropy_seats));
     cli_json_set(o, "of", cli_json_size(rep->seats));
     cli_json_set(o, "signed", cli_json_size(rep->entropy_signed));
+    cli_json_set(o, "keyed", seats_json(rep->keyed));
+    cli_json_set(o, "pledged", seats_json(rep->pledged));
+    cli_json_set(o, "pledge_signed", seats_json(rep->pledge_signed));
+    cli_json_set(o, "revealed", seats_json(rep->revealed));
+    cli_json_set(o, "reveal_signed", seats_json(rep->reveal_signed));
+    cli_json_set(o, "abandoned",
+                 rep->abandoned_by ? cli_json_size(rep->abandoned_by)
+                                   : json_null());
     return o;
 }
 
@@ -300,6 +395,9 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     memset(&opts, 0, sizeof(opts));
     opts.pubkey = run->pin;
     opts.require = run->require;
+    opts.require_entropy = run->require_entropy;
+    opts.require_signatures = run->require_signatures;
+    memcpy(opts.seat_pin, run->seat_pin, sizeof(opts.seat_pin));
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &err);
@@ -327,6 +425,9 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     print_warnings(file, log, &rep, warnings);
     if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
         seed_warning(file, warnings);
+    }
+    if (rep.version == 1) {
+        v1_warning(file, warnings);
     }
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &rep.error);
@@ -361,6 +462,10 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
         json_decref(obj);
     } else {
         print_text(file, &rep, variants, rpl_log_is_text(log));
+        if (st == RPL_OK && !rep.is_imported &&
+            (rep.entropy_seats > 0 || rep.pledged != 0)) {
+            print_provenance(file, &rep);
+        }
     }
     json_decref(warnings);
     rpl_log_free(log);
@@ -401,6 +506,7 @@ cmd_verify(int argc, char **argv)
     static const struct option longopts[] = {
         {"pubkey", required_argument, NULL, 'k'},
         {"require", required_argument, NULL, 'r'},
+        {"seat-key", required_argument, NULL, 's'},
         {"json", no_argument, NULL, 'J'},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
@@ -412,6 +518,8 @@ cmd_verify(int argc, char **argv)
     struct cli_coverage *cov = NULL;
     bool want_cov = false;
     struct rpl_pubkey pin;
+    static struct rpl_pubkey seat_keys[RPL_SEATS_MAX + 1];
+    const char *seat_args[RPL_SEATS_MAX + 1] = {0};
     struct rpl_ctx *ctx = NULL;
     struct cli_pool *pool = NULL;
     struct cli_progress prog;
@@ -427,17 +535,52 @@ cmd_verify(int argc, char **argv)
             pubkey = optarg;
             break;
         case 'r':
-            if (strcmp(optarg, "finished") == 0) {
-                run.require = RPL_PROGRESS_FINISHED;
-            } else if (strcmp(optarg, "complete") == 0) {
-                run.require = RPL_PROGRESS_COMPLETE;
-            } else {
-                return cli_usage_error("verify",
-                                       "--require: expected finished or "
-                                       "complete, got '%s'",
-                                       optarg);
+            for (const char *w = optarg; *w;) {
+                const size_t n = strcspn(w, ",");
+
+                if (n == 8 && strncmp(w, "finished", n) == 0) {
+                    if (run.require < RPL_PROGRESS_FINISHED) {
+                        run.require = RPL_PROGRESS_FINISHED;
+                    }
+                } else if (n == 8 && strncmp(w, "complete", n) == 0) {
+                    run.require = RPL_PROGRESS_COMPLETE;
+                } else if (n == 7 && strncmp(w, "entropy", n) == 0) {
+                    run.require_entropy = true;
+                } else if (n == 10 && strncmp(w, "signatures", n) == 0) {
+                    run.require_signatures = true;
+                } else {
+                    return cli_usage_error("verify",
+                                           "--require: expected finished, "
+                                           "complete, entropy or signatures, "
+                                           "got '%s'",
+                                           optarg);
+                }
+                w += n;
+                w += *w == ',';
             }
             break;
+        case 's': {
+            const char *eq = strchr(optarg, '=');
+            char seat[8];
+            size_t k = 0;
+
+            if (!eq || eq - optarg >= (ptrdiff_t)sizeof(seat)) {
+                return cli_usage_error("verify",
+                                       "--seat-key: expected pK=key|file, "
+                                       "got '%s'",
+                                       optarg);
+            }
+            memcpy(seat, optarg, (size_t)(eq - optarg));
+            seat[eq - optarg] = '\0';
+            if (!cli_parse_seat(seat, &k) || k == 0 || k > RPL_SEATS_MAX) {
+                return cli_usage_error("verify",
+                                       "--seat-key: expected pK=key|file, "
+                                       "got '%s'",
+                                       optarg);
+            }
+            seat_args[k] = eq + 1;
+            break;
+        }
         case 'J':
             run.is_json = true;
             break;
@@ -475,6 +618,17 @@ cmd_verify(int argc, char **argv)
             return rc;
         }
         run.pin = &pin;
+    }
+    for (i = 1; i <= RPL_SEATS_MAX; i++) {
+        if (!seat_args[i]) {
+            continue;
+        }
+        rc = cli_load_pubkey(seat_args[i], &seat_keys[i]);
+        if (rc != CLI_EXIT_OK) {
+            rpl_ctx_free(ctx);
+            return rc;
+        }
+        run.seat_pin[i] = &seat_keys[i];
     }
     if (want_cov) {
         cov = calloc(1, sizeof(*cov));
