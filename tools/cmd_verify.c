@@ -157,10 +157,9 @@ static void
 v1_warning(const char *file, json_t *arr)
 {
     static const char w[] =
-        "W-v1: a format 1 file lacks format 2's guarantees: entropy pledged "
-        "before any value is known (its dealer could drop a contribution or "
-        "let a seat choose its own last), the dealer-sealed start each seat "
-        "keeps, and the abandoned line naming a seat that withheld its value";
+        "W-v1: format 1 lacks pledged entropy (its dealer could drop a "
+        "contribution or let a seat choose its own last), a sealed start "
+        "for each seat to keep, and the abandoned line";
     json_t *o;
 
     cli_file_warn(file, 0, "%s", w);
@@ -426,7 +425,7 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
         seed_warning(file, warnings);
     }
-    if (rep.version == 1) {
+    if (st == RPL_OK && rep.version == 1) {
         v1_warning(file, warnings);
     }
     if (st != RPL_OK) {
