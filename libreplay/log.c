@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "json.h"
 #include "log.h"
+#include "log_verify.h"
 
 /* --------------------------------------------------------- keywords */
 
@@ -487,44 +488,6 @@ rpl_log_warning(const struct rpl_log *log, size_t i, size_t *line)
 
 /* ------------------------------------------------------------ verify */
 
-struct verify {
-    struct rpl_log *log;
-    const struct rpl_verify_opts *opts;
-    struct rpl_report *rep;
-    struct rpl__env env;
-    enum {
-        H_CAMELOG,
-        H_GAME,
-        H_ID,
-        H_CREATED,
-        H_IMPORT,
-        H_RULES,
-        H_SEAT,
-        H_DEALER,
-        H_COMMIT,
-        H_DONE
-    } hdr;
-    size_t next_seat;        /* seat line expected next */
-    uint8_t head[RPL__HASH]; /* chain of the lines before this one */
-    uint8_t prev_head[RPL__HASH];
-    uint8_t group_base[RPL__HASH];
-    size_t prev_author;  /* seat that may sign the previous line */
-    bool prev_in_group;  /* the previous line signs against group_base */
-    size_t entropy_seat; /* last seat that gave entropy */
-    size_t entropy_line; /* line of the last entropy line, 0 if none */
-    bool started;        /* a game line was applied */
-    bool revealed;
-    size_t end_line;  /* the game's `end` line, 0 before it */
-    size_t last_seal; /* line of the last seal, 0 if none */
-    size_t last_open; /* line of the last open, 0 if none */
-    /* Format 2: the base a sig of the previous line signs against when it
-     * is not prev_head or group_base (a pledge, an entropy line). */
-    const uint8_t *prev_base;
-    size_t pledge_no;     /* line of the last pledge, 0 if none */
-    bool seal_due;        /* the previous line is `pledged`: a seal follows */
-    size_t unsigned_seat; /* seat of the first unsigned keyed line */
-};
-
 static void
 add_warning(void *w, size_t line, const char *msg)
 {
@@ -690,28 +653,9 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
             log->has_seat_key[seat] = true;
             v->rep->keyed |= 1u << (seat - 1);
         }
-        if (v->opts && v->opts->seat_pin[seat]) {
-            const struct rpl_pubkey *pin = v->opts->seat_pin[seat];
-            char want[17];
-            char got[17];
-
-            rpl__key_id_text(want, pin->id);
-            if (!log->has_seat_key[seat])
-                return rpl__err(err, RPL_E_KEY, ln->no,
-                                "p%zu has no key in the header: expected "
-                                "its pinned key, key id %s",
-                                seat, want);
-            rpl__key_id_text(got, log->seat_key[seat].id);
-            if (memcmp(pin->id, log->seat_key[seat].id, 8) != 0 ||
-                memcmp(pin->key, log->seat_key[seat].key, 32) != 0)
-                return rpl__err(err, RPL_E_KEY, ln->no,
-                                "the key of p%zu is not its pinned key: "
-                                "expected key id %s, found key id %s%s",
-                                seat, want, got,
-                                memcmp(pin->id, log->seat_key[seat].id, 8)
-                                    ? ""
-                                    : " with another public key");
-        }
+        rc = rpl__verify_seat_pin(v, ln, seat, err);
+        if (rc != RPL_OK)
+            return rc;
         if (++v->next_seat > log->seats)
             v->hdr = H_DEALER;
         return RPL_OK;
@@ -757,10 +701,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
             !rpl__tok_hex(&tok[1], log->commit, sizeof(log->commit)))
             return expect_header(ln, "commit <64 lowercase hex digits>", err);
         log->header_end = ln->no;
-        /* A pledge signs against the chain of the whole header (this
-         * line included), whatever the order of the pledges. */
-        memcpy(log->pledge_base, v->head, RPL__HASH);
-        rpl__chain(log->pledge_base, ln->text, ln->len);
+        rpl__verify_header_end(v, ln);
         v->hdr = H_DONE;
         return RPL_OK;
     case H_DONE:
@@ -808,12 +749,7 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return rpl__err(err, RPL_E_SIG, ln->no,
                         "signature of p%zu does not verify", seat);
     v->rep->sigs++;
-    if (v->entropy_line == ln->no - 1) {
-        v->rep->entropy_signed++;
-        v->rep->reveal_signed |= 1u << (seat - 1);
-    }
-    if (v->pledge_no == ln->no - 1)
-        v->rep->pledge_signed |= 1u << (seat - 1);
+    rpl__verify_signed(v, ln, seat);
     return RPL_OK;
 }
 
@@ -834,228 +770,9 @@ seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (!rpl__seal_verify(&log->dealer, v->head, sig))
         return rpl__err(err, RPL_E_SEAL, ln->no,
                         "seal does not verify with the dealer key");
-    if (v->seal_due) {
-        /* The sealed start: every pledge, sealed before any value. */
-        v->seal_due = false;
-        log->start_seal = ln->no;
-        memcpy(log->reveal_base, v->head, RPL__HASH);
-        rpl__chain(log->reveal_base, ln->text, ln->len);
-    }
+    rpl__verify_sealed(v, ln);
     v->rep->seals++;
     v->last_seal = ln->no;
-    return RPL_OK;
-}
-
-/* Format 2 (camelog(5) "Entropy"): pK's value, after the sealed start,
- * in any order, matching its pledge. */
-static enum rpl_status
-entropy2_line(struct verify *v, const struct rpl__line *ln, size_t seat,
-              const uint8_t entropy[32], struct rpl_error *err)
-{
-    struct rpl_log *log = v->log;
-    const uint32_t bit = 1u << (seat - 1);
-    uint8_t check[RPL__HASH];
-
-    if (log->abandoned)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "entropy after the game was abandoned (line %zu)",
-                        log->abandoned_line);
-    if (!log->start_seal)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "entropy of p%zu before the sealed start: a value is "
-                        "revealed only after a pledged line and the "
-                        "dealer's seal",
-                        seat);
-    if (!(log->pledged & bit))
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "entropy of p%zu, which made no pledge", seat);
-    if (log->revealed & bit)
-        return rpl__err(err, RPL_E_RULES, ln->no, "second entropy of p%zu",
-                        seat);
-    rpl__pledge(check, log->id, seat, entropy);
-    if (sodium_memcmp(check, log->pledge[seat], RPL__HASH) != 0)
-        return rpl__err(err, RPL_E_FAIRNESS, ln->no,
-                        "the entropy of p%zu does not match its pledge "
-                        "(line %zu)",
-                        seat, log->pledge_at[seat]);
-    memcpy(log->value[seat], entropy, 32);
-    log->revealed |= bit;
-    v->rep->revealed |= bit;
-    v->rep->entropy_seats++;
-    v->entropy_line = ln->no;
-    v->prev_author = seat;
-    v->prev_base = log->reveal_base;
-    return RPL_OK;
-}
-
-/* Format 2: `pledge pK <hex>`, a seat's commitment to its value. */
-static enum rpl_status
-pledge_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
-{
-    struct rpl_log *log = v->log;
-    size_t seat = 0;
-    uint8_t c[32];
-
-    if (ln->ntok != 3 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat) ||
-        !rpl__tok_hex(&ln->tok[2], c, sizeof(c)))
-        return rpl__err(err, RPL_E_SYNTAX, ln->no,
-                        "expected \"pledge pK <64 lowercase hex digits>\"");
-    if (log->version < 2)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "a pledge line in a format 1 file (pledges are "
-                        "format 2's)");
-    if (log->pledged_line)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "pledge after the pledged line (line %zu): the "
-                        "round of pledges is closed",
-                        log->pledged_line);
-    if (v->started)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "pledge after the game started");
-    if (log->pledged & (1u << (seat - 1)))
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "second pledge of p%zu (the first is line %zu)", seat,
-                        log->pledge_at[seat]);
-    memcpy(log->pledge[seat], c, 32);
-    log->pledge_at[seat] = ln->no;
-    log->pledged |= 1u << (seat - 1);
-    v->rep->pledged |= 1u << (seat - 1);
-    v->pledge_no = ln->no;
-    v->prev_author = seat;
-    v->prev_base = log->pledge_base;
-    return RPL_OK;
-}
-
-/* Writes the seats of mask as "p1,p3" into out. */
-static void
-seat_list(char *out, size_t cap, uint32_t mask)
-{
-    size_t n = 0;
-
-    out[0] = '\0';
-    for (size_t k = 1; k <= RPL_MAX_SEATS && n < cap; k++)
-        if (mask & (1u << (k - 1))) {
-            const int w = snprintf(out + n, cap - n, "%sp%zu", n ? "," : "", k);
-
-            if (w < 0)
-                break;
-            n += (size_t)w;
-        }
-}
-
-/* Format 2: `pledged p1,p2,...`, the dealer closes the pledges; the next
- * line is its seal. */
-static enum rpl_status
-pledged_line(struct verify *v, const struct rpl__line *ln,
-             struct rpl_error *err)
-{
-    struct rpl_log *log = v->log;
-    uint32_t mask = 0;
-    char want[64];
-    const struct rpl__tok *t = ln->ntok == 2 ? &ln->tok[1] : NULL;
-    size_t i = 0, last = 0;
-
-    seat_list(want, sizeof(want), log->pledged);
-    if (log->version < 2)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "a pledged line in a format 1 file");
-    /* p1,p3,...: seats strictly ascending. */
-    while (t && i < t->n) {
-        size_t j = i, seat = 0;
-        struct rpl__tok one;
-
-        while (j < t->n && t->p[j] != ',')
-            j++;
-        one.p = t->p + i;
-        one.n = j - i;
-        if (!rpl__tok_seat(&one, log->seats, &seat) || seat <= last) {
-            t = NULL;
-            break;
-        }
-        last = seat;
-        mask |= 1u << (seat - 1);
-        i = j + 1;
-        if (j + 1 == t->n) /* a trailing comma */
-            t = NULL;
-    }
-    if (!t)
-        return rpl__err(err, RPL_E_SYNTAX, ln->no,
-                        "expected \"pledged <seats ascending, "
-                        "comma-separated>\"");
-    if (log->pledged_line)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "second pledged line (the first is line %zu)",
-                        log->pledged_line);
-    if (v->started)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "pledged after the game started");
-    if (mask != log->pledged)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "the pledged line names %.*s, but the pledges are "
-                        "of %s",
-                        (int)ln->tok[1].n, ln->tok[1].p,
-                        log->pledged ? want : "no seat");
-    log->pledged_line = ln->no;
-    v->seal_due = true;
-    return RPL_OK;
-}
-
-/* Format 2: `abandoned pK`, the dealer ends a game whose seat withheld
- * its value. */
-static enum rpl_status
-abandoned_line(struct verify *v, const struct rpl__line *ln,
-               struct rpl_error *err)
-{
-    struct rpl_log *log = v->log;
-    size_t seat = 0;
-
-    if (ln->ntok != 2 || !rpl__tok_seat(&ln->tok[1], log->seats, &seat))
-        return rpl__err(err, RPL_E_SYNTAX, ln->no, "expected \"abandoned pK\"");
-    if (log->version < 2)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "an abandoned line in a format 1 file");
-    if (v->started || !log->start_seal)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "abandoned only between the sealed start and the "
-                        "game's first line");
-    if (!(log->pledged & (1u << (seat - 1))) ||
-        (log->revealed & (1u << (seat - 1))))
-        return rpl__err(
-            err, RPL_E_RULES, ln->no, "abandoned p%zu: p%zu %s", seat, seat,
-            (log->pledged & (1u << (seat - 1))) ? "revealed its entropy"
-                                                : "made no pledge");
-    log->abandoned = seat;
-    log->abandoned_line = ln->no;
-    v->rep->abandoned_by = seat;
-    v->end_line = ln->no;
-    return RPL_OK;
-}
-
-/* Format 2, before the first game line: every pledge revealed. */
-static enum rpl_status
-check_revealed(struct verify *v, const struct rpl__line *ln,
-               struct rpl_error *err)
-{
-    struct rpl_log *log = v->log;
-    const uint32_t missing = log->pledged & ~log->revealed;
-
-    if (log->version < 2 || v->started || !log->pledged)
-        return RPL_OK;
-    if (!log->start_seal)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "the game starts before the pledges are sealed (a "
-                        "pledged line and the dealer's seal)");
-    if (missing) {
-        size_t k = 1;
-
-        while (!(missing & (1u << (k - 1))))
-            k++;
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "the game starts while p%zu's pledge (line %zu) is "
-                        "not revealed: the game waits for it or is "
-                        "abandoned",
-                        k, log->pledge_at[k]);
-    }
     return RPL_OK;
 }
 
@@ -1078,7 +795,7 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "entropy after the game started");
     if (log->version >= 2)
-        return entropy2_line(v, ln, seat, entropy, err);
+        return rpl__verify_entropy2(v, ln, seat, entropy, err);
     if (seat <= v->entropy_seat)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "entropy of p%zu after p%zu: one line per seat, in "
@@ -1160,44 +877,24 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     enum rpl_status rc;
     bool was_over;
 
-    if (v->seal_due && kw != RPL__KW_SEAL)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "the pledged line (line %zu) must be followed by the "
-                        "dealer's seal",
-                        log->pledged_line);
-    if (kw != RPL__KW_SIG && v->prev_author &&
-        log->has_seat_key[v->prev_author]) {
-        /* The previous line, authored by a keyed seat, is unsigned. */
-        if (v->rep->unsigned_lines++ == 0) {
-            v->rep->first_unsigned = ln->no - 1;
-            v->unsigned_seat = v->prev_author;
-        }
-    }
+    rc = rpl__verify_body(v, ln, kw == RPL__KW_SEAL, kw == RPL__KW_SIG, err);
+    if (rc != RPL_OK)
+        return rc;
     if (kw == RPL__KW_SIG) {
         rc = sig_line(v, ln, err);
         v->prev_author = 0;
-        v->prev_base = NULL;
         return rc;
     }
-    v->prev_base = NULL;
     v->prev_in_group = false;
-    if (log->abandoned && kw != RPL__KW_SEAL)
-        return rpl__err(err, RPL_E_RULES, ln->no,
-                        "only seal lines may follow abandoned (line %zu)",
-                        log->abandoned_line);
     if (kw == RPL__KW_SEAL) {
         v->prev_author = 0;
         return seal_line(v, ln, err);
     }
     if (kw == RPL__KW_ENTROPY)
         return entropy_line(v, ln, err);
-    if (kw == RPL__KW_PLEDGE)
-        return pledge_line(v, ln, err);
+    if (kw >= RPL__KW_PLEDGE)
+        return rpl__verify_line2(v, ln, kw, err);
     v->prev_author = 0;
-    if (kw == RPL__KW_PLEDGED)
-        return pledged_line(v, ln, err);
-    if (kw == RPL__KW_ABANDONED)
-        return abandoned_line(v, ln, err);
     if (kw == RPL__KW_REVEAL)
         return reveal_line(v, ln, err);
     if (kw == RPL__KW_OPEN)
@@ -1205,7 +902,7 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (v->revealed)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "only open and seal lines may follow the reveal");
-    rc = check_revealed(v, ln, err);
+    rc = rpl__verify_revealed(v, ln, err);
     if (rc != RPL_OK)
         return rc;
     memset(&applied, 0, sizeof(applied));
@@ -1318,55 +1015,6 @@ check_cover(struct rpl_log *log, const struct rpl_verify_opts *opts,
     return RPL_OK;
 }
 
-/* After the last line: the seats that took no part in the seed and the
- * unsigned lines of keyed seats, as errors under opts->require_entropy
- * and require_signatures, else the warning W-unsigned. */
-static enum rpl_status
-check_part(struct verify *v, struct rpl_error *err)
-{
-    struct rpl_log *log = v->log;
-    const struct rpl_verify_opts *opts = v->opts;
-    struct rpl_report *rep = v->rep;
-    char msg[200];
-
-    if (opts && opts->require_entropy)
-        for (size_t k = 1; k <= log->seats; k++) {
-            const uint32_t bit = 1u << (k - 1);
-
-            if (!log->has_seat_key[k] || (rep->revealed & bit))
-                continue;
-            if (log->version >= 2 && (log->pledged & bit))
-                return rpl__err(err, RPL_E_FAIRNESS,
-                                log->abandoned == k ? log->abandoned_line
-                                                    : log->pledge_at[k],
-                                "p%zu has a key but took no part in the "
-                                "seed: its pledge (line %zu) was never "
-                                "revealed (entropy required)",
-                                k, log->pledge_at[k]);
-            return rpl__err(err, RPL_E_FAIRNESS, log->header_end,
-                            "p%zu has a key but took no part in the seed: "
-                            "no %s line (entropy required)",
-                            k, log->version >= 2 ? "pledge" : "entropy");
-        }
-    if (rep->unsigned_lines == 0)
-        return RPL_OK;
-    if (opts && opts->require_signatures)
-        return rpl__err(err, RPL_E_SIG, rep->first_unsigned,
-                        "line %zu, authored by p%zu, has no sig although "
-                        "p%zu has a key in the header (signatures "
-                        "required)",
-                        rep->first_unsigned, v->unsigned_seat,
-                        v->unsigned_seat);
-    snprintf(msg, sizeof(msg),
-             "W-unsigned: %zu %s authored by a seat with a key %s no sig "
-             "(the first: line %zu, p%zu)",
-             rep->unsigned_lines, rep->unsigned_lines == 1 ? "line" : "lines",
-             rep->unsigned_lines == 1 ? "carries" : "carry",
-             rep->first_unsigned, v->unsigned_seat);
-    add_warning(log, rep->first_unsigned, msg);
-    return RPL_OK;
-}
-
 enum rpl_status
 rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
                struct rpl_report *rep)
@@ -1382,10 +1030,7 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
     log->has_seed = false;
     log->version = 0;
     log->nentropy = 0;
-    log->pledged = log->revealed = 0;
-    log->pledged_line = log->start_seal = 0;
-    log->abandoned = log->abandoned_line = 0;
-    memset(log->pledge_at, 0, sizeof(log->pledge_at));
+    rpl__verify_reset(log);
     log->header_end = 0;
     log->has_dealer = false;
     log->seats = 0;
@@ -1414,10 +1059,6 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
         const bool over = log->game->is_over(log->st);
 
         log->game->outcome(log->st, &winner, &reason);
-        if (log->abandoned) {
-            winner = "abandoned";
-            reason = "withheld";
-        }
         rpl__fmt(log->rep.winner, sizeof(log->rep.winner), "%s", winner);
         rpl__fmt(log->rep.reason, sizeof(log->rep.reason), "%s", reason);
         if (v->revealed && log->game->opens_left(log->st) == 0 &&
@@ -1432,7 +1073,7 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
             log->rep.unsealed_from = v->last_seal + 1;
         rc = check_cover(log, opts, v->last_seal, &log->rep.error);
         if (rc == RPL_OK)
-            rc = check_part(v, &log->rep.error);
+            rc = rpl__verify_part(v, &log->rep.error);
         if (rc == RPL_OK && opts && opts->require > log->rep.progress)
             rc = short_of(log, opts->require, &log->rep.error);
     }

@@ -366,7 +366,7 @@ unfinished_starts(const char *dir, const char *id, char (*out)[33], size_t cap)
     if (!d) {
         return 0;
     }
-    while ((e = readdir(d)) != NULL) {
+    while ((e = readdir(d))) {
         const size_t len = strlen(e->d_name);
         struct stat sb;
 
@@ -505,7 +505,7 @@ run_starts(const struct args *a, struct rpl_ctx *ctx)
     snprintf(path, sizeof(path), "%s/starts", a->state);
     d = opendir(path);
     if (d) {
-        while ((e = readdir(d)) != NULL) {
+        while ((e = readdir(d))) {
             total += strlen(e->d_name) == 40 &&
                      strcmp(e->d_name + 32, ".camelog") == 0;
         }
