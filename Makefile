@@ -107,7 +107,8 @@ TEST_GAME_SRC := $(sort $(wildcard tests/games/*/*.c))
 TEST_GAME_OBJ := $(TEST_GAME_SRC:%.c=$(B)/%.o)
 TEST_LIB_OBJ  := $(filter-out $(B)/libreplay/games/registry.o,$(LIB_OBJ)) \
                  $(B)/tests/registry.o $(TEST_GAME_OBJ)
-TEST_BINS     := $(B)/tests/camelog-games $(B)/tests/games-record
+TEST_BINS     := $(B)/tests/camelog-games $(B)/tests/games-record \
+                 $(B)/tests/dealer-forge
 
 
 LIB_A    := $(B)/libreplay.a
@@ -131,7 +132,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] librep
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
 CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test \
-               browser
+               browser web-test
 
 .PHONY: all deps deps-build fresh check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
@@ -191,13 +192,14 @@ need-check:
 # ---------------------------------------------------------------- deps
 
 # deps-build: what make and make demo need (deps/build); deps: what make
-# check needs on top (deps/test, deps/browser).  Each installs only what
-# dpkg lacks, as root; otherwise it prints the apt-get line to run.
+# check needs on top (deps/test, deps/browser, deps/wasm).  Each installs
+# only what dpkg lacks, as root; otherwise it prints the apt-get line to
+# run.
 deps-build:
 	@$(DEPS_SH) build
 
 deps:
-	@$(DEPS_SH) build test browser
+	@$(DEPS_SH) build test browser wasm
 
 # ---------------------------------------------------------------- tests
 
@@ -248,10 +250,13 @@ layout: all
 grammar:
 	@bash tests/grammar_sync.sh
 
+# mandoc's lint of every page, then no mdoc macro rendered as a word
+# (tests/man_macros.sh).
 lint:
 	@if [ -z "$(MAN_PAGES)" ]; then echo "lint: no man pages yet"; exit 0; fi
 	@mandoc -T lint -W warning $(MAN_PAGES) && \
 	    echo "lint: $(words $(MAN_PAGES)) man pages, mandoc -T lint clean"
+	@bash tests/man_macros.sh $(MAN_PAGES)
 
 help-synopsis: $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) bash tests/help_synopsis.sh
@@ -291,10 +296,13 @@ $(BENCH): bench/bench.c bench/floor.c bench/floor.h $(LIB_A)
 
 # The figures of BENCHMARKS.md; BENCH_SCALE=0.1 for a quick look.
 bench: deps-build
+	@$(DEPS_SH) wasm
 	@$(MAKE) --no-print-directory bench-run
 
+# Then the WebAssembly build's figures (web-bench, below).
 bench-run: all $(BENCH)
 	$(BENCH) $(CAMELOG) $(or $(BENCH_SCALE),1)
+	@$(MAKE) --no-print-directory web-bench
 
 # ---------------------------------------------------------------- demo
 
@@ -434,6 +442,11 @@ $(B)/tests/games-record: $(B)/tests/games/record.o $(TEST_LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(B)/tests/games/record.o \
 	    $(TEST_LIB_OBJ) $(DEP_LIBS) -o $@
 
+# A dishonest dealer's tools (tests/cli/dishonest.sh): libsodium only.
+$(B)/tests/dealer-forge: tests/forge/dealer_forge.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(DEP_LIBS) -o $@
+
 test-bins: $(TEST_BINS)
 .PHONY: test-bins
 
@@ -493,14 +506,15 @@ browser: $(CAMELOG)
 # tests/fuzz/: fuzz_log (every reader of a log), fuzz_keys (key files),
 # fuzz_lenient (pack's hand-written text), fuzz_archive (an archive file
 # opened read-only and queried), fuzz_import (another system's records,
-# and the delivery forms a seat reads).  Each starts from its committed corpus,
+# and the delivery forms a seat reads), fuzz_host (the requests of camelog
+# host, with its journal and files in a temporary directory).  Each starts from its committed corpus,
 # tests/fuzz/corpus/<target>/, and runs FUZZ_SECONDS; what it adds goes
 # to $(B)/fuzz/corpus/<target>/.  Needs clang with its runtime (Debian:
 # deps/fuzz, which make fuzz installs).  A crash it finds
 # goes to tests/data/ with a test.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := log keys lenient archive import
+FUZZ_TARGETS := log keys lenient archive import host
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 # The largest input each target is given (an archive is SQLite pages).
 FUZZ_MAX_LEN_log     := 32768
@@ -508,12 +522,22 @@ FUZZ_MAX_LEN_keys    := 1024
 FUZZ_MAX_LEN_lenient := 32768
 FUZZ_MAX_LEN_archive := 65536
 FUZZ_MAX_LEN_import  := 65536
+FUZZ_MAX_LEN_host    := 16384
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) \
 	    $(DEP_CFLAGS) $< $(LIB_SRC) $(DEP_LIBS) -o $@
+
+# The host's target includes tools/cmd_host.c (its static functions) and
+# links the commands' helpers.
+$(B)/fuzz/fuzz_host: tests/fuzz/fuzz_host.c tools/cmd_host.c tools/cli.c \
+                     tools/cli.h $(LIB_SRC) $(B)/archive_sql.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
+	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote tools \
+	    -iquote $(B) $(DEP_CFLAGS) $< tools/cli.c $(LIB_SRC) $(DEP_LIBS) -o $@
 
 fuzz:
 	@$(DEPS_SH) build fuzz
@@ -532,7 +556,8 @@ fuzz-run: $(FUZZ_BINS)
 	            keys) echo $(FUZZ_MAX_LEN_keys);; \
 	            lenient) echo $(FUZZ_MAX_LEN_lenient);; \
 	            archive) echo $(FUZZ_MAX_LEN_archive);; \
-	            import) echo $(FUZZ_MAX_LEN_import);; esac) \
+	            import) echo $(FUZZ_MAX_LEN_import);; \
+	            host) echo $(FUZZ_MAX_LEN_host);; esac) \
 	        -artifact_prefix=$(B)/fuzz/$$t- $(B)/fuzz/corpus/$$t \
 	        tests/fuzz/corpus/$$t 2>$(B)/fuzz/$$t.log || { \
 	        tail -n 60 $(B)/fuzz/$$t.log >&2; \
@@ -563,3 +588,71 @@ $(FUZZ_BINS): $(B)/games.h
 fresh:
 	@$(DEPS_SH) fresh
 	@bash deps/fresh.sh
+
+# ---------------------------------------------------------------- wasm
+
+# make wasm: the library's reading, verifying and seat calls for the
+# browser, $(WASM_DIR)/camelog.wasm beside lib/web/camelog.js (the ES
+# module over it, camelog-web(7)).  The same sources as libreplay.a but
+# the archive (SQLite), compiled by clang's wasm32 target against
+# wasi-libc, with zlib, libsodium and jansson built for it from Debian's
+# source packages by lib/web/deps.sh.  The packages: deps/wasm.
+# One wasm build serves make check and make sanitize: no sanitizer
+# reaches it.
+WASM_DIR     := build/wasm
+WASM_CC      ?= clang-14
+WASM_SYSROOT ?= /usr
+WASM_SYS     := $(WASM_DIR)/sysroot
+WASM_SRC     := $(filter-out libreplay/archive/%,$(LIB_SRC)) \
+                lib/web/camelog_web.c lib/web/wasi_compat.c
+WASM_OBJ     := $(WASM_SRC:%.c=$(WASM_DIR)/obj/%.o)
+WASM_FLAGS   := --target=wasm32-wasi --sysroot=$(WASM_SYSROOT) -Oz
+# The script rebuilds the three libraries (seconds); the sources it
+# fetched once stay in $(WASM_DIR)/src.
+WASM_DEPS    := $(WASM_SYS)/done
+WASM         := $(WASM_DIR)/camelog.wasm
+FORMAT_SRC   += $(sort $(wildcard lib/web/*.[ch]))
+
+.PHONY: wasm wasm-deps web-test web-bench
+wasm: $(WASM) $(WASM_DIR)/camelog.js
+
+wasm-deps:
+	@$(DEPS_SH) wasm
+
+$(WASM_DEPS): lib/web/deps.sh
+	@$(DEPS_SH) wasm
+	CC_WASM=$(WASM_CC) WASI_SYSROOT=$(WASM_SYSROOT) sh lib/web/deps.sh $(WASM_DIR)
+
+$(WASM_DIR)/obj/%.o: %.c $(WASM_DEPS) $(B)/games.h
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -std=c11 $(WARNINGS) -Wno-newline-eof -Wno-unused-but-set-variable \
+	    -ffunction-sections \
+	    -fdata-sections -D_POSIX_C_SOURCE=200809L -iquote libreplay \
+	    -iquote $(B) -isystem $(WASM_SYS)/include \
+	    -include lib/web/wasi_compat.h -MMD -MP -c $< -o $@
+
+# A reactor (no main): lib/web/camelog.js calls _initialize, then the
+# cw_ calls of lib/web/camelog_web.c; whatever they do not reach is
+# dropped.
+$(WASM): $(WASM_OBJ)
+	$(WASM_CC) $(WASM_FLAGS) -mexec-model=reactor -Wl,--gc-sections \
+	    -Wl,--strip-all $(WASM_OBJ) -L$(WASM_SYS)/lib -lsodium -ljansson \
+	    -lz -o $@
+
+$(WASM_DIR)/camelog.js: lib/web/camelog.js
+	@mkdir -p $(@D)
+	cp $< $@
+
+-include $(WASM_OBJ:.o=.d)
+
+# make bench's figures of the module: its bytes gzipped, and verify in
+# it against camelog verify on the same files (bench/wasm.sh).
+web-bench: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
+	    bash bench/wasm.sh $(or $(BENCH_SCALE),1)
+
+# The WebAssembly verifier against the C one (tests/web/run.sh), and
+# the module's seat calls.
+web-test: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
+	    bash tests/web/run.sh

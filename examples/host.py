@@ -16,7 +16,10 @@ The server runs `camelog host` and five seat processes (this script with
     reveals it with `camelog seat reveal` only once the dealer has sealed
     every pledge, which that command checks, keeping the sealed start;
   - signs every line it authors with `camelog seat sign`, from its own
-    copy of the log (it never signs the host's message blindly);
+    copy of the log and with the action it chose itself (--action): it
+    never signs the host's message blindly, and for a quest card it
+    recomputes the commitment of its own card from the sign request's
+    label and nonce;
   - chooses its actions from the legal actions of its own state.
 The server sees deliveries only to route them, never reads them, and
 tries three wrong submissions (an illegal team, an out-of-turn
@@ -55,6 +58,7 @@ def seat_main(camelog, k, workdir):
     open(seen, "w").close()
     dealer_pub = None
     checked = 0
+    mine = {"entropy": None, "action": None}  # what this seat chose
 
     def reply(obj):
         sys.stdout.write(json.dumps(obj) + "\n")
@@ -94,13 +98,17 @@ def seat_main(camelog, k, workdir):
             out = p.stdout.splitlines()
             reply({"hex": out[0].split()[2], "sig": out[1]})
         elif cmd == "sign":
-            p = run(camelog, "seat", "sign", "--key", key + ".key", seen,
-                    msg["text"], check=False)
+            args = ["--action", mine["action"]]
+            if msg.get("nonce"):
+                args += ["--label", msg["label"], "--nonce", msg["nonce"]]
+            p = run(camelog, "seat", "sign", "--key", key + ".key", *args,
+                    seen, msg["text"], check=False)
             if p.returncode != 0:
                 sys.exit("seat: camelog seat sign: %s" % p.stderr)
             reply({"sig": p.stdout.strip()})
         elif cmd == "act":
-            reply({"action": choose(me, msg["actions"])})
+            mine["action"] = choose(me, msg["actions"])
+            reply({"action": mine["action"]})
         elif cmd == "bye":
             # The final file extends what this seat saw, under its own
             # key; its table's directory marks the game finished.
@@ -198,8 +206,9 @@ def server_main(camelog, workdir):
                     not req["text"].startswith("vote "):
                 continue
             seat = seats[int(req["seat"][1:]) - 1]
-            sig = seat.send(cmd="sign", text=req["text"],
-                            base=req["base"])["sig"]
+            sig = seat.send(cmd="sign", text=req["text"], base=req["base"],
+                            label=req.get("label"),
+                            nonce=req.get("nonce"))["sig"]
             wrote = deliver(checked(host.ask(op="sign", seat=req["seat"],
                                              sig=sig))) or wrote
             break  # the next request comes with the reply to this one

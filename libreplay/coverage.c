@@ -95,6 +95,7 @@ rpl_log_coverage(struct rpl_log *log, uint64_t bits[RPL_COVERAGE_WORDS],
     env.seats = log->seats;
     env.names = (const char *const *)log->name_ptrs;
     env.imported = log->rep.is_imported;
+    env.version = log->version;
     env.warn = ignore_warning;
     env.w = log;
     if (log->is_complete)

@@ -141,33 +141,73 @@ rpl__pledge(uint8_t out[RPL__HASH], const uint8_t id[16], size_t seat,
     hash_final(&st, out);
 }
 
-void
-rpl__commit(uint8_t out[RPL__HASH], uint8_t *nonce, const uint8_t seed[32],
-            const uint8_t id[16], const char *label, const char *value)
+bool
+rpl__pad(char out[RPL__PAD + 1], const char *value)
 {
-    static const char tag[] = "nonce ";
+    const size_t n = strlen(value);
+
+    if (n > RPL__PAD || memchr(value, RPL__PAD_CHAR, n))
+        return false;
+    memcpy(out, value, n);
+    memset(out + n, RPL__PAD_CHAR, RPL__PAD - n);
+    out[RPL__PAD] = '\0';
+    return true;
+}
+
+size_t
+rpl__unpad_len(const char *padded)
+{
+    size_t n = strlen(padded);
+
+    while (n > 0 && padded[n - 1] == RPL__PAD_CHAR)
+        n--;
+    return n;
+}
+
+void
+rpl__commit_nonce(uint8_t out[RPL__HASH], const uint8_t nonce[32],
+                  const uint8_t id[16], const char *label, const char *value,
+                  size_t value_len)
+{
     static const uint8_t zero = 0;
     crypto_generichash_state st;
+
+    hash_init(&st, nonce);
+    hash_update(&st, id, 16);
+    hash_update(&st, label, strlen(label));
+    hash_update(&st, &zero, 1);
+    hash_update(&st, value, value_len);
+    hash_final(&st, out);
+}
+
+void
+rpl__commit(uint8_t out[RPL__HASH], uint8_t *nonce, const uint8_t seed[32],
+            const uint8_t id[16], const char *label, const char *value,
+            unsigned version)
+{
+    static const char tag[] = "nonce ";
+    crypto_generichash_state st;
     uint8_t key[RPL__HASH];
-    const size_t label_len = strlen(label);
+    char padded[RPL__PAD + 1];
 
     /* nonce = H(key = seed, "nonce " || label) */
     hash_init(&st, seed);
     hash_update(&st, tag, sizeof(tag) - 1);
-    hash_update(&st, label, label_len);
+    hash_update(&st, label, strlen(label));
     hash_final(&st, key);
 
-    /* c = H(key = nonce, id || label || 0x00 || value) */
-    hash_init(&st, key);
-    hash_update(&st, id, 16);
-    hash_update(&st, label, label_len);
-    hash_update(&st, &zero, 1);
-    hash_update(&st, value, strlen(value));
-    hash_final(&st, out);
+    /* c = H(key = nonce, id || label || 0x00 || value), the value padded
+     * in format 2.  No game makes a value that cannot be padded (too
+     * long, or holding the pad character); one is committed as it is. */
+    if (version >= 2 && rpl__pad(padded, value))
+        rpl__commit_nonce(out, key, id, label, padded, RPL__PAD);
+    else
+        rpl__commit_nonce(out, key, id, label, value, strlen(value));
 
     if (nonce)
         memcpy(nonce, key, RPL__HASH);
     sodium_memzero(key, sizeof(key));
+    sodium_memzero(padded, sizeof(padded));
 }
 
 void

@@ -242,7 +242,22 @@ void rpl__seed(uint8_t out[RPL__HASH], const uint8_t id[16],
 /* c = H(key = nonce, id || label || 0x00 || value), nonce = H(key = seed,
  * "nonce " || label).  nonce may be NULL. */
 void rpl__commit(uint8_t out[RPL__HASH], uint8_t *nonce, const uint8_t seed[32],
-                 const uint8_t id[16], const char *label, const char *value);
+                 const uint8_t id[16], const char *label, const char *value,
+                 unsigned version);
+
+/* Format 2 pads every committed or delivered value to RPL__PAD bytes
+ * with '.' (camelog(5), "Padding"), so that its length tells nothing. */
+#define RPL__PAD      191u
+#define RPL__PAD_CHAR '.'
+/* out (RPL__PAD + 1 bytes) = value padded, NUL-terminated; false when
+ * value is longer than RPL__PAD or holds the pad character. */
+bool rpl__pad(char out[RPL__PAD + 1], const char *value);
+/* The length of a padded value without its padding: the value itself. */
+size_t rpl__unpad_len(const char *padded);
+/* c = H(key = nonce, id || label || 0x00 || value), value as given. */
+void rpl__commit_nonce(uint8_t out[RPL__HASH], const uint8_t nonce[32],
+                       const uint8_t id[16], const char *label,
+                       const char *value, size_t value_len);
 
 /* A named deterministic stream (camelog(5) "Streams"): the keystream of
  * randombytes_buf_deterministic() keyed by H(key = seed, "stream " ||

@@ -133,7 +133,11 @@ seckey_make(struct rpl_seckey **out, const uint8_t id[8], const uint8_t sk[64],
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     memcpy(k->id, id, sizeof(k->id));
     memcpy(k->sk, sk, sizeof(k->sk));
-    if (sodium_mprotect_readonly(k) != 0) {
+    /* libsodium built without page protection (WebAssembly has one
+     * linear memory and no pages to protect; make wasm) fails with
+     * ENOSYS: the key then stays writable, and is still wiped when
+     * freed. */
+    if (sodium_mprotect_readonly(k) != 0 && errno != ENOSYS) {
         sodium_free(k);
         return rpl__err(err, RPL_E_CRYPTO, 0,
                         "cannot protect the secret key memory");

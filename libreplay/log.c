@@ -573,7 +573,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                                 "the text starts with a byte order mark");
             return expect_header(ln, "camelog 2", err);
         }
-        log->version = is_v1 ? 1 : 2;
+        v->env.version = log->version = is_v1 ? 1 : 2;
         v->rep->version = log->version;
         v->hdr = H_GAME;
         return RPL_OK;
@@ -968,6 +968,7 @@ env_init(struct rpl__env *env, struct rpl_log *log)
     env->warn = ignore_warning;
     env->w = log;
     env->imported = log->rep.is_imported;
+    env->version = log->version;
     for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
         log->name_ptrs[k] = log->names[k];
 }

@@ -111,6 +111,7 @@ rpl_rec_free(struct rpl_recorder *rec)
     rpl__free(rec->ctx, rec->pub_backup);
     rpl__free(rec->ctx, rec->sim);
     sodium_memzero(rec->queue, sizeof(rec->queue));
+    sodium_memzero(rec->jkey, sizeof(rec->jkey));
     sodium_memzero(rec->sub_entropy, sizeof(rec->sub_entropy));
     if (rec->jfd >= 0)
         close(rec->jfd);
@@ -309,6 +310,7 @@ rpl__rec_make(struct rpl_ctx *ctx, struct rpl_recorder **out,
     rec->env.names = rec->name_ptrs;
     rec->env.warn = no_warning;
     rec->env.imported = cfg->import_source;
+    rec->env.version = 2;
     rec->pub_env = rec->env;
     rc = header(rec, cfg, err);
     /* A pledge signs against the chain of the whole header. */
@@ -395,8 +397,20 @@ add_delivery(struct rpl_recorder *rec, size_t seat, const struct rpl__emit *e,
     d->seat = seat;
     d->line = rec->nlines;
     snprintf(d->label, sizeof(d->label), "%s", e->label);
-    snprintf(d->value, sizeof(d->value), "%s", e->value);
+    /* Format 2 delivers the value as it is committed: padded. */
+    if (rec->env.version < 2 || !rpl__pad(d->value, e->value))
+        snprintf(d->value, sizeof(d->value), "%s", e->value);
     memcpy(d->nonce, nonce, sizeof(d->nonce));
+    d->has_sig = false;
+    if (rec->env.version >= 2 && rec->dealer) {
+        uint8_t msg[RPL_DELIVERY_MESSAGE_MAX];
+        size_t len = 0;
+
+        rpl_delivery_message(rec->id, d, msg, &len);
+        rpl__sign(rec->dealer, msg, len, d->sig);
+        d->has_sig = true;
+        sodium_memzero(msg, sizeof(msg));
+    }
     return RPL_OK;
 }
 
@@ -428,7 +442,8 @@ rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
 
     memcpy(line, e->line, len + 1);
     if (e->label[0]) {
-        rpl__commit(commit, nonce, rec->seed, rec->id, e->label, e->value);
+        rpl__commit(commit, nonce, rec->seed, rec->id, e->label, e->value,
+                    rec->env.version);
         line[len++] = ' ';
         rpl__hex(line + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;

@@ -93,6 +93,8 @@ struct rpl_recorder {
     bool is_broken;       /* a rollback of the files failed */
     bool is_closed;       /* rpl_rec_close(): every recording call refused */
     uint8_t dealer_x[32]; /* the dealer's X25519 public key */
+    uint8_t jkey[32];     /* the records' tag key, from the dealer's secret */
+    uint8_t jtag[32];     /* the tag of the last record written */
     struct rpl__buf cmd;  /* this call's record, built as it goes */
     bool is_nosync;       /* rpl_rec_set_fsync(rec, false): tests, benchmarks */
     /* The write(2) the journal uses: tests inject failures. */

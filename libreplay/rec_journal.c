@@ -8,9 +8,16 @@
  * with their signatures, entropy, signatures, the start, the moves of
  * rpl_rec_act() and rpl_rec_bot() with the signatures they made, abort,
  * seal, reveal).  Each record is sealed to the dealer's X25519 key
- * (crypto_box_seal) and written in base64:
+ * (crypto_box_seal) and written in base64, padded first to a multiple
+ * of RECORD_BLOCK bytes so that its length tells nothing of a secret,
+ * and followed by its tag, a keyed BLAKE2b chain over every record so
+ * far whose key only the dealer's secret key gives:
  *
- *     s <base64>LF        c <base64>LF
+ *     s <base64> <hex tag>LF        c <base64> <hex tag>LF
+ *
+ * Resume refuses a record whose tag does not verify: one forged,
+ * substituted (the dealer secret S included), moved or appended by
+ * anyone without the dealer's secret key.
  *
  * A call writes its record to PATH.secrets, fsyncs, then its lines to
  * PATH, fsyncs, and only then returns.  The record goes first, so that a
@@ -185,37 +192,137 @@ write_all(struct rpl_recorder *rec, int fd, const void *p, size_t len,
     return RPL_OK;
 }
 
-/* One record: tag, space, base64 of the sealed payload, LF. */
+/* A record's plaintext is le32(length) || payload || zero bytes, a
+ * multiple of RECORD_BLOCK bytes: a record whose length depends on a
+ * secret (a value of at most 191 bytes) fits in one block. */
+#define RECORD_BLOCK 512u
+
+/* The key of the records' tags: H(key = the dealer's X25519 secret,
+ * "camelog journal key"). */
+static enum rpl_status
+journal_key(const struct rpl_seckey *dealer, uint8_t key[32],
+            struct rpl_error *err)
+{
+    static const char domain[] = "camelog journal key";
+    uint8_t *x_sk = sodium_malloc(32);
+    enum rpl_status rc = RPL_OK;
+
+    if (!x_sk)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    if (crypto_sign_ed25519_sk_to_curve25519(x_sk, dealer->sk) != 0)
+        rc = rpl__err(err, RPL_E_KEY, 0,
+                      "the dealer key has no X25519 counterpart");
+    else
+        crypto_generichash(key, 32, (const uint8_t *)domain, sizeof(domain) - 1,
+                           x_sk, 32);
+    sodium_free(x_sk);
+    return rc;
+}
+
+/* The chain's start: H(key = K, "camelog journal v2 header" || the
+ * journal's header, its lines through commit), so that no record of
+ * another game of the same dealer (its S) stands in this one's. */
+static void
+chain_start(const uint8_t key[32], const void *header, size_t len,
+            uint8_t out[32])
+{
+    static const char domain[] = "camelog journal v2 header";
+    crypto_generichash_state st;
+
+    crypto_generichash_init(&st, key, 32, 32);
+    crypto_generichash_update(&st, (const uint8_t *)domain, sizeof(domain) - 1);
+    crypto_generichash_update(&st, header, len);
+    crypto_generichash_final(&st, out, 32);
+}
+
+/* The length of the header of a journal's text: through the end of its
+ * first commit line, or 0 when it has none. */
+static size_t
+header_len(const uint8_t *text, size_t len)
+{
+    size_t at = 0;
+
+    while (at < len) {
+        const uint8_t *lf = memchr(text + at, '\n', len - at);
+
+        if (!lf)
+            return 0;
+        if (len - at > 7 && memcmp(text + at, "commit ", 7) == 0)
+            return (size_t)(lf - text) + 1;
+        at = (size_t)(lf - text) + 1;
+    }
+    return 0;
+}
+
+/* tag = H(key = K, "camelog journal v2" || previous tag || record's
+ * letter || sealed bytes); the first record's previous tag is the
+ * chain's start. */
+static void
+record_tag(const uint8_t key[32], const uint8_t prev[32], char letter,
+           const uint8_t *c, size_t clen, uint8_t out[32])
+{
+    static const char domain[] = "camelog journal v2";
+    crypto_generichash_state st;
+
+    crypto_generichash_init(&st, key, 32, 32);
+    crypto_generichash_update(&st, (const uint8_t *)domain, sizeof(domain) - 1);
+    crypto_generichash_update(&st, prev, 32);
+    crypto_generichash_update(&st, (const uint8_t *)&letter, 1);
+    crypto_generichash_update(&st, c, clen);
+    crypto_generichash_final(&st, out, 32);
+}
+
+/* One record: letter, space, base64 of the sealed padded payload, space,
+ * hexadecimal tag, LF. */
 static enum rpl_status
 write_record(struct rpl_recorder *rec, char tag, const void *payload,
              size_t len, size_t *written, struct rpl_error *err)
 {
-    const size_t clen = len + crypto_box_SEALBYTES;
+    const size_t plen =
+        (4 + len + RECORD_BLOCK - 1) / RECORD_BLOCK * RECORD_BLOCK;
+    const size_t clen = plen + crypto_box_SEALBYTES;
     const size_t blen =
         sodium_base64_ENCODED_LEN(clen, sodium_base64_VARIANT_ORIGINAL);
+    uint8_t *p = rpl__alloc(rec->ctx, plen);
     uint8_t *c = rpl__alloc(rec->ctx, clen);
-    char *line = rpl__alloc(rec->ctx, blen + 3);
+    char *line = rpl__alloc(rec->ctx, blen + 2 + 1 + 64 + 1);
+    uint8_t t[32];
     enum rpl_status rc = RPL_OK;
     size_t n;
 
     *written = 0;
-    if (!c || !line) {
+    if (!p || !c || !line) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
-    if (crypto_box_seal(c, payload, len, rec->dealer_x) != 0) {
+    memset(p, 0, plen);
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(len >> (8 * i));
+    if (len)
+        memcpy(p + 4, payload, len);
+    if (crypto_box_seal(c, p, plen, rec->dealer_x) != 0) {
         rc = rpl__err(err, RPL_E_CRYPTO, 0, "crypto_box_seal failed");
         goto out;
     }
+    record_tag(rec->jkey, rec->jtag, tag, c, clen, t);
     line[0] = tag;
     line[1] = ' ';
     sodium_bin2base64(line + 2, blen, c, clen, sodium_base64_VARIANT_ORIGINAL);
     n = strlen(line);
+    line[n++] = ' ';
+    rpl__hex(line + n, t, 32);
+    n += 64;
     line[n++] = '\n';
     rc = write_all(rec, rec->sfd, line, n, "secrets file", err);
-    if (rc == RPL_OK)
+    if (rc == RPL_OK) {
         *written = n;
+        memcpy(rec->jtag, t, 32);
+    }
 out:
+    if (p) {
+        sodium_memzero(p, plen);
+        rpl__free(rec->ctx, p);
+    }
     rpl__free(rec->ctx, c);
     rpl__free(rec->ctx, line);
     return rc;
@@ -360,8 +467,11 @@ rpl__rec_journal_open(struct rpl_recorder *rec,
     if (cfg->import_source)
         return rpl__err(err, RPL_E_ARG, 0, "an imported game has no journal");
     rc = set_dealer_x(rec, err);
+    if (rc == RPL_OK)
+        rc = journal_key(rec->dealer, rec->jkey, err);
     if (rc != RPL_OK)
         return rc;
+    chain_start(rec->jkey, rec->text.p, rec->text.len, rec->jtag);
     spath = secrets_path(rec->ctx, cfg->journal);
     rec->jpath = rpl__strndup(rec->ctx, cfg->journal, strlen(cfg->journal));
     if (!spath || !rec->jpath) {
@@ -483,29 +593,54 @@ take_str(struct cur *c, char *out, size_t cap)
  * *len bytes). */
 static enum rpl_status
 open_record(struct rpl_ctx *ctx, const char *line, size_t n,
-            const uint8_t x_pk[32], const uint8_t *x_sk, char *tag,
-            uint8_t **out, size_t *len, size_t no, struct rpl_error *err)
+            const uint8_t x_pk[32], const uint8_t *x_sk, const uint8_t key[32],
+            uint8_t chain[32], char *tag, uint8_t **out, size_t *len, size_t no,
+            struct rpl_error *err)
 {
     uint8_t *c = NULL;
-    size_t clen = 0;
+    uint8_t want[32], got[32];
+    size_t clen = 0, plen, vlen = 0;
+    struct rpl__tok t;
     enum rpl_status rc = RPL_OK;
 
     *out = NULL;
-    if (n < 3 || line[1] != ' ' || (line[0] != 's' && line[0] != 'c'))
+    if (n < 3 + 65 || line[1] != ' ' || line[n - 65] != ' ' ||
+        (line[0] != 's' && line[0] != 'c'))
         return rpl__err(err, RPL_E_SYNTAX, no,
-                        "secrets file: expected \"s|c <base64>\"");
+                        "secrets file record %zu: expected \"s|c <base64> "
+                        "<hex tag>\"",
+                        no);
     *tag = line[0];
+    t.p = line + n - 64;
+    t.n = 64;
+    if (!rpl__tok_hex(&t, want, sizeof(want)))
+        return rpl__err(err, RPL_E_SYNTAX, no,
+                        "secrets file record %zu: its tag is not 64 hex "
+                        "digits",
+                        no);
     c = rpl__alloc(ctx, n);
     if (!c)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    if (sodium_base642bin(c, n, line + 2, n - 2, NULL, &clen, NULL,
+    if (sodium_base642bin(c, n, line + 2, n - 2 - 65, NULL, &clen, NULL,
                           sodium_base64_VARIANT_ORIGINAL) != 0 ||
-        clen < crypto_box_SEALBYTES) {
-        rc = rpl__err(err, RPL_E_SYNTAX, no, "secrets file: bad base64");
+        clen < crypto_box_SEALBYTES + 4) {
+        rc = rpl__err(err, RPL_E_SYNTAX, no,
+                      "secrets file record %zu: bad base64", no);
         goto out;
     }
-    *len = clen - crypto_box_SEALBYTES;
-    *out = sodium_malloc(*len + 1);
+    /* The tag first: a record the dealer's key did not make is refused
+     * before anything in it is used. */
+    record_tag(key, chain, *tag, c, clen, got);
+    if (sodium_memcmp(got, want, 32) != 0) {
+        rc = rpl__err(err, RPL_E_KEY, no,
+                      "secrets file record %zu is not the dealer's: its tag "
+                      "does not verify (a record forged, substituted, moved "
+                      "or added without the dealer's secret key)",
+                      no);
+        goto out;
+    }
+    plen = clen - crypto_box_SEALBYTES;
+    *out = sodium_malloc(plen + 1);
     if (!*out) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
@@ -514,9 +649,23 @@ open_record(struct rpl_ctx *ctx, const char *line, size_t n,
         sodium_free(*out);
         *out = NULL;
         rc = rpl__err(err, RPL_E_KEY, no,
-                      "secrets file: a record does not open with this "
-                      "dealer key");
+                      "secrets file record %zu does not open with this "
+                      "dealer key",
+                      no);
+        goto out;
     }
+    for (int i = 0; i < 4; i++)
+        vlen |= (size_t)(*out)[i] << (8 * i);
+    if (vlen > plen - 4 || plen % RECORD_BLOCK != 0) {
+        sodium_free(*out);
+        *out = NULL;
+        rc = rpl__err(err, RPL_E_SYNTAX, no,
+                      "secrets file record %zu: bad padding", no);
+        goto out;
+    }
+    memmove(*out, *out + 4, vlen);
+    *len = vlen;
+    memcpy(chain, got, 32);
 out:
     rpl__free(ctx, c);
     return rc;
@@ -768,6 +917,7 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
     size_t jlen = 0, slen = 0, plen = 0, pos = 0, no = 0;
     uint8_t x_pk[32];
     uint8_t *x_sk = NULL;
+    uint8_t jkey[32], chain[32];
     struct rpl_pubkey pk;
     char *spath = NULL;
     char ebuf[128];
@@ -790,6 +940,9 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
                       "the dealer key has no X25519 counterpart");
         goto out;
     }
+    rc = journal_key(dealer, jkey, err);
+    if (rc != RPL_OK)
+        goto out;
     rc = open_part(journal, "journal", true, &jfd, err);
     if (rc == RPL_OK)
         rc = open_part(spath, "secrets file", false, &sfd, err);
@@ -803,6 +956,17 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
     /* A torn last line or record is dropped. */
     jlen = whole_lines(jtext, jlen);
     slen = whole_lines(stext, slen);
+    {
+        const size_t hl = header_len(jtext, jlen);
+
+        if (hl == 0) {
+            rc = rpl__err(err, RPL_E_SYNTAX, 0,
+                          "the journal has no header through its commit "
+                          "line");
+            goto out;
+        }
+        chain_start(jkey, jtext, hl, chain);
+    }
     while (rc == RPL_OK && pos < slen) {
         const char *line = (const char *)stext + pos;
         const char *lf = memchr(line, '\n', slen - pos);
@@ -810,8 +974,8 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
         char tag = 0;
 
         no++;
-        rc = open_record(ctx, line, n, x_pk, x_sk, &tag, &payload, &plen, no,
-                         err);
+        rc = open_record(ctx, line, n, x_pk, x_sk, jkey, chain, &tag, &payload,
+                         &plen, no, err);
         if (rc == RPL_OK && (tag == 's') != (no == 1))
             rc = rpl__err(err, RPL_E_SYNTAX, no,
                           "secrets file: the configuration comes first, "
@@ -849,6 +1013,8 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
         goto out;
     }
     rec->is_replaying = false;
+    memcpy(rec->jkey, jkey, 32);
+    memcpy(rec->jtag, chain, 32);
     rec->jpath = rpl__strndup(ctx, journal, strlen(journal));
     if (!rec->jpath) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
@@ -882,6 +1048,7 @@ out:
         close(sfd);
     if (x_sk)
         sodium_free(x_sk);
+    sodium_memzero(jkey, sizeof(jkey));
     if (stext) {
         sodium_memzero(stext, slen);
         rpl__free(ctx, stext);

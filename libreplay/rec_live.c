@@ -84,7 +84,8 @@ sim_line(struct rpl_recorder *rec, struct sim *sm, const struct rpl__emit *e,
 
     memcpy(full, e->line, len + 1);
     if (e->label[0]) {
-        rpl__commit(commit, NULL, rec->seed, rec->id, e->label, e->value);
+        rpl__commit(commit, NULL, rec->seed, rec->id, e->label, e->value,
+                    rec->env.version);
         full[len++] = ' ';
         rpl__hex(full + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;
@@ -120,7 +121,7 @@ sim_line(struct rpl_recorder *rec, struct sim *sm, const struct rpl__emit *e,
 static enum rpl_status
 judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
       size_t *len, uint8_t base[RPL__HASH], bool *is_known, size_t *author,
-      size_t *line_no, struct rpl_error *err)
+      size_t *line_no, char *label, struct rpl_error *err)
 {
     const uint64_t mask = step_mask(rec);
     struct sim sm;
@@ -182,6 +183,8 @@ judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
             *is_known = was_known;
         }
         *author = applied.author;
+        if (label)
+            snprintf(label, 64, "%s", e.label);
     }
     sodium_memzero(&e, sizeof(e));
     return rc;
@@ -202,6 +205,9 @@ rpl__rec_requests(struct rpl_recorder *rec)
             r->seat = k;
             r->line = rec->nlines + 1;
             snprintf(r->text, sizeof(r->text), "entropy p%zu %s", k, hex);
+            r->label[0] = '\0';
+            r->has_nonce = false;
+            memset(r->nonce, 0, sizeof(r->nonce));
             memcpy(r->base, rec->head, RPL__HASH);
             rec->nreq = 1;
             break;
@@ -217,11 +223,23 @@ rpl__rec_requests(struct rpl_recorder *rec)
         if (q->has_sig || !rec->has_seat_key[q->seat])
             continue;
         if (judge(rec, q->seat, q->action, r->text, &len, r->base, &is_known,
-                  &author, &no, NULL) != RPL_OK ||
+                  &author, &no, r->label, NULL) != RPL_OK ||
             !is_known)
             continue;
         r->seat = q->seat;
         r->line = no;
+        /* The line commits: the label and its nonce let the seat
+         * recompute the commitment of its own choice (camelog(5),
+         * "Informed signing"). */
+        r->has_nonce = r->label[0] != '\0';
+        if (r->has_nonce) {
+            uint8_t c[RPL__HASH];
+
+            rpl__commit(c, r->nonce, rec->seed, rec->id, r->label, "",
+                        rec->env.version);
+        } else {
+            memset(r->nonce, 0, sizeof(r->nonce));
+        }
         rec->nreq++;
     }
 }
@@ -391,7 +409,7 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                       rec->game->turn(rec->st));
     if (rc == RPL_OK)
         rc = judge(rec, seat, action, line, &line_len, base, &is_known, &author,
-                   &line_no, err);
+                   &line_no, NULL, err);
     if (rc == RPL_OK && author != seat && author != 0)
         rc = rpl__err(err, RPL_E_RULES, rec->nlines + 1,
                       "the line's author is p%zu", author);
@@ -607,4 +625,11 @@ rpl_rec_sign_request(const struct rpl_recorder *rec, size_t i,
                         rec->nreq);
     *out = rec->req[i];
     return RPL_OK;
+}
+
+bool
+rpl_rec_seal_due(const struct rpl_recorder *rec)
+{
+    return rec->started && !rec->starting && !rec->is_closed &&
+           rec->nqueue == 0 && rec->nreq == 0 && !rec->last_is_seal;
 }

@@ -35,7 +35,15 @@ put_delivery(struct rpl__buf *b, const struct rpl_delivery *d)
     rpl__buf_quote(b, d->label);
     rpl__buf_puts(b, ",\"value\":");
     rpl__buf_quote(b, d->value);
-    rpl__buf_printf(b, ",\"nonce\":\"%s\"}", nonce);
+    rpl__buf_printf(b, ",\"nonce\":\"%s\"", nonce);
+    if (d->has_sig) {
+        char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+
+        sodium_bin2base64(b64, sizeof(b64), d->sig, 64,
+                          sodium_base64_VARIANT_ORIGINAL);
+        rpl__buf_printf(b, ",\"sig\":\"%s\"", b64);
+    }
+    rpl__buf_puts(b, "}");
     sodium_memzero(nonce, sizeof(nonce));
 }
 

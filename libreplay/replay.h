@@ -667,9 +667,24 @@ struct rpl_delivery {
     size_t seat;       /* who receives it */
     size_t line;       /* the public line holding the commitment */
     char label[64];    /* commitment label, e.g. "deal p3" */
-    char value[192];   /* the message, e.g. "role=merlin sees=p2,p4" */
+    char value[192];   /* the message, e.g. "role=merlin sees=p2,p4"; in
+                          format 2 padded with '.' to 191 bytes */
     uint8_t nonce[32]; /* secret: the commitment key */
+    /* Format 2: the dealer's Ed25519 signature of the delivery
+     * (camelog(5), "Deliveries"), which lets the seat show anyone what it
+     * was told.  has_sig false: none (format 1). */
+    uint8_t sig[64];
+    bool has_sig;
 };
+
+/* The message the dealer signs for a delivery: "camelog delivery v1" ||
+ * id || le64(line) || label || 0x00 || value || 0x00 || nonce.  Writes
+ * *len bytes (at most RPL_DELIVERY_MESSAGE_MAX) into msg. */
+#define RPL_DELIVERY_MESSAGE_MAX (19 + 16 + 8 + 64 + 192 + 32)
+RPL_API void rpl_delivery_message(const uint8_t id[16],
+                                  const struct rpl_delivery *d,
+                                  uint8_t msg[RPL_DELIVERY_MESSAGE_MAX],
+                                  size_t *len) RPL_NONNULL(1, 2, 3, 4);
 
 /* Number of deliveries so far, and delivery i (0-based) copied out. */
 RPL_API size_t rpl_rec_deliveries(const struct rpl_recorder *rec)
@@ -784,6 +799,13 @@ struct rpl_sign_request {
     size_t line;                 /* the number the line will have */
     char text[RPL_MAX_LINE + 1]; /* the line, without LF */
     uint8_t base[32]; /* message = "camelog sig v1" || base || text */
+    /* A line that commits (a quest card): its label and the label's
+     * nonce, with which the seat recomputes the commitment of its own
+     * choice before it signs (rpl_seat_sign_choice()).  has_nonce false
+     * and label empty for a line without commitment. */
+    char label[64];
+    uint8_t nonce[32];
+    bool has_nonce;
 };
 
 /* Number of sign requests now open (at most one per seat), and request
@@ -849,6 +871,13 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
 RPL_API RPL_NODISCARD enum rpl_status rpl_rec_abort(struct rpl_recorder *rec,
                                                     struct rpl_error *err)
     RPL_NONNULL(1);
+
+/* Whether a seal may follow now and would cover something new: the game
+ * has started, no submission is held and no sign request is open (a
+ * seal would move the base a signature covers), and the last line is
+ * not a seal.  A host that seals whenever this holds after a call makes
+ * any two histories it shows two seats a proof (camelog-host(1)). */
+RPL_API bool rpl_rec_seal_due(const struct rpl_recorder *rec) RPL_NONNULL(1);
 
 /* Appends a seal over everything so far; RPL_E_STATE before the start. */
 RPL_API RPL_NODISCARD enum rpl_status rpl_rec_seal(struct rpl_recorder *rec,
@@ -1115,6 +1144,24 @@ rpl_seat_reveal(const struct rpl_log *log, size_t seat,
                 char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
     RPL_NONNULL(1, 3, 4, 5, 6);
 
+/* rpl_seat_sign() for a seat that says what it chose (camelog(5),
+ * "Informed signing"): action is the seat's own action in private form
+ * ("vote p1 yes", "card p1 fail").  A public action is signed only when
+ * line_text is the action, or the action followed by a commitment of
+ * the dealer's (the Lady of the Lake's answer).  A secret choice (the
+ * action ends in its value, the line in a commitment, with the number of
+ * the value's items between them for a list) is signed only when the
+ * commitment on line_text is that of the action's value under label and
+ * nonce (the sign request's), as the log's version pads it.  Anything
+ * else is RPL_E_FAIRNESS, naming the action, and signs nothing; a secret
+ * choice without label and nonce is RPL_E_ARG. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_sign_action(const struct rpl_log *log, size_t seat,
+                     const struct rpl_seckey *sk, const char *line_text,
+                     const char *action, const char *label,
+                     const uint8_t *nonce, char sig_line[RPL_SIG_LINE_MAX],
+                     struct rpl_error *err) RPL_NONNULL(1, 3, 4, 5, 8);
+
 /* Format 1: seat's contribution to the seed: 32 fresh bytes
  * (randombytes_buf()) as the line "entropy pK <hex>" appended at the end
  * of log (which must end after `commit` or after the entropy of an
@@ -1286,12 +1333,13 @@ struct rpl_archive_filter {
 };
 #define RPL_ARCHIVE_MAX_VARIANTS 8
 
-/* Checks the values of a filter against the games the library knows:
- * game a game's name, role a role (or knight), side a side and each of
- * variants a variant of that game, or of any game without game.  RPL_E_ARG
- * names the filter and lists the values it takes ("role: unknown role
- * \"merlim\" (merlin, percival, ...)"); f NULL is RPL_OK.  query, stats and
- * export check their filter so.  Thread-safe. */
+/* Checks a filter as query, stats and audit do before they run: game a
+ * game's name, role a role (or knight), side a side and each of variants
+ * a variant of that game, or of any game without game; id a hex prefix,
+ * since and until dates, at most RPL_ARCHIVE_MAX_VARIANTS variants and
+ * none with is_official.  RPL_E_ARG names the filter and says what it
+ * takes ("role: unknown role \"merlim\" (merlin, percival, ...)"); f NULL
+ * is RPL_OK.  Thread-safe. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_check_filter(const struct rpl_archive_filter *f,
                          struct rpl_error *err);

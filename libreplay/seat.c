@@ -147,6 +147,7 @@ walk_begin(struct walk *w, const struct rpl_log *log, struct rpl_error *err)
     w->env.seats = log->seats;
     w->env.names = log->name_ptrs;
     w->env.imported = log->rep.is_imported;
+    w->env.version = log->version;
     w->env.warn = no_warning;
     w->st = rpl__calloc(log->ctx, 1, log->game->state_size);
     w->tmp = rpl__calloc(log->ctx, 1, log->game->state_size);
@@ -309,6 +310,44 @@ put_str(char *buf, size_t cap, size_t *n, const char *s)
     return true;
 }
 
+void
+rpl_delivery_message(const uint8_t id[16], const struct rpl_delivery *d,
+                     uint8_t msg[RPL_DELIVERY_MESSAGE_MAX], size_t *len)
+{
+    static const char domain[] = "camelog delivery v1";
+    const size_t ll = strnlen(d->label, sizeof(d->label) - 1);
+    const size_t vl = strnlen(d->value, sizeof(d->value) - 1);
+    size_t n = 0;
+    uint64_t line = d->line;
+
+    memcpy(msg, domain, sizeof(domain) - 1);
+    n += sizeof(domain) - 1;
+    memcpy(msg + n, id, 16);
+    n += 16;
+    for (int i = 0; i < 8; i++)
+        msg[n++] = (uint8_t)(line >> (8 * i));
+    memcpy(msg + n, d->label, ll);
+    n += ll;
+    msg[n++] = 0;
+    memcpy(msg + n, d->value, vl);
+    n += vl;
+    msg[n++] = 0;
+    memcpy(msg + n, d->nonce, 32);
+    n += 32;
+    *len = n;
+}
+
+_Static_assert(RPL_DELIVERY_MESSAGE_MAX >= sizeof("camelog delivery v1") - 1 +
+                                               16 + 8 + 63 + 1 + 191 + 1 + 32,
+               "a delivery message holds the longest label and value");
+
+/* The base64 of a delivery's signature (88 characters and NUL). */
+static void
+sig_b64(char out[89], const uint8_t sig[64])
+{
+    sodium_bin2base64(out, 89, sig, 64, sodium_base64_VARIANT_ORIGINAL);
+}
+
 size_t
 rpl_delivery_format(const struct rpl_delivery *d, char *buf, size_t cap)
 {
@@ -328,6 +367,15 @@ rpl_delivery_format(const struct rpl_delivery *d, char *buf, size_t cap)
         !put_str(buf, cap, &n, " ") || !put_str(buf, cap, &n, hex)) {
         buf[0] = '\0';
         return 0;
+    }
+    if (d->has_sig) {
+        char b64[89];
+
+        sig_b64(b64, d->sig);
+        if (!put_str(buf, cap, &n, " ") || !put_str(buf, cap, &n, b64)) {
+            buf[0] = '\0';
+            return 0;
+        }
     }
     return n;
 }
@@ -352,7 +400,21 @@ rpl_delivery_format_json(const struct rpl_delivery *d, char *buf, size_t cap)
         !put_str(buf, cap, &n, ",\"value\":") ||
         !put_quoted(buf, cap, &n, d->value) ||
         !put_str(buf, cap, &n, ",\"nonce\":\"") ||
-        !put_str(buf, cap, &n, hex) || !put_str(buf, cap, &n, "\"}")) {
+        !put_str(buf, cap, &n, hex)) {
+        buf[0] = '\0';
+        return 0;
+    }
+    if (d->has_sig) {
+        char b64[89];
+
+        sig_b64(b64, d->sig);
+        if (!put_str(buf, cap, &n, "\",\"sig\":\"") ||
+            !put_str(buf, cap, &n, b64)) {
+            buf[0] = '\0';
+            return 0;
+        }
+    }
+    if (!put_str(buf, cap, &n, "\"}")) {
         buf[0] = '\0';
         return 0;
     }
@@ -434,6 +496,27 @@ eat_quoted(struct cur *c, char *out, size_t cap, bool may_be_empty)
     return rpl__utf8_ok(out, n);
 }
 
+/* The 88 base64 characters of a signature, canonical. */
+static bool
+eat_sig(struct cur *c, uint8_t sig[64])
+{
+    size_t bin_len = 0;
+    char again[89];
+
+    if (c->left < 88)
+        return false;
+    if (sodium_base642bin(sig, 64, c->p, 88, NULL, &bin_len, NULL,
+                          sodium_base64_VARIANT_ORIGINAL) != 0 ||
+        bin_len != 64)
+        return false;
+    sig_b64(again, sig);
+    if (memcmp(again, c->p, 88) != 0)
+        return false;
+    c->p += 88;
+    c->left -= 88;
+    return true;
+}
+
 static bool
 eat_nonce(struct cur *c, uint8_t nonce[32])
 {
@@ -473,26 +556,36 @@ rpl_delivery_parse(const char *text, size_t len, struct rpl_delivery *out,
              eat_quoted(&c, d.label, sizeof(d.label), false) &&
              eat(&c, ",\"value\":") &&
              eat_quoted(&c, d.value, sizeof(d.value), true) &&
-             eat(&c, ",\"nonce\":\"") && eat_nonce(&c, d.nonce) &&
-             eat(&c, "\"}") && c.left == 0 && d.line > 0;
+             eat(&c, ",\"nonce\":\"") && eat_nonce(&c, d.nonce);
+        if (ok && eat(&c, "\",\"sig\":\"")) {
+            ok = eat_sig(&c, d.sig);
+            d.has_sig = ok;
+        }
+        ok = ok && eat(&c, "\"}") && c.left == 0 && d.line > 0;
         if (!ok) {
             sodium_memzero(&d, sizeof(d));
             return rpl__err(err, RPL_E_SYNTAX, 0,
                             "expected {\"seat\":K,\"line\":N,\"label\":"
                             "\"...\",\"value\":\"...\",\"nonce\":\"<64 hex "
-                            "digits>\"}");
+                            "digits>\"[,\"sig\":\"<base64>\"]}");
         }
     } else {
         ok = eat(&c, "delivery ") && eat_uint(&c, SIZE_MAX, &d.line) &&
              d.line > 0 && eat(&c, " ") &&
              eat_quoted(&c, d.label, sizeof(d.label), false) && eat(&c, " ") &&
              eat_quoted(&c, d.value, sizeof(d.value), true) && eat(&c, " ") &&
-             eat_nonce(&c, d.nonce) && c.left == 0;
+             eat_nonce(&c, d.nonce);
+        if (ok && c.left > 0) {
+            ok = eat(&c, " ") && eat_sig(&c, d.sig);
+            d.has_sig = ok;
+        }
+        ok = ok && c.left == 0;
         if (!ok) {
             sodium_memzero(&d, sizeof(d));
             return rpl__err(err, RPL_E_SYNTAX, 0,
                             "expected \"delivery <line> \\\"<label>\\\" "
-                            "\\\"<value>\\\" <64 hex digits>\"");
+                            "\\\"<value>\\\" <64 hex digits> "
+                            "[<base64 signature>]\"");
         }
     }
     *out = d;
@@ -562,6 +655,29 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       d->line, log->nlines);
         goto out;
     }
+    /* The dealer's signature first: a delivery it did not sign proves
+     * nothing, and every later failure is then the dealer's word. */
+    if (log->version >= 2) {
+        uint8_t msg[RPL_DELIVERY_MESSAGE_MAX];
+        size_t mlen = 0;
+
+        if (!d->has_sig) {
+            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                          "the delivery \"%s\" of line %zu carries no "
+                          "signature of the dealer",
+                          d->label, d->line);
+            goto out;
+        }
+        rpl_delivery_message(log->id, d, msg, &mlen);
+        if (!log->has_dealer || !rpl__verify(&log->dealer, msg, mlen, d->sig)) {
+            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                          "the dealer's signature of the delivery \"%s\" of "
+                          "line %zu does not verify: the dealer did not send "
+                          "it",
+                          d->label, d->line);
+            goto out;
+        }
+    }
     rc = walk_to(&w, d->line, err);
     if (rc != RPL_OK)
         goto out;
@@ -596,6 +712,13 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       d->line, d->label, to, d->seat);
         goto out;
     }
+    if (log->version >= 2 && strlen(d->value) != RPL__PAD) {
+        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
+                      "the delivery \"%s\" of line %zu is not padded to %u "
+                      "bytes (camelog(5), \"Padding\")",
+                      d->label, d->line, RPL__PAD);
+        goto out;
+    }
     commit_with_nonce(got, d->nonce, log->id, d->label, d->value);
     if (sodium_memcmp(got, want, sizeof(got)) != 0) {
         rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
@@ -603,6 +726,28 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                       "line %zu",
                       d->label, d->line);
         goto out;
+    }
+    /* A value the rules make impossible: the dealer's lie, which its
+     * signature of the delivery proves. */
+    if (log->game->plausible) {
+        char value[sizeof(d->value)];
+        const size_t n =
+            log->version >= 2 ? rpl__unpad_len(d->value) : strlen(d->value);
+        const size_t to_seat = d->seat ? d->seat : to;
+
+        memcpy(value, d->value, n);
+        value[n] = '\0';
+        rc = log->game->plausible(w.st, &w.env, to_seat, d->label, value,
+                                  d->line, err);
+        sodium_memzero(value, sizeof(value));
+        if (rc != RPL_OK && err && log->version >= 2) {
+            const size_t m = strlen(err->msg);
+
+            snprintf(err->msg + m, sizeof(err->msg) - m, "%s",
+                     ": the dealer's signed delivery proves it");
+        }
+        if (rc != RPL_OK)
+            goto out;
     }
 out:
     walk_end(&w);
@@ -676,6 +821,9 @@ rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
             known[i].line = c.line;
             memcpy(known[i].label, c.label, sizeof(known[i].label));
             memcpy(known[i].value, c.value, sizeof(known[i].value));
+            /* The game reads the value without its padding. */
+            if (log->version >= 2)
+                known[i].value[rpl__unpad_len(known[i].value)] = '\0';
         }
         sodium_memzero(&c, sizeof(c));
     }
@@ -781,7 +929,8 @@ out:
  * seat authored it. */
 static enum rpl_status
 candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
-               uint8_t base[RPL__HASH], struct rpl_error *err)
+               uint8_t base[RPL__HASH], const char **label_kw,
+               struct rpl_error *err)
 {
     struct walk w;
     struct rpl__line ln;
@@ -879,6 +1028,20 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
             if (rc != RPL_OK)
                 goto out;
             if (!fits) {
+                size_t named = 0;
+
+                /* Every seat action names its author second: a line that
+                 * names another seat is not this seat's to sign, whether
+                 * or not it fits here (camelog-seat(1): exit 2). */
+                if (ln.ntok >= 2 &&
+                    rpl__tok_seat(&ln.tok[1], log->seats, &named) &&
+                    named != seat) {
+                    rc = rpl__err(err, RPL_E_ARG, no,
+                                  "the line names p%zu, not p%zu: a seat "
+                                  "signs its own lines only",
+                                  named, seat);
+                    goto out;
+                }
                 if (err)
                     *err = why;
                 rc = first;
@@ -888,6 +1051,8 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
              * not begun, else the base it began on. */
             rpl__err_clear(err);
             memcpy(base, w.group_open ? w.group_base : w.head, RPL__HASH);
+            if (label_kw)
+                *label_kw = applied.label_kw;
             goto out;
         }
         if (applied.author != seat) {
@@ -905,6 +1070,8 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
         memcpy(base,
                applied.in_group && !applied.opens_group ? w.group_base : w.head,
                RPL__HASH);
+        if (label_kw)
+            *label_kw = applied.label_kw;
     }
 out:
     walk_end(&w);
@@ -920,7 +1087,7 @@ rpl_seat_sig_message(const struct rpl_log *log, size_t seat,
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = candidate_base(log, seat, line_text, base, err);
+    rc = candidate_base(log, seat, line_text, base, NULL, err);
     if (rc == RPL_OK)
         rc = sig_message(base, line_text, strlen(line_text), msg, cap, msg_len,
                          err);
@@ -1192,4 +1359,126 @@ rpl_seat_sig_base(const struct rpl_log *log, size_t sig_line, size_t *base_line,
 out:
     walk_end(&w);
     return rc;
+}
+
+/* ------------------------------------------------- informed signing */
+
+/* Whether the n bytes at p are " " followed by 64 lowercase hex digits
+ * and nothing else. */
+static bool
+is_commit_tail(const char *p, size_t n)
+{
+    if (n != 65 || p[0] != ' ')
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* The number of items of a comma list. */
+static size_t
+list_items(const char *s, size_t n)
+{
+    size_t k = 1;
+
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == ',';
+    return k;
+}
+
+enum rpl_status
+rpl_seat_sign_action(const struct rpl_log *log, size_t seat,
+                     const struct rpl_seckey *sk, const char *line_text,
+                     const char *action, const char *label,
+                     const uint8_t *nonce, char sig_line[RPL_SIG_LINE_MAX],
+                     struct rpl_error *err)
+{
+    const size_t ll = strlen(line_text);
+    const size_t al = strlen(action);
+    const char *sp = strrchr(action, ' ');
+    size_t pl, vl, head;
+    char count[24];
+    const char *kw = NULL;
+    uint8_t base[RPL__HASH];
+    uint8_t want[RPL__HASH], got[RPL__HASH];
+    struct rpl__line ln;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (al > RPL_MAX_LINE || ll > RPL_MAX_LINE)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "a line of more than %u bytes (RPL_MAX_LINE)",
+                        RPL_MAX_LINE);
+    /* A public action: the line is the action itself, or the action
+     * followed by the commitment of the dealer's answer to it (the
+     * Lady of the Lake's look). */
+    if (strcmp(line_text, action) == 0 ||
+        (ll == al + 65 && memcmp(line_text, action, al) == 0 &&
+         is_commit_tail(line_text + al, 65)))
+        return rpl_seat_sign(log, seat, sk, line_text, sig_line, err);
+    /* A secret choice: the action is P V (V the value), the line P C or
+     * P N C, with C the commitment and N the number of items of V. */
+    if (!sp || ll < 65 || !is_commit_tail(line_text + ll - 65, 65))
+        return rpl__err(err, RPL_E_FAIRNESS, log->nlines + 1,
+                        "the line to sign is not p%zu's action \"%s\": "
+                        "not signed",
+                        seat, action);
+    pl = (size_t)(sp - action);
+    vl = al - pl - 1;
+    head = ll - 65;
+    snprintf(count, sizeof(count), " %zu", list_items(sp + 1, vl));
+    if (!(head == pl && memcmp(line_text, action, pl) == 0) &&
+        !(head == pl + strlen(count) && memcmp(line_text, action, pl) == 0 &&
+          memcmp(line_text + pl, count, strlen(count)) == 0))
+        return rpl__err(err, RPL_E_FAIRNESS, log->nlines + 1,
+                        "the line to sign is not p%zu's action \"%s\": "
+                        "not signed",
+                        seat, action);
+    if (!label || !nonce || !label[0])
+        return rpl__err(err, RPL_E_ARG, log->nlines + 1,
+                        "the line commits to p%zu's secret choice: its sign "
+                        "request's label and nonce are needed to check it",
+                        seat);
+    if (strlen(label) > 63 || !rpl__utf8_ok(label, strlen(label)))
+        return rpl__err(err, RPL_E_ARG, 0, "not a label: \"%s\"", label);
+    rc = candidate_base(log, seat, line_text, base, &kw, err);
+    if (rc != RPL_OK)
+        return rc;
+    rc = rpl__line_split(&ln, line_text, ll, log->nlines + 1, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (!label_fits(label, kw, &ln, log->seats))
+        return rpl__err(err, RPL_E_FAIRNESS, log->nlines + 1,
+                        "the label \"%s\" is not the one the line commits: "
+                        "not signed",
+                        label);
+    if (!rpl__tok_hex(&ln.tok[ln.ntok - 1], want, sizeof(want)))
+        return rpl__err(err, RPL_E_SYNTAX, log->nlines + 1,
+                        "the line ends in no commitment");
+    {
+        char value[RPL__PAD + 1];
+
+        if (vl > RPL__PAD)
+            return rpl__err(err, RPL_E_LIMIT, 0,
+                            "a choice of %zu bytes: at most %u", vl, RPL__PAD);
+        memcpy(value, sp + 1, vl);
+        value[vl] = '\0';
+        if (log->version >= 2) {
+            char padded[RPL__PAD + 1];
+
+            if (!rpl__pad(padded, value))
+                return rpl__err(err, RPL_E_ARG, 0,
+                                "the choice \"%s\" cannot be padded", value);
+            rpl__commit_nonce(got, nonce, log->id, label, padded, RPL__PAD);
+        } else {
+            rpl__commit_nonce(got, nonce, log->id, label, value, vl);
+        }
+        if (sodium_memcmp(got, want, sizeof(got)) != 0)
+            return rpl__err(err, RPL_E_FAIRNESS, log->nlines + 1,
+                            "the line commits to something other than "
+                            "p%zu's choice \"%s\" (\"%s\"): not signed",
+                            seat, value, label);
+    }
+    return rpl_seat_sign(log, seat, sk, line_text, sig_line, err);
 }

@@ -1952,6 +1952,7 @@ END_TEST
  * sides, asked of the games themselves. */
 START_TEST(filter_values_from_the_games)
 {
+    static const char *const pa[] = {"percival-alone"};
     struct rpl_error err;
     static const struct {
         struct rpl_archive_filter f;
@@ -1967,6 +1968,19 @@ START_TEST(filter_values_from_the_games)
         {{.role = "arthur"}, RPL_OK, NULL},
         {{.game = "soc", .side = "loyal"}, RPL_OK, NULL},
         {{.side = "evil", .role = "assassin"}, RPL_OK, NULL},
+        /* The rest of the filter, checked as query checks it. */
+        {{.id = "XYZ"}, RPL_E_ARG, "id: expected 1 to 32 lowercase hex"},
+        {{.since = "2020"}, RPL_E_ARG, "since: expected YYYY-MM-DD"},
+        {{.until = "2020-01-01T00:00Z"}, RPL_E_ARG, "until: expected"},
+        {{.is_official = true, .variants = pa, .nvariants = 1},
+         RPL_E_ARG,
+         "official: a game under the official rules"},
+        {{.game = "soc", .variants = pa, .nvariants = 1},
+         RPL_E_ARG,
+         "(soc has none)"},
+        {{.id = "0a1b", .since = "2020-01-01", .until = "2021-01-01T00:00:00Z"},
+         RPL_OK,
+         NULL},
     };
 
     ck_assert_int_eq(rpl_archive_check_filter(NULL, &err), RPL_OK);

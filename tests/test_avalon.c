@@ -145,7 +145,7 @@ hex_commit(const struct game *g, const char *label, const char *value,
 {
     uint8_t c[32];
 
-    rpl__commit(c, NULL, g->seed, tv_id, label, value);
+    rpl__commit(c, NULL, g->seed, tv_id, label, value, 1);
     rpl__hex(out, c, 32);
 }
 
@@ -1668,7 +1668,7 @@ START_TEST(test_vector_deal)
 
         snprintf(label, sizeof(label), "deal p%zu", k);
         ck_assert_int_eq(strncmp(g.lines[k], label, strlen(label)), 0);
-        rpl__commit(c, nonce, g.seed, tv_id, label, views[k]);
+        rpl__commit(c, nonce, g.seed, tv_id, label, views[k], 1);
         rpl__hex(hex, c, 32);
         ck_assert_str_eq(g.lines[k] + strlen(label) + 1, hex);
         if (k == 1) {

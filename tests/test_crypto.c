@@ -160,18 +160,22 @@ struct commit_case {
     const char *value;
     const char *nonce;
     const char *commit;
+    const char *commit2; /* format 2: the value padded with '.' to 191 */
 };
 
 static const struct commit_case commit_cases[] = {
     {"deal p1", "role=merlin sees=p2,p4",
      "d9ae85afb43706eaafd14c64c53e0d18577bf35a24a0847c0b277fd845a6bf9c",
-     "b6e04a650d673663df887adc0e4e105febfcfeb5b5732f2000f6f48da083acbe"},
+     "b6e04a650d673663df887adc0e4e105febfcfeb5b5732f2000f6f48da083acbe",
+     "2aa42f8d14f3940f7c3ae5f9965f56683527f903099170af65d59c962b7d02fc"},
     {"deal p4", "role=assassin sees=p2,p3",
      "61bf96a1547ba5d8e31cb6bebb5590f5cacbc752946d07ee3e941ace56ca4a76",
-     "289d81c55f6f792c7717c328baa4b95fc0ce5b3ee1bff99d92b894f4052babc1"},
+     "289d81c55f6f792c7717c328baa4b95fc0ce5b3ee1bff99d92b894f4052babc1",
+     "0f19918dcf9c09459bbad55764a9ca3f9c9c5ab23f6da4c22cc95759341a909e"},
     {"card 1 p2", "success",
      "2219eabb0a9334bab6df040bc9bb6676b7d2b5c4a8134bf9c11ca8d9c36d8d09",
-     "5080561e8bb44f12f9ae5dec9a696637a7f45a42a4085da5dc158af068b6ab3c"},
+     "5080561e8bb44f12f9ae5dec9a696637a7f45a42a4085da5dc158af068b6ab3c",
+     "67e67aff270b824298e6ac788f37ae714b276385673e28776b530e0e424dfc9b"},
 };
 
 START_TEST(test_commitments)
@@ -180,12 +184,12 @@ START_TEST(test_commitments)
     uint8_t seed[32], nonce[32], out[32], again[32];
 
     tv_seed(seed);
-    rpl__commit(out, nonce, seed, tv_id, c->label, c->value);
+    rpl__commit(out, nonce, seed, tv_id, c->label, c->value, 1);
     ck_hex(nonce, 32, c->nonce);
     ck_hex(out, 32, c->commit);
 
     /* nonce may be NULL; the commitment is the same */
-    rpl__commit(again, NULL, seed, tv_id, c->label, c->value);
+    rpl__commit(again, NULL, seed, tv_id, c->label, c->value, 1);
     ck_assert_mem_eq(again, out, 32);
 
     /* the commitment is H(key = nonce, id || label || 0x00 || value) */
@@ -202,8 +206,62 @@ START_TEST(test_commitments)
     }
 
     /* another value commits differently */
-    rpl__commit(again, NULL, seed, tv_id, c->label, "fail");
+    rpl__commit(again, NULL, seed, tv_id, c->label, "fail", 1);
     ck_assert_mem_ne(again, out, 32);
+
+    /* format 2 commits the padded value, under the same nonce */
+    rpl__commit(again, NULL, seed, tv_id, c->label, c->value, 2);
+    ck_hex(again, 32, c->commit2);
+    {
+        char padded[RPL__PAD + 1];
+
+        ck_assert(rpl__pad(padded, c->value));
+        ck_assert_uint_eq(strlen(padded), RPL__PAD);
+        ck_assert_uint_eq(rpl__unpad_len(padded), strlen(c->value));
+        rpl__commit_nonce(out, nonce, tv_id, c->label, padded, RPL__PAD);
+        ck_assert_mem_eq(again, out, 32);
+        /* a value that holds the pad character has no padded form */
+        ck_assert(!rpl__pad(padded, "role=a.b"));
+    }
+}
+END_TEST
+
+/* camelog(5), TEST VECTORS: p1's delivery of its deal in format 2, line
+ * 19, signed by the dealer key of the sealed log (seed bytes 21 to 40). */
+START_TEST(test_delivery_vector)
+{
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_seckey *sk = NULL;
+    struct rpl_pubkey pk;
+    struct rpl_delivery d;
+    uint8_t seed[32], msg[RPL_DELIVERY_MESSAGE_MAX], sig[64];
+    char b64[89];
+    size_t len = 0;
+
+    for (int i = 0; i < 32; i++)
+        seed[i] = (uint8_t)(0x21 + i);
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_seckey_from_seed(ctx, &sk, seed, NULL), RPL_OK);
+    memset(&d, 0, sizeof(d));
+    d.line = 19;
+    snprintf(d.label, sizeof(d.label), "deal p1");
+    ck_assert(rpl__pad(d.value, "role=merlin sees=p2,p4"));
+    ck_assert_int_eq(sodium_hex2bin(d.nonce, 32,
+                                    "d9ae85afb43706eaafd14c64c53e0d18"
+                                    "577bf35a24a0847c0b277fd845a6bf9c",
+                                    64, NULL, NULL, NULL),
+                     0);
+    rpl_delivery_message(tv_id, &d, msg, &len);
+    ck_assert_uint_eq(len, 275);
+    rpl__sign(sk, msg, len, sig);
+    sodium_bin2base64(b64, sizeof(b64), sig, 64,
+                      sodium_base64_VARIANT_ORIGINAL);
+    ck_assert_str_eq(b64, "dePom/TcXrQqO4haKCEXOMfJYPUVYEz/smMtLoriIZqt"
+                          "qy/B1Z9uSTHSZoONTFIoEMhIsp5AgGaq7YnRjU6OBA==");
+    rpl_seckey_pubkey(sk, &pk);
+    ck_assert(rpl__verify(&pk, msg, len, sig));
+    rpl_seckey_free(sk);
+    rpl_ctx_free(ctx);
 }
 END_TEST
 
@@ -471,6 +529,7 @@ crypto_suite(void)
 
     tc = tcase_create("primitives");
     tcase_add_test(tc, test_hash_and_chain);
+    tcase_add_test(tc, test_delivery_vector);
     tcase_add_test(tc, test_stream_matches_libsodium);
     tcase_add_test(tc, test_uniform_rejects);
     tcase_add_test(tc, test_uniform_bound_and_small);

@@ -116,6 +116,38 @@ edit(const char *from, const char *to)
     return out;
 }
 
+/* GOOD with every occurrence of from replaced by to (malloc). */
+static char *
+edit_all(const char *from, const char *to)
+{
+    const size_t nf = strlen(from), nt = strlen(to);
+    size_t n = 0, len;
+    const char *p;
+    char *out, *w;
+
+    for (p = strstr(GOOD, from); p; p = strstr(p + nf, from)) {
+        n++;
+    }
+    len = strlen(GOOD) + n * nt - n * nf;
+    out = malloc(len + 1);
+    ck_assert_ptr_nonnull(out);
+    w = out;
+    for (p = GOOD;;) {
+        const char *at = strstr(p, from);
+
+        if (!at) {
+            strcpy(w, p);
+            break;
+        }
+        memcpy(w, p, (size_t)(at - p));
+        w += at - p;
+        memcpy(w, to, nt);
+        w += nt;
+        p = at + nf;
+    }
+    return out;
+}
+
 START_TEST(test_formats)
 {
     const struct rpl_import_category *c;
@@ -132,7 +164,7 @@ START_TEST(test_formats)
                           n + 1);
         n++;
     }
-    ck_assert_uint_eq(n, 23);
+    ck_assert_uint_eq(n, 24);
     ck_assert_str_eq(rpl_import_category("avalongame", 1)->key, "read");
     /* Every format has the categories the door and its callers use. */
     ck_assert_uint_ne(rpl_import_category_find("avalongame", "read"), 0);
@@ -230,10 +262,16 @@ static const struct refusal_case {
      "players[1].name", RPL_E_UNSUPPORTED, "two players are named"},
     {"\"MORGANA\"", "\"LANCELOT\"", "role", "outcome.roles[4].role",
      RPL_E_RULES, "is not a character of the official game (H-6)"},
+    /* Several flags and an assassination: who named the target? */
     {"\"role\":\"MORGANA\",\"assassin\":false",
-     "\"role\":\"EVIL MINION\",\"assassin\":true", "record",
-     "outcome.roles[4].assassin", RPL_E_RULES,
-     "CAROL and ERIN both have the assassin flag, but one seat holds"},
+     "\"role\":\"EVIL MINION\",\"assassin\":true", "assassins", "outcome.roles",
+     RPL_E_RULES,
+     "2 seats have the assassin flag (CAROL and ERIN); the record does not "
+     "say which of them named DAVE"},
+    {"\"role\":\"MORGANA\",\"assassin\":false",
+     "\"role\":\"MORGANA\",\"assassin\":true", "assassins", "outcome.roles",
+     RPL_E_RULES, "(CAROL and ERIN)"},
+
     {"\"role\":\"LOYAL FOLLOWER\",\"assassin\":false",
      "\"role\":\"LOYAL FOLLOWER\",\"assassin\":true", "record",
      "outcome.roles[1].assassin", RPL_E_RULES,
@@ -293,6 +331,92 @@ static const struct refusal_case {
      "\"state\":\"PENDING\",\"teamSize\":3", "incomplete", "missions[3]",
      RPL_E_INCOMPLETE, "a team was approved but the quest is PENDING"},
 };
+
+/* A name camelog(5) does not allow becomes its safe form, everywhere
+ * the record names the seat; a name it allows stays as it is. */
+static const struct {
+    const char *from, *to, *shown;
+} NAMES[] = {
+    {"\"BOB\"", "\"BOB\\u200b\"", "BOB\\u{200B}"},
+    {"\"BOB\"", "\"\\u202eBOB\"", "\\u{202E}BOB"},
+    {"\"BOB\"", "\"B\\u001b[2JOB\"", "B\\x1B[2JOB"},
+    {"\"BOB\"", "\"B\\\\OB\\u2028\"", "B\\\\OB\\u{2028}"},
+    {"\"BOB\"", "\"B\\\\OB\"", "B\\OB"},
+    {"\"BOB\"", "\"BOB\\u0085\"", "BOB\\u{0085}"},
+};
+
+START_TEST(test_names)
+{
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_seckey *sk;
+    struct rpl_import_opts o;
+    struct rpl_import_report rep;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    char *rec = edit_all(NAMES[_i].from, NAMES[_i].to);
+
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    sk = dealer_key(ctx);
+    o = seeded(sk);
+    ck_assert_msg(rpl_import(ctx, "avalongame", "n.json", rec, strlen(rec), &o,
+                             &log, &rep, &err) == RPL_OK,
+                  "%s", rep.reason);
+    ck_assert_str_eq(rpl_log_seat_name(log, 2), NAMES[_i].shown);
+    rpl_log_free(log);
+    free(rec);
+    rpl_seckey_free(sk);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* Several assassin flags in a game that ends without an assassination
+ * change nothing: imported, the power on the first flagged minion. */
+START_TEST(test_flags_unused)
+{
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_seckey *sk;
+    struct rpl_import_opts o;
+    struct rpl_import_report rep;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    char *rec = edit("\"role\":\"MORGANA\",\"assassin\":false",
+                     "\"role\":\"EVIL MINION\",\"assassin\":true");
+    char *two;
+
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    sk = dealer_key(ctx);
+    o = seeded(sk);
+    /* As GOOD's assassination was refused above; without Merlin there is
+     * none, and Good wins on its third success. */
+    two = malloc(strlen(rec) + 64);
+    ck_assert_ptr_nonnull(two);
+    {
+        const char *from = "\"message\":\"Three successful missions\","
+                           "\"assassinated\":\"DAVE\","
+                           "\"roles\":[{\"name\":\"ALICE\",\"role\":"
+                           "\"MERLIN\"";
+        const char *to = "\"message\":\"Three missions succeeded\","
+                         "\"assassinated\":null,"
+                         "\"roles\":[{\"name\":\"ALICE\",\"role\":"
+                         "\"LOYAL FOLLOWER\"";
+        const char *at = strstr(rec, from);
+
+        ck_assert_ptr_nonnull(at);
+        memcpy(two, rec, (size_t)(at - rec));
+        strcpy(two + (at - rec), to);
+        strcat(two, at + strlen(from));
+    }
+    ck_assert_msg(rpl_import(ctx, "avalongame", "f.json", two, strlen(two), &o,
+                             &log, &rep, &err) == RPL_OK,
+                  "%s", rep.reason);
+    ck_assert_str_eq(rep.variants, "percival-alone");
+    rpl_log_free(log);
+    free(two);
+    free(rec);
+    rpl_seckey_free(sk);
+    rpl_ctx_free(ctx);
+}
+END_TEST
 
 START_TEST(test_refusals)
 {
@@ -531,6 +655,8 @@ import_suite(void)
     tcase_add_test(tc, test_good);
     tcase_add_loop_test(tc, test_refusals, 0,
                         (int)(sizeof(REFUSALS) / sizeof(REFUSALS[0])));
+    tcase_add_loop_test(tc, test_names, 0, sizeof(NAMES) / sizeof(NAMES[0]));
+    tcase_add_test(tc, test_flags_unused);
     tcase_add_test(tc, test_size_limit);
     tcase_add_test(tc, test_arguments);
     tcase_add_test(tc, test_files);

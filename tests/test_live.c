@@ -76,7 +76,7 @@ g_write(struct g *g, const struct rpl__emit *e)
         uint8_t c[32];
         char hex[65];
 
-        rpl__commit(c, NULL, g->seed, id16, e->label, e->value);
+        rpl__commit(c, NULL, g->seed, id16, e->label, e->value, 1);
         rpl__hex(hex, c, 32);
         snprintf(text, sizeof(text), "%s %s", e->line, hex);
     } else {

@@ -323,10 +323,11 @@ START_TEST(recorded_test_vectors)
                            "84dcf71e5c2d56788c433888a16a\n"));
     ck_assert(strstr(text, "\npledged p1,p3\nseal "));
     ck_assert(strstr(text, "\nstart leader=p6 lady=p5\n"));
-    ck_assert(strstr(text, "\ndeal p1 1d5dc45607c3cd4717d8496dd822965f0a8d783"
-                           "c411493c5a328bedfdb7ba299\n"));
-    ck_assert(strstr(text, "\ndeal p3 968eec74413bb56898c03da8bb904156905542d"
-                           "3613edd67ee8eb41b9a44cb2b\n"));
+    /* The padded views' commitments (camelog(5), "Padding"). */
+    ck_assert(strstr(text, "\ndeal p1 250bbae36b91b910666444f15ca067cf8ea8cd9"
+                           "109f1ec42a6a123b6772e5296\n"));
+    ck_assert(strstr(text, "\ndeal p3 0b6f32177b195f4afdee20eb9b58392e17f65b1"
+                           "a8dac438c320d64ad066c4caf\n"));
     ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
     ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
     ck_assert_mem_eq(log->seed, seed, sizeof(seed));
@@ -1060,9 +1061,17 @@ START_TEST(format_version)
     free(text);
     text = reseal(ctx, v1, &len);
     ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
-    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    /* Read by the rules of version 1, the padded commitments of version
+     * 2 no longer hold: the first deal line is at fault. */
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_E_FAIRNESS);
     ck_assert_uint_eq(rpl_log_version(log), 1);
     ck_assert_uint_eq(rep.version, 1);
+    {
+        size_t n = 0;
+        const char *at = rpl_log_line(log, rep.error.line, &n);
+
+        ck_assert(at && n > 6 && strncmp(at, "deal p", 6) == 0);
+    }
     rpl_log_free(log);
     /* A first line that fails leaves the version 0. */
     free(v1);
@@ -1172,7 +1181,7 @@ START_TEST(tamper_compressed)
     size_t gz_len = 0;
     char dir[] = "/tmp/camelog-tamper-XXXXXX";
     char path[64];
-    size_t rejected = 0, same = 0;
+    size_t rejected = 0, same = 0, redundant = 0;
 
     ck_assert_int_eq(rpl__gz_deflate(ctx, text, len, &gz, &gz_len, &err),
                      RPL_OK);
@@ -1205,10 +1214,12 @@ START_TEST(tamper_compressed)
                 ck_assert_msg(tl == len && memcmp(t, text, len) == 0,
                               "byte %zu changed the text and was accepted", i);
                 /* FTEXT (bit 0 of FLG), MTIME, XFL and OS carry no
-                 * content. */
-                ck_assert_msg((i >= 4 && i <= 9) || (i == 3 && mask == 1),
-                              "byte %zu outside FTEXT/MTIME/XFL/OS accepted",
-                              i);
+                 * content.  Inside the deflate stream a change can also
+                 * leave the text whole (a code length of a symbol the
+                 * data never uses, in a dynamic block's header): rare,
+                 * and harmless, since the seals cover the text. */
+                if (!((i >= 4 && i <= 9) || (i == 3 && mask == 1)))
+                    redundant++;
                 same++;
             }
             rpl_log_free(log);
@@ -1226,7 +1237,8 @@ START_TEST(tamper_compressed)
         ck_assert_msg(rpl_log_read(ctx, &log, path, &err) != RPL_OK,
                       "prefix of %zu bytes accepted", n);
     }
-    ck_assert_uint_gt(rejected, 2 * (gz_len - 6));
+    ck_assert_uint_gt(rejected + redundant, 2 * (gz_len - 6));
+    ck_assert_uint_le(redundant, 2);
     unlink(path);
     rmdir(dir);
     rpl_free(ctx, gz);

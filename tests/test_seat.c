@@ -14,6 +14,7 @@
 #include "entropy2.h"
 #include "failalloc.h"
 #include "internal.h"
+#include "log.h"
 #include "suites.h"
 
 static const char *const NAMES[] = {"Alice", "Bob",   "Carol", "Dave",
@@ -316,6 +317,26 @@ START_TEST(test_check_honest)
 }
 END_TEST
 
+/* The dealer's signature of d made again, as a dishonest dealer signs
+ * the lie it tells (the key of record()). */
+static void
+resign(struct rpl_delivery *d, const struct rpl_log *log)
+{
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_seckey *dealer;
+    uint8_t id[16], msg[RPL_DELIVERY_MESSAGE_MAX];
+    size_t len = 0;
+
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    dealer = key_from(ctx, 0xd0);
+    memcpy(id, log->id, sizeof(id));
+    rpl_delivery_message(id, d, msg, &len);
+    rpl__sign(dealer, msg, len, d->sig);
+    d->has_sig = true;
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+
 START_TEST(test_check_lies)
 {
     struct game g;
@@ -326,17 +347,36 @@ START_TEST(test_check_lies)
 
     record(&g, false);
     log = whole(&g);
-    /* A changed value. */
+    /* A changed value: not the dealer's, then signed by the dealer. */
     d = g.deliv[0];
     ck_assert_str_eq(d.label, "deal p1");
+    ck_assert(d.has_sig);
     d.value[0] = d.value[0] == 'r' ? 'R' : 'r';
     ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
     ck_assert_uint_eq(err.line, d.line);
+    ck_assert_ptr_nonnull(strstr(err.msg, "signature of the delivery"));
+    resign(&d, log);
+    ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
+    ck_assert_uint_eq(err.line, d.line);
     ck_assert_ptr_nonnull(strstr(err.msg, "does not match the commitment"));
+    /* Unsigned, in format 2. */
+    d = g.deliv[0];
+    d.has_sig = false;
+    ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
+    ck_assert_ptr_nonnull(strstr(err.msg, "carries no signature"));
+    /* Not padded, though signed. */
+    d = g.deliv[0];
+    d.value[rpl__unpad_len(d.value)] = '\0';
+    resign(&d, log);
+    ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
+    ck_assert_ptr_nonnull(strstr(err.msg, "not padded"));
     /* A changed nonce. */
     d = g.deliv[0];
     d.nonce[5] ^= 1;
     ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
+    resign(&d, log);
+    ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
+    ck_assert_ptr_nonnull(strstr(err.msg, "does not match the commitment"));
     /* Another seat's delivery, true in itself, sent to p1. */
     d = g.deliv[1];
     ck_assert_str_eq(d.label, "deal p2");
@@ -345,18 +385,21 @@ START_TEST(test_check_lies)
     ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
     ck_assert_uint_eq(err.line, g.deliv[1].line);
     ck_assert_ptr_nonnull(strstr(err.msg, "addressed to p2, not to p1"));
-    /* p2's label on p1's line. */
+    /* p2's label on p1's line, signed so. */
     d = g.deliv[1];
     d.line = g.deliv[0].line;
+    resign(&d, log);
     ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
     ck_assert_uint_eq(err.line, g.deliv[0].line);
     ck_assert_ptr_nonnull(strstr(err.msg, "is not the one line"));
     /* A line without commitment, a header line, a line past the end. */
     d = g.deliv[0];
     d.line = 2;
+    resign(&d, log);
     ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
     ck_assert_ptr_nonnull(strstr(err.msg, "carries no commitment"));
     d.line = rpl_log_lines(log);
+    resign(&d, log);
     ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_FAIRNESS);
     d.line = rpl_log_lines(log) + 1;
     ck_assert_int_eq(rpl_seat_check_delivery(log, &d, &err), RPL_E_INCOMPLETE);
@@ -562,6 +605,89 @@ END_TEST
 
 /* Entropy made by the seat and appended as the host would: the log still
  * verifies, signature included. */
+/* A seat signs only what it chose: its own card, recomputed from the
+ * request's label and nonce; another action, or another card, is
+ * refused and signs nothing. */
+START_TEST(test_sign_action)
+{
+    struct game g;
+    struct rpl_log *whole_log;
+    struct rpl_error err;
+    char line[RPL_MAX_LINE + 1], next[RPL_MAX_LINE + 1];
+    char action[128], other[128], sig[RPL_SIG_LINE_MAX];
+    size_t cards = 0, votes = 0;
+
+    record(&g, false);
+    whole_log = whole(&g);
+    for (size_t i = 0; i < g.ndeliv; i++) {
+        const struct rpl_delivery *d = &g.deliv[i];
+        struct rpl_log *before;
+        struct rpl_seckey *sk;
+        char value[RPL__PAD + 1];
+
+        if (strncmp(d->label, "card ", 5) != 0)
+            continue;
+        before = prefix(&g, d->line - 1);
+        sk = key_from(g.ctx, (uint8_t)d->seat);
+        line_of(whole_log, d->line, line, sizeof(line));
+        line_of(whole_log, d->line + 1, next, sizeof(next));
+        memcpy(value, d->value, sizeof(value));
+        value[rpl__unpad_len(value)] = '\0';
+        snprintf(action, sizeof(action), "card p%zu %s", d->seat, value);
+        snprintf(other, sizeof(other), "card p%zu %s", d->seat,
+                 strcmp(value, "fail") == 0 ? "success" : "fail");
+        ck_assert_msg(rpl_seat_sign_action(before, d->seat, sk, line, action,
+                                           d->label, d->nonce, sig,
+                                           &err) == RPL_OK,
+                      "%s: %s", line, err.msg);
+        ck_assert_str_eq(sig, next);
+        /* The host submitted the other card: the seat's is not it. */
+        ck_assert_int_eq(rpl_seat_sign_action(before, d->seat, sk, line, other,
+                                              d->label, d->nonce, sig, &err),
+                         RPL_E_FAIRNESS);
+        ck_assert_ptr_nonnull(strstr(err.msg, "something other than"));
+        /* Without the request's nonce it cannot tell. */
+        ck_assert_int_eq(rpl_seat_sign_action(before, d->seat, sk, line, action,
+                                              NULL, NULL, sig, &err),
+                         RPL_E_ARG);
+        /* Another seat's label. */
+        ck_assert_int_eq(rpl_seat_sign_action(before, d->seat, sk, line, action,
+                                              "deal p1", d->nonce, sig, &err),
+                         RPL_E_FAIRNESS);
+        rpl_seckey_free(sk);
+        rpl_log_free(before);
+        cards++;
+    }
+    ck_assert_uint_gt(cards, 0);
+    /* A public action: the line must be the seat's own. */
+    for (size_t no = 1; no < rpl_log_lines(whole_log) && votes == 0; no++) {
+        line_of(whole_log, no, line, sizeof(line));
+        if (strncmp(line, "vote p1 ", 8) != 0)
+            continue;
+        {
+            struct rpl_log *before = prefix(&g, no - 1);
+            struct rpl_seckey *sk = key_from(g.ctx, 1);
+
+            snprintf(other, sizeof(other), "vote p1 %s",
+                     strcmp(line + 8, "yes") == 0 ? "no" : "yes");
+            ck_assert_int_eq(rpl_seat_sign_action(before, 1, sk, line, line,
+                                                  NULL, NULL, sig, &err),
+                             RPL_OK);
+            ck_assert_int_eq(rpl_seat_sign_action(before, 1, sk, line, other,
+                                                  NULL, NULL, sig, &err),
+                             RPL_E_FAIRNESS);
+            ck_assert_ptr_nonnull(strstr(err.msg, "not p1's action"));
+            rpl_seckey_free(sk);
+            rpl_log_free(before);
+        }
+        votes++;
+    }
+    ck_assert_uint_eq(votes, 1);
+    rpl_log_free(whole_log);
+    game_free(&g);
+}
+END_TEST
+
 START_TEST(test_entropy)
 {
     struct game g;
@@ -1071,6 +1197,7 @@ seat_suite(void)
     tcase_add_test(tc, test_check_unverified);
     tcase_add_test(tc, test_sign_like_recorder);
     tcase_add_test(tc, test_sign_refusals);
+    tcase_add_test(tc, test_sign_action);
     tcase_add_test(tc, test_entropy);
     tcase_add_test(tc, test_sign_vote_early);
     tcase_add_test(tc, test_learn_like_complete);

@@ -107,7 +107,7 @@ g_emit(struct game *g, const struct rpl__emit *e, bool choice)
         uint8_t c[32];
         char hex[65];
 
-        rpl__commit(c, NULL, g->seed, g->id, e->label, e->value);
+        rpl__commit(c, NULL, g->seed, g->id, e->label, e->value, 1);
         rpl__hex(hex, c, 32);
         strcat(line, " ");
         strcat(line, hex);

@@ -39,8 +39,9 @@ static const char usage[] =
     "       camelog archive report DB [filters] [-f] -o FILE\n";
 
 static const char options[] =
-    "filters (a game must match all; --role and --side apply to the seat\n"
-    "of --player when it is given):\n"
+    "filters (query, stats, audit, export and report take them alike; a\n"
+    "game must match all; --role and --side apply to the seat of --player\n"
+    "when it is given):\n"
     "  --game NAME        avalon or soc\n"
     "  --id HEX           the game id, or its first digits\n"
     "  --player NAME      a seat's display name\n"
@@ -404,6 +405,23 @@ filter_error(const char *db, enum rpl_status st, const struct rpl_error *err)
         return cli_usage_error("archive", "--%s", cli_error_text(st, err));
     }
     return cli_file_error(db, st, err);
+}
+
+/* The filters of query, stats, audit, export and report, checked once
+ * and alike before any of them opens the archive: the same filter is
+ * taken, or refused with the same message, by each. */
+static int
+check_filter(const struct args *a)
+{
+    struct rpl_error err;
+    enum rpl_status st;
+
+    if (a->sub != SUB_QUERY && a->sub != SUB_STATS && a->sub != SUB_AUDIT &&
+        a->sub != SUB_EXPORT && a->sub != SUB_REPORT) {
+        return CLI_EXIT_OK;
+    }
+    st = rpl_archive_check_filter(&a->filter, &err);
+    return st == RPL_OK ? CLI_EXIT_OK : filter_error(a->db, st, &err);
 }
 
 static json_t *
@@ -1249,6 +1267,9 @@ cmd_archive(int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK) {
         rc = check_args(&a);
+    }
+    if (rc == CLI_EXIT_OK) {
+        rc = check_filter(&a);
     }
     if (rc != CLI_EXIT_OK) {
         return rc;

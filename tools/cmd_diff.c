@@ -5,9 +5,11 @@
  * identical, 1 when they differ, 2 on error (as diff(1)).
  *
  * Two verified logs of one game id and one dealer key that part at a
- * line, each sealed by the dealer past that line or signed by a seat over
- * it, prove that the dealer showed two histories: diff names the line
- * and the seals and signatures that make the proof.
+ * line, each sealed by the dealer past that line, prove that the dealer
+ * showed two histories: diff names the line and the seals that make the
+ * proof.  When one side has only a seat's signature over the parting
+ * line, it is a claim, not a proof: a seat can sign a history of its
+ * own making, so diff reports it as the seat's word.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -81,9 +83,13 @@ gather(const struct side *s, size_t part, struct evidence *ev)
     }
 }
 
-/* Whether a and b, parting at line part, prove that the dealer showed
- * two histories. */
-static bool
+/* What a and b, parting at line part, show: nothing (EV_NONE), a
+ * claim (each side sealed by the dealer or signed by a seat past the
+ * parting line, at least one by a seat only), or a proof (both sealed by
+ * the dealer: only the dealer's key makes a seal). */
+enum { EV_NONE, EV_CLAIM, EV_PROOF };
+
+static int
 is_proof(const struct side *a, const struct side *b, size_t part,
          struct evidence *ea, struct evidence *eb)
 {
@@ -94,12 +100,17 @@ is_proof(const struct side *a, const struct side *b, size_t part,
         part > rpl_log_lines(a->log) || part > rpl_log_lines(b->log) ||
         !rpl_log_dealer(a->log, &ka) || !rpl_log_dealer(b->log, &kb) ||
         memcmp(&ka, &kb, sizeof(ka)) != 0) {
-        return false;
+        return EV_NONE;
     }
     gather(a, part, ea);
     gather(b, part, eb);
+    if (ea->nseals > 0 && eb->nseals > 0) {
+        return EV_PROOF;
+    }
     return (ea->nseals > 0 || ea->nsigs > 0) &&
-           (eb->nseals > 0 || eb->nsigs > 0);
+                   (eb->nseals > 0 || eb->nsigs > 0)
+               ? EV_CLAIM
+               : EV_NONE;
 }
 
 static void
@@ -217,7 +228,8 @@ cmd_diff(int argc, char **argv)
     struct rpl_ctx *ctx = NULL;
     struct side a, b;
     struct evidence ea, eb;
-    bool is_json = false, proof = false;
+    bool is_json = false;
+    int proof = EV_NONE;
     size_t na, nb, no, n;
     int c, rc;
 
@@ -265,7 +277,7 @@ cmd_diff(int argc, char **argv)
             break;
         }
     }
-    proof = no <= n && is_proof(&a, &b, no, &ea, &eb);
+    proof = no <= n ? is_proof(&a, &b, no, &ea, &eb) : EV_NONE;
     if (is_json) {
         json_t *obj = json_object();
         const bool same = no > n;
@@ -279,13 +291,13 @@ cmd_diff(int argc, char **argv)
             cli_json_set(obj, "a_text", same ? json_null() : line_json(&a, no));
         ok &=
             cli_json_set(obj, "b_text", same ? json_null() : line_json(&b, no));
-        if (proof) {
+        if (proof != EV_NONE) {
             json_t *p = json_object();
 
             ok &= cli_json_set(p, "id", json_string(a.rep.id));
             ok &= cli_json_set(p, "a", evidence_json(&ea));
             ok &= cli_json_set(p, "b", evidence_json(&eb));
-            ok &= cli_json_set(obj, "proof", p);
+            ok &= cli_json_set(obj, proof == EV_PROOF ? "proof" : "claim", p);
         }
         rc = ok ? cli_json_print(obj) : CLI_EXIT_USAGE;
         json_decref(obj);
@@ -295,9 +307,16 @@ cmd_diff(int argc, char **argv)
     } else if (no <= n) {
         rc = print_side(ctx, &a, no);
         rc = cli_worst(rc, print_side(ctx, &b, no));
-        if (proof) {
-            printf("proof: the dealer showed two histories of game %s, "
+        if (proof == EV_PROOF) {
+            printf("proof: the dealer sealed two histories of game %s, "
                    "parting at line %zu\n",
+                   a.rep.id, no);
+            print_evidence(&a, &ea);
+            print_evidence(&b, &eb);
+        } else if (proof == EV_CLAIM) {
+            printf("claim, not a proof: the histories of game %s part at "
+                   "line %zu, but one side is only a seat's signature, "
+                   "which a seat can make over a history of its own\n",
                    a.rep.id, no);
             print_evidence(&a, &ea);
             print_evidence(&b, &eb);

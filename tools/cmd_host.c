@@ -48,12 +48,15 @@
  * sent again (same id, same fields) gets the first reply again. */
 #define HOST_ID_CACHE 64
 
-static const char usage[] = "usage: camelog host [--no-fsync]\n";
+static const char usage[] =
+    "usage: camelog host [--no-fsync] [--seal=step|end]\n";
 
 static const char options[] =
     "options:\n"
     "  --no-fsync  do not fsync the journal (for tests and benchmarks\n"
     "              only: a crash of the machine may lose accepted lines)\n"
+    "  --seal=step|end  seal after every request that wrote lines (step,\n"
+    "              the default), or only when asked and at the end\n"
     "  -h, --help  this help\n";
 
 struct host {
@@ -62,6 +65,7 @@ struct host {
     struct rpl_seckey *dealer; /* must outlive rec */
     bool is_finished;          /* written: every op is refused */
     bool no_fsync;
+    bool seal_at_end; /* --seal=end: no seal after each step */
     size_t seats;
     size_t request; /* 1-based number of the request line */
     /* Replies kept by id (a ring); cur_*: the request being answered. */
@@ -457,6 +461,17 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
 
 /* ------------------------------------------------------- the reply body */
 
+/* A signature in base64, as the delivery's JSON form writes it. */
+static json_t *
+json_sig(const uint8_t sig[64])
+{
+    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+
+    sodium_bin2base64(b64, sizeof(b64), sig, 64,
+                      sodium_base64_VARIANT_ORIGINAL);
+    return json_string(b64);
+}
+
 static json_t *
 json_hex(const uint8_t *p, size_t n)
 {
@@ -536,6 +551,7 @@ deliveries_json(const struct rpl_recorder *rec, size_t first)
              cli_json_set(dj, "label", cli_json_str(d.label)) &&
              cli_json_set(dj, "value", cli_json_str(d.value)) &&
              cli_json_set(dj, "nonce", json_hex(d.nonce, sizeof(d.nonce))) &&
+             (!d.has_sig || cli_json_set(dj, "sig", json_sig(d.sig))) &&
              json_array_append_new(a, dj) == 0;
         sodium_memzero(&d, sizeof(d));
         if (!ok) {
@@ -587,10 +603,14 @@ sign_json(const struct rpl_recorder *rec)
             !cli_json_set(o, "line", cli_json_size(sr.line)) ||
             !cli_json_set(o, "text", cli_json_str(sr.text)) ||
             !cli_json_set(o, "base", json_hex(sr.base, 32)) ||
-            !cli_json_set(o, "message", json_hex(msg, mlen))) {
+            !cli_json_set(o, "message", json_hex(msg, mlen)) ||
+            (sr.has_nonce &&
+             (!cli_json_set(o, "label", cli_json_str(sr.label)) ||
+              !cli_json_set(o, "nonce", json_hex(sr.nonce, 32))))) {
             json_decref(a);
             a = NULL;
         }
+        sodium_memzero(&sr, sizeof(sr));
     }
     free(msg);
     return a;
@@ -1320,6 +1340,16 @@ answer(struct host *h, const char *line, size_t len)
         json_decref(c.reply);
         goto refused;
     }
+    /* A seal after every step that wrote lines: two histories shown to
+     * two seats are then two dealer seals, a proof (camelog(5)). */
+    if (h->rec && !h->seal_at_end && !h->is_finished &&
+        rpl_rec_lines(h->rec) > lines0 && rpl_rec_seal_due(h->rec)) {
+        struct rpl_error err;
+
+        if (rpl_rec_seal(h->rec, &err) != RPL_OK) {
+            cli_msg("seal after the step: %s", err.msg);
+        }
+    }
     if (!cli_json_set(c.reply, "lines",
                       lines_json(h->rec, lines0 + 1, rpl_rec_lines(h->rec))) ||
         !cli_json_set(c.reply, "deliveries", deliveries_json(h->rec, deliv0)) ||
@@ -1394,6 +1424,7 @@ cmd_host(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"no-fsync", no_argument, NULL, 'F'},
+        {"seal", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -1408,6 +1439,18 @@ cmd_host(int argc, char **argv)
         switch (c) {
         case 'F':
             h.no_fsync = true;
+            break;
+        case 'S':
+            if (strcmp(optarg, "step") == 0) {
+                h.seal_at_end = false;
+            } else if (strcmp(optarg, "end") == 0) {
+                h.seal_at_end = true;
+            } else {
+                return cli_usage_error("host",
+                                       "--seal takes step or end, "
+                                       "not '%s'",
+                                       optarg);
+            }
             break;
         case 'h':
             return cli_help(usage, options);

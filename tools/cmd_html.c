@@ -26,7 +26,7 @@
 
 static const char usage[] =
     "usage: camelog html [--as observer|pK|all] [--deliveries file]\n"
-    "                    [--pubkey key|file] [-f] -o file game\n";
+    "                    [--pubkey key|file] [--wasm dir] [-f] -o file game\n";
 
 static const char options[] =
     "options:\n"
@@ -37,6 +37,8 @@ static const char options[] =
     "  --deliveries file  with --as pK, the seat's own deliveries: what it\n"
     "                     knew of a game without its reveal\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
+    "  --wasm dir         the page verifies itself in the browser with the\n"
+    "                     verifier of make wasm in dir (build/wasm)\n"
     "  -o, --output file  the page to write (- is standard output)\n"
     "  -f, --force        overwrite an existing file\n"
     "  -h, --help         this help\n";
@@ -854,6 +856,7 @@ cmd_html(int argc, char **argv)
         {"as", required_argument, NULL, 'a'},
         {"deliveries", required_argument, NULL, 'd'},
         {"pubkey", required_argument, NULL, 'k'},
+        {"wasm", required_argument, NULL, 'w'},
         {"output", required_argument, NULL, 'o'},
         {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
@@ -867,6 +870,7 @@ cmd_html(int argc, char **argv)
     enum who who = WHO_OBSERVER;
     const char *out_path = NULL;
     const char *deliveries = NULL;
+    const char *wasm_dir = NULL;
     json_t *data = NULL;
     size_t seat = 0;
     bool force = false;
@@ -895,6 +899,9 @@ cmd_html(int argc, char **argv)
         case 'd':
             deliveries = optarg;
             break;
+        case 'w':
+            wasm_dir = optarg;
+            break;
         case 'f':
             force = true;
             break;
@@ -915,6 +922,11 @@ cmd_html(int argc, char **argv)
     }
     if (deliveries && who != WHO_SEAT) {
         return cli_usage_error("html", "--deliveries needs --as pK");
+    }
+    if (wasm_dir && who == WHO_SEAT) {
+        /* the page would carry the whole log, reveal and all, where a
+         * seat's page ends with the play */
+        return cli_usage_error("html", "--wasm: not with --as pK");
     }
     pg.file = argv[optind];
     rc = cli_ctx_new(&pg.ctx);
@@ -958,11 +970,16 @@ cmd_html(int argc, char **argv)
     if (rc == CLI_EXIT_OK) {
         char *ns = noscript_html(&pg, data);
         const char **tmpl = ns ? with_noscript(html_page_html, ns) : NULL;
+        struct html_wasm w = {0};
 
-        if (tmpl) {
-            rc = html_write(out_path, force, tmpl, html_page_css, html_page_js,
-                            data);
-        } else {
+        if (tmpl && wasm_dir) {
+            rc = html_wasm_page(&w, wasm_dir, pg.file, vopts.pubkey, tmpl);
+        }
+        if (tmpl && rc == CLI_EXIT_OK) {
+            rc = html_write(out_path, force, wasm_dir ? w.tmpl : tmpl,
+                            html_page_css, html_page_js, data);
+            html_wasm_free(&w);
+        } else if (!tmpl) {
             cli_msg("out of memory");
             rc = CLI_EXIT_USAGE;
         }
@@ -1011,6 +1028,12 @@ html_report(struct rpl_ctx *ctx, const char *db,
             continue;
         }
         gf.game = g->name;
+        /* The filter is valid (cmd_archive checked it); a role, side or
+         * variant that this game does not have selects none of its
+         * games, so it has no section. */
+        if (rpl_archive_check_filter(&gf, &err) != RPL_OK) {
+            continue;
+        }
         st = rpl_archive_stats(ar, &gf, &text, &err);
         if (st != RPL_OK) {
             rc = cli_file_error(db, st, &err);

@@ -31,7 +31,9 @@ static const char usage[] =
     "       camelog seat entropy [--json] --key file --log log\n"
     "       camelog seat check [--json] --pubkey key|file --as seat\n"
     "                          [--seat-key key|file] log delivery ...\n"
-    "       camelog seat sign [--json] --key file log line\n"
+    "       camelog seat sign [--json] --key file [--action text |\n"
+    "                         --choice value] [--label label --nonce hex]\n"
+    "                         log line\n"
     "       camelog seat history [--json] --pubkey key|file\n"
     "                            [--seat-key key|file] [--state dir]\n"
     "                            seen final\n";
@@ -51,6 +53,12 @@ static const char options[] =
     "  --seat-key key|file  check, history: the seat's own public key,\n"
     "                     which must be its key in the header\n"
     "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
+    "  --action text      sign: the seat's own action in private form; a\n"
+    "                     line that is not that action is refused\n"
+    "  --choice value     sign: the seat's secret choice on a line that\n"
+    "                     commits (a quest card: success or fail)\n"
+    "  --label label      sign: the sign request's label (a secret choice)\n"
+    "  --nonce hex        sign: the sign request's nonce (64 hex digits)\n"
     "  --json             JSON Lines (keys in camelog-seat(1))\n"
     "  -h, --help         this help\n";
 
@@ -67,6 +75,10 @@ struct args {
     const char *as;
     const char *state;
     const char *seat_key;
+    const char *action;
+    const char *choice;
+    const char *label;
+    const char *nonce;
     bool is_json;
     char **rest;
     int nrest;
@@ -598,6 +610,8 @@ run_sign(const struct args *a, struct rpl_ctx *ctx)
     struct rpl_seckey *sk = NULL;
     struct rpl_error err, first;
     char sline[RPL_SIG_LINE_MAX];
+    char action[2 * 4096 + 2];
+    uint8_t nonce[32];
     enum rpl_status st = RPL_E_KEY;
     const char *file = a->rest[0];
     const char *line = a->rest[1];
@@ -613,8 +627,42 @@ run_sign(const struct args *a, struct rpl_ctx *ctx)
     }
     memset(&first, 0, sizeof(first));
     seats = rpl_log_seats(log);
+    if (a->choice) {
+        const char *sp = strrchr(line, ' ');
+
+        if (!sp || strlen(sp) != 65) {
+            cli_file_msg(file, 0,
+                         "--choice is for a line that ends in a commitment");
+            rc = CLI_EXIT_USAGE;
+            goto out;
+        }
+        if (snprintf(action, sizeof(action), "%.*s %s", (int)(sp - line), line,
+                     a->choice) >= (int)sizeof(action)) {
+            cli_file_msg(file, 0, "the choice is too long");
+            rc = CLI_EXIT_USAGE;
+            goto out;
+        }
+    } else if (a->action) {
+        snprintf(action, sizeof(action), "%s", a->action);
+    }
+    if (a->nonce) {
+        size_t bin_len = 0;
+
+        if (strlen(a->nonce) != 64 ||
+            sodium_hex2bin(nonce, sizeof(nonce), a->nonce, 64, NULL, &bin_len,
+                           NULL) != 0 ||
+            bin_len != 32) {
+            rc = cli_usage_error("seat", "--nonce takes 64 hex digits");
+            goto out;
+        }
+    }
     for (seat = 1; seat <= seats; seat++) {
-        st = rpl_seat_sign(log, seat, sk, line, sline, &err);
+        if (a->action || a->choice) {
+            st = rpl_seat_sign_action(log, seat, sk, line, action, a->label,
+                                      a->nonce ? nonce : NULL, sline, &err);
+        } else {
+            st = rpl_seat_sign(log, seat, sk, line, sline, &err);
+        }
         if (st == RPL_OK) {
             break;
         }
@@ -933,6 +981,10 @@ cmd_seat(int argc, char **argv)
         {"as", required_argument, NULL, 'a'},
         {"state", required_argument, NULL, 's'},
         {"seat-key", required_argument, NULL, 'S'},
+        {"action", required_argument, NULL, 'A'},
+        {"choice", required_argument, NULL, 'C'},
+        {"label", required_argument, NULL, 'L'},
+        {"nonce", required_argument, NULL, 'N'},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -968,6 +1020,18 @@ cmd_seat(int argc, char **argv)
             break;
         case 'S':
             a.seat_key = optarg;
+            break;
+        case 'A':
+            a.action = optarg;
+            break;
+        case 'C':
+            a.choice = optarg;
+            break;
+        case 'L':
+            a.label = optarg;
+            break;
+        case 'N':
+            a.nonce = optarg;
             break;
         case 'j':
             a.is_json = true;
@@ -1013,6 +1077,18 @@ cmd_seat(int argc, char **argv)
         if (!a.key) {
             return cli_usage_error("seat", "sign needs --key");
         }
+        if (a.action && a.choice) {
+            return cli_usage_error("seat", "sign takes --action or --choice, "
+                                           "not both");
+        }
+        if ((a.label || a.nonce) && !(a.label && a.nonce)) {
+            return cli_usage_error("seat", "sign takes --label and --nonce "
+                                           "together");
+        }
+        if (a.choice && !a.label) {
+            return cli_usage_error("seat", "--choice needs --label and "
+                                           "--nonce (the sign request's)");
+        }
     } else if (strcmp(a.sub, "history") == 0) {
         want = 2;
         if (!a.pubkey) {
@@ -1035,6 +1111,8 @@ cmd_seat(int argc, char **argv)
          strcmp(a.sub, "history") != 0) ||
         (a.seat_key && strcmp(a.sub, "check") != 0 &&
          strcmp(a.sub, "history") != 0) ||
+        ((a.action || a.choice || a.label || a.nonce) &&
+         strcmp(a.sub, "sign") != 0) ||
         (a.pubkey && strcmp(a.sub, "check") != 0 &&
          strcmp(a.sub, "history") != 0 && !is_round)) {
         return cli_usage_error("seat", "an option %s does not take", a.sub);

@@ -16,20 +16,22 @@
 
 static const char usage[] =
     "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
-    "                      [--seat-key pK=key|file ...] [-j n]\n"
-    "                      [--require what[,what...]] file ...\n";
+    "                      [--seat-key pK=key|file ...] [--live] [-j n]\n"
+    "                      [--require list] file ...\n";
 
 static const char options[] =
     "options:\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
     "  --seat-key pK=key|file\n"
     "                     pin seat pK's public key (repeatable)\n"
-    "  --require what[,what...]\n"
-    "                     finished: finished (or complete) games only;\n"
-    "                     complete: complete ones only; entropy: every\n"
-    "                     seat with a key took part in the seed;\n"
-    "                     signatures: every line of a seat with a key is\n"
-    "                     signed\n"
+    "  --live             with --pubkey, a game being played: lines after\n"
+    "                     the last seal are a warning, as for camelog seat\n"
+    "  --require list     a comma list of what a file must be or hold:\n"
+    "                     finished (or complete), complete, reveal (a\n"
+    "                     finished game must be revealed), entropy (every\n"
+    "                     seat with a key took part in the seed),\n"
+    "                     signatures (every line of a seat with a key is\n"
+    "                     signed)\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
     "  -j, --jobs n       verify n files at a time (default: the cores "
@@ -50,6 +52,8 @@ struct verify_run {
     bool require_entropy;
     bool require_signatures;
     const struct rpl_pubkey *seat_pin[RPL_SEATS_MAX + 1];
+    bool is_live;        /* --live: an unsealed tail is not an error */
+    bool require_reveal; /* --require=reveal */
     bool is_json;
     bool is_quiet;
     char noted[NOTED_MAX][RPL_PUBKEY_B64_LEN + 1];
@@ -160,6 +164,27 @@ v1_warning(const char *file, json_t *arr)
         "W-v1: format 1 lacks pledged entropy (its dealer could drop a "
         "contribution or let a seat choose its own last), a sealed start "
         "for each seat to keep, and the abandoned line";
+    json_t *o;
+
+    cli_file_warn(file, 0, "%s", w);
+    if (!arr) {
+        return;
+    }
+    o = json_object();
+    cli_json_set(o, "line", cli_json_size(0));
+    cli_json_set(o, "text", cli_json_str(w));
+    json_array_append_new(arr, o);
+}
+
+/* A finished game whose dealer never revealed S: its deal, its private
+ * messages and its secret choices were never checked. */
+static void
+reveal_warning(const char *file, json_t *arr)
+{
+    static const char w[] = "W-reveal: the game is finished but the dealer "
+                            "never revealed its secret: the deal, the "
+                            "private messages and the secret choices are "
+                            "unchecked";
     json_t *o;
 
     cli_file_warn(file, 0, "%s", w);
@@ -397,6 +422,7 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     opts.require_entropy = run->require_entropy;
     opts.require_signatures = run->require_signatures;
     memcpy(opts.seat_pin, run->seat_pin, sizeof(opts.seat_pin));
+    opts.unsealed_tail_ok = run->is_live;
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &err);
@@ -427,6 +453,19 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     }
     if (st == RPL_OK && rep.version == 1) {
         v1_warning(file, warnings);
+    }
+    if (st == RPL_OK && rep.progress == RPL_PROGRESS_FINISHED &&
+        !rep.abandoned_by) {
+        reveal_warning(file, warnings);
+        if (run->require_reveal) {
+            st = RPL_E_INCOMPLETE;
+            memset(&rep.error, 0, sizeof(rep.error));
+            rep.error.code = st;
+            rep.error.line = rpl_log_lines(log);
+            snprintf(rep.error.msg, sizeof(rep.error.msg),
+                     "--require=reveal: the game is finished and its "
+                     "dealer never revealed its secret");
+        }
     }
     if (st != RPL_OK) {
         rc = cli_file_error(file, st, &rep.error);
@@ -506,6 +545,7 @@ cmd_verify(int argc, char **argv)
         {"pubkey", required_argument, NULL, 'k'},
         {"require", required_argument, NULL, 'r'},
         {"seat-key", required_argument, NULL, 's'},
+        {"live", no_argument, NULL, 'L'},
         {"json", no_argument, NULL, 'J'},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
@@ -534,28 +574,33 @@ cmd_verify(int argc, char **argv)
             pubkey = optarg;
             break;
         case 'r':
-            for (const char *w = optarg; *w;) {
-                const size_t n = strcspn(w, ",");
+            /* A comma list: a progress, and the guarantees asked for. */
+            for (const char *p = optarg;;) {
+                const size_t n = strcspn(p, ",");
 
-                if (n == 8 && strncmp(w, "finished", n) == 0) {
+                if (n == 8 && strncmp(p, "finished", n) == 0) {
                     if (run.require < RPL_PROGRESS_FINISHED) {
                         run.require = RPL_PROGRESS_FINISHED;
                     }
-                } else if (n == 8 && strncmp(w, "complete", n) == 0) {
+                } else if (n == 8 && strncmp(p, "complete", n) == 0) {
                     run.require = RPL_PROGRESS_COMPLETE;
-                } else if (n == 7 && strncmp(w, "entropy", n) == 0) {
+                } else if (n == 6 && strncmp(p, "reveal", n) == 0) {
+                    run.require_reveal = true;
+                } else if (n == 7 && strncmp(p, "entropy", n) == 0) {
                     run.require_entropy = true;
-                } else if (n == 10 && strncmp(w, "signatures", n) == 0) {
+                } else if (n == 10 && strncmp(p, "signatures", n) == 0) {
                     run.require_signatures = true;
                 } else {
                     return cli_usage_error("verify",
                                            "--require: expected finished, "
-                                           "complete, entropy or signatures, "
-                                           "got '%s'",
-                                           optarg);
+                                           "complete, reveal, entropy or "
+                                           "signatures, got '%.*s'",
+                                           (int)n, p);
                 }
-                w += n;
-                w += *w == ',';
+                if (p[n] == '\0') {
+                    break;
+                }
+                p += n + 1;
             }
             break;
         case 's': {
@@ -583,6 +628,9 @@ cmd_verify(int argc, char **argv)
         case 'J':
             run.is_json = true;
             break;
+        case 'L':
+            run.is_live = true;
+            break;
         case 'j':
             rc = cli_parse_jobs("verify", optarg, &jobs);
             if (rc != CLI_EXIT_OK) {
@@ -603,6 +651,9 @@ cmd_verify(int argc, char **argv)
     }
     if (optind >= argc) {
         return cli_usage_error("verify", "no file to verify");
+    }
+    if (run.is_live && !pubkey) {
+        return cli_usage_error("verify", "--live needs --pubkey");
     }
     /* The context first: it initializes libsodium, which the key
      * parser needs. */

@@ -15,6 +15,21 @@ extern const char *const html_page_html[];
 extern const char *const html_page_css[];
 extern const char *const html_page_js[];
 extern const char *const html_report_js[];
+extern const char *const html_selfcheck_js[];
+
+/* camelog html --wasm (html_wasm.c): the page template tmpl with what
+ * lets the page verify itself in the browser, offline: the bytes of the
+ * log at log_path, DIR/camelog.wasm and DIR/camelog.js of make wasm,
+ * the pinned dealer key (or none), and tools/html/selfcheck.js; the
+ * Content-Security-Policy allows WebAssembly.  tmpl must outlive w;
+ * free w with html_wasm_free(). */
+struct html_wasm {
+    const char **tmpl; /* the template to give html_write() */
+    char *parts[7];    /* what tmpl points to besides the lines given */
+};
+int html_wasm_page(struct html_wasm *w, const char *dir, const char *log_path,
+                   const struct rpl_pubkey *pin, const char *const *tmpl);
+void html_wasm_free(struct html_wasm *w);
 
 /* Writes the page to path ("-" is stdout; a file is written to a
  * temporary name, then renamed): the lines of tmpl, where a line that is

@@ -231,10 +231,15 @@ enum rpl_status rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
 enum rpl_status rpl__ar_reindex_all(struct rpl_archive *ar,
                                     struct rpl_error *err);
 
+/* ----------------------------------------------------------- filter.c */
+
+/* The values of a filter (game, role, side, variants) against the games;
+ * rpl_archive_check_filter() checks them and the rest. */
+enum rpl_status rpl__ar_filter_values(const struct rpl_archive_filter *f,
+                                      struct rpl_error *err);
+
 /* ------------------------------------------------------------ query.c */
 
-enum rpl_status rpl__ar_filter_check(const struct rpl_archive_filter *f,
-                                     struct rpl_error *err);
 /* Prepares head || filter's WHERE over `main.game g` || tail with the
  * filter bound. */
 enum rpl_status rpl__ar_prepare_filtered(struct rpl_archive *ar,

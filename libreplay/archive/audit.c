@@ -648,7 +648,7 @@ rpl_archive_audit(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     if (format != RPL_ARCHIVE_JSON && format != RPL_ARCHIVE_TEXT)
         return rpl__err(err, RPL_E_ARG, 0, "unknown audit format %d",
                         (int)format);
-    rc = rpl__ar_filter_check(f, err);
+    rc = rpl_archive_check_filter(f, err);
     if (rc != RPL_OK)
         return rc;
     memset(&au, 0, sizeof(au));

@@ -60,11 +60,12 @@ values(const struct rpl__game *g, int column, char *out, size_t cap)
             n += (size_t)w;
         }
     }
+    if (n == 0)
+        snprintf(out, cap, "%s has none", g ? g->name : "no game");
 }
 
 enum rpl_status
-rpl_archive_check_filter(const struct rpl_archive_filter *f,
-                         struct rpl_error *err)
+rpl__ar_filter_values(const struct rpl_archive_filter *f, struct rpl_error *err)
 {
     const struct rpl__game *g = NULL;
     char list[160];

@@ -214,6 +214,7 @@ index_game(struct ix *x, struct rpl_log *log, struct rpl_error *err)
     env.seats = log->seats;
     env.names = names;
     env.imported = log->rep.is_imported;
+    env.version = log->version;
     env.warn = ignore_warning;
     for (size_t no = log->header_end + 1; rc == RPL_OK && no <= log->nlines;
          no++) {

@@ -46,11 +46,13 @@ is_date(const char *s)
 }
 
 enum rpl_status
-rpl__ar_filter_check(const struct rpl_archive_filter *f, struct rpl_error *err)
+rpl_archive_check_filter(const struct rpl_archive_filter *f,
+                         struct rpl_error *err)
 {
+    rpl__err_clear(err);
     if (!f)
         return RPL_OK;
-    if (rpl_archive_check_filter(f, err) != RPL_OK)
+    if (rpl__ar_filter_values(f, err) != RPL_OK)
         return err ? err->code : RPL_E_ARG;
     if (f->id && !is_hex_prefix(f->id, 32))
         return rpl__err(err, RPL_E_ARG, 0,
@@ -464,7 +466,7 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     int src;
 
     rpl__err_clear(err);
-    rc = rpl__ar_filter_check(f, err);
+    rc = rpl_archive_check_filter(f, err);
     if (rc != RPL_OK)
         return rc;
     seats = rpl__calloc(ar->ctx, RPL__AR_NSEATS, sizeof(*seats));

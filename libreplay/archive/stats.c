@@ -408,7 +408,7 @@ stats_run(struct rpl_archive *ar, const struct rpl_archive_filter *f,
 
     rpl__err_clear(err);
     *out = NULL;
-    rc = rpl__ar_filter_check(f, err);
+    rc = rpl_archive_check_filter(f, err);
     if (rc != RPL_OK)
         return rc;
     memset(&r, 0, sizeof(r));

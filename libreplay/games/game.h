@@ -31,6 +31,7 @@ struct rpl__env {
     const char *const *names; /* names[1..seats], NUL-terminated */
     size_t *commitments;      /* count of commitments checked, or NULL */
     bool imported;            /* the deal comes from another system's record */
+    unsigned version;         /* the format, 1 or 2 (2 pads values) */
     /* Warning sink: msg begins with the rule id ("O-2: ..."). */
     void (*warn)(void *w, size_t line, const char *msg);
     void *w;
@@ -338,6 +339,15 @@ struct rpl__game {
                         struct rpl__buf *out);
     void (*reveal_json)(const void *st, const struct rpl__env *env,
                         struct rpl__buf *out);
+    /* Whether a delivery's value (its padding removed) is one the rules
+     * allow the seat to be told, judged on the state after its line and
+     * what is public: RPL_OK, or RPL_E_FAIRNESS with what is impossible
+     * (a servant who sees, a Merlin who sees the wrong number of seats).
+     * NULL: every value is plausible. */
+    enum rpl_status (*plausible)(const void *st, const struct rpl__env *env,
+                                 size_t seat, const char *label,
+                                 const char *value, size_t line,
+                                 struct rpl_error *err);
     /* The formats of other systems whose records become games of this
      * one (rpl_import()): NULL-terminated, or NULL for none. */
     const struct rpl__importer *const *importers;

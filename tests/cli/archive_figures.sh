@@ -1,17 +1,17 @@
 # The dataset's figures through the archive: import the corpus directory,
 # add the logs to an archive, and archive stats --json must give the games,
 # evil's wins and the Merlins assassinated that tests/avalongame_figures.py
-# computes from the JSON records alone, the record refused as
-# self-contradictory aside (the import summary names it).  Then the
+# computes from the JSON records alone, the records refused aside (the
+# import summary names them).  Then the
 # variant filters split the same games, and --top, --min-games and
 # --limit cut the lists.
 ln -s "$TESTDATA/avalongame" corpus
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o importer >/dev/null
 echo "== the records' figures"
 python3 "$SRCDIR/tests/avalongame_figures.py" corpus/*.json >expected
-grep -E '^(records|contradictory|imported|evil_wins|merlin_assassinated) |^contradiction ' expected
+grep -E '^(records|refused|imported|evil_wins|merlin_assassinated) |^refusal ' expected
 echo "== import, add, stats"
-# -q: what import says is the refused record, named (on stderr).
+# -q: what import says is the refused records, named (on stderr).
 camelog import --from avalongame -q --seed 01 --key importer.key \
     -o games corpus/*.json >/dev/null
 echo "import exit $?"
@@ -31,8 +31,8 @@ got = {"imported": a["games"], "evil_wins": a["evil"],
        "merlin_assassinated": a["hits"]}
 for k, v in got.items():
     print(k, v, "same" if str(v) == want[k] else "DIFFERENT from " + want[k])
-print("games", s["games"], "=", int(want["records"]) - int(want["contradictory"]),
-      "records - contradictory")
+print("games", s["games"], "=", int(want["records"]) - int(want["refused"]),
+      "records - refused")
 print("variants", s["variants"], "games with house rules")
 PY
 echo "== --official and --variant split the games"

@@ -13,7 +13,7 @@ for k in 1 2 3 4 5; do
         <pre.txt >mine.jsonl
     camelog export --as "p$k" - <game.camelog |
         sed 's/,"omniscient":.*}$/}/' | head -n $((r - 1)) >full.jsonl
-    sed -E 's/^delivery ([0-9]+) ("[^"]*") ("[^"]*") ([0-9a-f]{64})$/{"seat":'"$k"',"line":\1,"label":\2,"value":\3,"nonce":"\4"}/' \
+    sed -E 's/^delivery ([0-9]+) ("[^"]*") ("[^"]*") ([0-9a-f]{64}) ([A-Za-z0-9+\/]{86}==)$/{"seat":'"$k"',"line":\1,"label":\2,"value":\3,"nonce":"\4","sig":"\5"}/' \
         "seats/p$k.deliveries" >"p$k.json"
     camelog export --as "p$k" --deliveries "p$k.json" - <pre.txt |
         cmp -s - mine.jsonl && same_json=yes || same_json=no

@@ -4,8 +4,17 @@
 camelog-host(1).  Not a test itself (tests/cli/run.sh runs *.sh only).
 
     host_game.py play OUT [--journal J] [--keys p1,p2,...] [--transcript T]
-                          [--kill-after N] [--no-fsync]
+                          [--kill-after N] [--no-fsync] [--check]
+                          [--kill-every]
     host_game.py crash-all OUT        kill after every request, in turn
+
+--check       every delivery is checked the moment it arrives by the seat
+              it is for, with `camelog seat check --pubkey dealer.pub
+              --as pK` against the journal as it is then, and every line
+              that commits a seat's secret (deal, card, lady) must have
+              reached that seat; needs --journal
+--kill-every  the host is killed (SIGKILL) after every request of the
+              game, the write excepted, and a new one resumes the journal
 
 The seats' keys are KEYS/pK.key (made by the calling test with
 `camelog keygen --seed`); the dealer's key is dealer.key; the game id,
@@ -52,10 +61,12 @@ def cut_json(o):
 
 
 class Host:
-    def __init__(self, args, journal, kill_after, transcript):
+    def __init__(self, args, journal, kill_after, transcript,
+                 kill_every=False):
         self.args = args
         self.journal = journal
         self.kill_after = kill_after
+        self.kill_every = kill_every
         self.transcript = transcript
         self.n = 0
         self.kills = 0
@@ -92,7 +103,8 @@ class Host:
     def ask(self, **req):
         self.n += 1
         r = self.send(req)
-        if self.n == self.kill_after:
+        if self.n == self.kill_after or (self.kill_every and
+                                         req["op"] != "write"):
             self.p.kill()  # SIGKILL
             self.p.wait()
             self.kills += 1
@@ -120,6 +132,45 @@ def pledge(game_id, k, value_hex):
                            digest_size=32).hexdigest()
 
 
+class Checker:
+    """Each seat's check of its deliveries, as they arrive."""
+
+    def __init__(self, journal):
+        self.journal = journal
+        self.checked = 0
+        self.failed = 0
+        self.got = {}  # line number -> the seats its deliveries reached
+
+    def deliveries(self, r):
+        for seat, ds in sorted(r["deliveries"].items()):
+            for d in ds:
+                self.got.setdefault(d["line"], set()).add(seat)
+                with open("delivery.json", "w") as f:
+                    f.write(json.dumps(d, separators=(",", ":")) + "\n")
+                c = subprocess.run([CAMELOG, "seat", "check", "--pubkey",
+                                    "dealer.pub", "--as", seat, self.journal,
+                                    "delivery.json"],
+                                   capture_output=True, text=True)
+                self.checked += 1
+                if c.returncode != 0 or ("p%d" % d["seat"]) != seat:
+                    self.failed += 1
+                    print("%s: seat check refused %s: %s" %
+                          (seat, d["label"], (c.stdout + c.stderr).strip()))
+
+    def missed(self):
+        """The lines committing a seat's secret whose delivery did not
+        reach that seat."""
+        out = []
+        with open(self.journal) as f:
+            for no, line in enumerate(f.read().splitlines(), 1):
+                t = line.split()
+                if t[0] in ("deal", "card", "lady") and len(t) >= 3 and \
+                        re.fullmatch("p[0-9]+", t[1]):
+                    if t[1] not in self.got.get(no, set()):
+                        out.append("%d %s" % (no, t[0]))
+        return out
+
+
 def sign(keys, seat, message_hex):
     if message_hex in SIGS:
         return SIGS[message_hex]
@@ -138,9 +189,11 @@ def sign(keys, seat, message_hex):
 
 
 def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
-         transcript=None, keys="keys"):
+         transcript=None, keys="keys", check=False, kill_every=False):
     args = ["--no-fsync"] if no_fsync else []
-    host = Host(args, journal, kill_after, transcript)
+    host = Host(args, journal, kill_after, transcript, kill_every)
+    checker = Checker(journal) if check else None
+    host.checker = checker
     seats = []
     for i, name in enumerate(NAMES):
         seat = "p%d" % (i + 1)
@@ -158,6 +211,8 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
         if not r["ok"]:
             sys.exit("host_game: refused: %s" % json.dumps(r))
         wrote[0] = bool(r["lines"])
+        if checker:
+            checker.deliveries(r)
         while r["sign"]:
             req = next(iter(r["sign"].values()))
             r = host.ask(op="sign", seat=req["seat"],
@@ -165,6 +220,8 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
             if not r["ok"]:
                 sys.exit("host_game: sign refused: %s" % json.dumps(r))
             wrote[0] = wrote[0] or bool(r["lines"])
+            if checker:
+                checker.deliveries(r)
         return r
 
     new = {"op": "new", "game": "avalon", "seats": seats,
@@ -217,11 +274,12 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
 def main(argv):
     cmd, out = argv[0], argv[1]
     opts = {"journal": None, "keys": "", "transcript": None,
-            "kill-after": "0", "no-fsync": False}
+            "kill-after": "0", "no-fsync": False, "check": False,
+            "kill-every": False}
     i = 2
     while i < len(argv):
         k = argv[i][2:]
-        if k == "no-fsync":
+        if k in ("no-fsync", "check", "kill-every"):
             opts[k] = True
             i += 1
         else:
@@ -231,10 +289,25 @@ def main(argv):
     if cmd == "play":
         t = open(opts["transcript"], "w") if opts["transcript"] else None
         host, w = play(out, opts["journal"], keyed, int(opts["kill-after"]),
-                       opts["no-fsync"], t)
+                       opts["no-fsync"], t, check=opts["check"],
+                       kill_every=opts["kill-every"])
         print("%s: %s, %d lines, %d requests" % (out, w["progress"], w["total"],
                                                  host.n))
-        return 0
+        rc = 0
+        if opts["kill-every"]:
+            print("killed after every request and resumed: %d kills" %
+                  host.kills)
+        if host.checker:
+            missed = host.checker.missed()
+            print("deliveries checked by their seats: %s of %d" %
+                  ("all" if host.checker.failed == 0 else
+                   "%d failed" % host.checker.failed,
+                   host.checker.checked))
+            print("lines whose seat got no delivery: %s" %
+                  (", ".join(missed) or "none"))
+            if host.checker.failed or missed:
+                rc = 1
+        return rc
     if cmd == "crash-all":
         ref, _ = None, None
         host, w = play(out, "ref.journal", keyed, 0, opts["no-fsync"])

@@ -3,7 +3,8 @@
 for the host_soc*.sh tests.  Not a test itself (tests/cli/run.sh runs
 *.sh only).
 
-    host_soc.py play OUT [--keys] [--check] [--kill-every] [--seed HEX]
+    host_soc.py play OUT [--keys] [--check] [--informed] [--kill-every]
+                         [--seed HEX]
 
 Each seat's state (viewer pK) offers its legal actions in private form;
 the seat that has one plays the first, preferring the moves that hand
@@ -19,6 +20,10 @@ the journal OUT.journal.
             pK` against the journal as it is then; and every line that
             hands cards over must have reached both its author and its
             receiver
+--informed  with --keys, every line is signed by its seat with `camelog
+            seat sign --action`, from the journal as it is then and the
+            action the seat chose (for a secret choice, the sign
+            request's label and nonce), never over the host's message
 --kill-every  the host is killed with SIGKILL after every request and a
             new one resumes the journal
 
@@ -125,12 +130,28 @@ def handover(line):
     return None
 
 
-def play(out, keyed, check, kill_every, secret):
+def informed_sign(journal, req, own):
+    """The seat's own signature, made by `camelog seat sign` from what it
+    chose; exits on a refusal."""
+    args = [CAMELOG, "seat", "sign", "--key", "keys/%s.key" % req["seat"],
+            "--action", own]
+    if req.get("nonce"):
+        args += ["--label", req["label"], "--nonce", req["nonce"]]
+    p = subprocess.run(args + [journal, req["text"]], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        print("seat sign refused %s: %s" % (req["text"], p.stderr.strip()))
+        sys.exit(1)
+    return p.stdout.strip()
+
+
+def play(out, keyed, check, kill_every, secret, informed=False):
     journal = out + ".journal"
     host = Host(journal, kill_every)
     checker = Checker(journal, check)
     lines = []
     seats = []
+    own = {}  # seat -> what it chose last (its entropy, then its action)
     for i, name in enumerate(SEATS):
         if keyed:
             with open("keys/p%d.pub" % (i + 1)) as f:
@@ -148,8 +169,9 @@ def play(out, keyed, check, kill_every, secret):
             if not r["sign"]:
                 return r
             s = next(iter(r["sign"].values()))
-            r = host.req({"op": "sign", "seat": s["seat"],
-                          "sig": sign(s["seat"], s["message"])})
+            sig = informed_sign(journal, s, own[s["seat"]]) if informed \
+                else sign(s["seat"], s["message"])
+            r = host.req({"op": "sign", "seat": s["seat"], "sig": sig})
             if not r["ok"]:
                 print("sign refused", r["code"], r["reason"])
                 sys.exit(1)
@@ -183,6 +205,7 @@ def play(out, keyed, check, kill_every, secret):
         hand = [a for a in actions
                 if a.startswith("swap ") or " messenger " in a]
         a = (hand or actions)[0]
+        own[a.split()[1]] = a
         r = host.req({"op": "act", "seat": a.split()[1], "action": a})
         if not r["ok"]:
             print("refused", a, r["code"], r["reason"])
@@ -233,7 +256,7 @@ def main(argv):
     if "--seed" in argv:
         secret = argv[argv.index("--seed") + 1]
     return play(out, "--keys" in flags, "--check" in flags,
-                "--kill-every" in flags, secret)
+                "--kill-every" in flags, secret, "--informed" in flags)
 
 
 if __name__ == "__main__":

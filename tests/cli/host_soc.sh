@@ -6,7 +6,10 @@
 # the Messenger's gift) reaches its author and its receiver.  The files
 # written verify with the pinned dealer key, and so do the journals as
 # text.  The first game is played again with the host killed (SIGKILL)
-# after every request and resumed: the file is byte-identical.
+# after every request and resumed, every delivery checked the same way:
+# the file is byte-identical; and again with every line signed by
+# `camelog seat sign --action`, as a seat signs what it chose:
+# byte-identical too.
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o dealer >/dev/null
 mkdir keys
 for k in 1 2 3 4; do
@@ -25,7 +28,20 @@ mkdir crash
 cd crash
 ln -s ../keys keys
 cp ../dealer.key ../dealer.pub .
-python3 "$SRCDIR/tests/cli/host_soc.py" play soc.camelog --keys --kill-every \
+python3 "$SRCDIR/tests/cli/host_soc.py" play soc.camelog --keys --check --kill-every \
     --seed 9999999999999999999999999999999999999999999999999999999999999999
 echo "exit $?"
 cmp soc.camelog ../soc.camelog && echo "byte-identical to the uninterrupted game"
+cd ..
+echo "# the same game, each line signed by its seat with camelog seat sign"
+echo "# --action from the journal and its own choice (a secret choice with"
+echo "# its sign request's label and nonce)"
+mkdir informed
+cd informed
+ln -s ../keys keys
+cp ../dealer.key ../dealer.pub .
+python3 "$SRCDIR/tests/cli/host_soc.py" play soc.camelog --keys --check \
+    --informed \
+    --seed 9999999999999999999999999999999999999999999999999999999999999999
+echo "exit $?"
+cmp soc.camelog ../soc.camelog && echo "byte-identical to the game signed over the host's messages"

@@ -1,4 +1,4 @@
-# import: the avalongame.online corpus (49 games of the site's public
+# import: the avalongame.online corpus (53 games of the site's public
 # dataset): every game under the official rules imports and verifies as
 # imported; each refused one names the rule it breaks; the summary
 # counts them.  The same seed writes the same files; the game id comes

@@ -1,8 +1,10 @@
 # import: the corpus's figures, computed twice.  tests/avalongame_figures.py
-# reads the 49 JSON records alone (no camelog) and says which contradict
-# themselves, how many games evil wins, how often Merlin is assassinated
-# and how many games use each house rule; camelog import --json, verify
-# --json and reveal --json of the imported logs must give the same.
+# reads the 53 JSON records alone (no camelog) and says which are refused
+# (a quest result against the official rules; four assassin flags and an
+# assassination), how many games evil wins, how often Merlin is
+# assassinated and how many games use each house rule; camelog import
+# --json, verify --json and reveal --json of the imported logs must give
+# the same.
 ln -s "$TESTDATA/avalongame" corpus
 camelog keygen --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f -o importer >/dev/null
 echo "== the records' figures"
@@ -25,7 +27,7 @@ names = ["assassin-morgana", "assassin-mordred", "assassin-oberon",
          "percival-alone", "assassin-names-evil"]
 ok = [o for o in imp if o["imported"]]
 print("records", len(imp))
-print("contradictory", sum(1 for o in imp if o["category"] == "record"))
+print("refused", sum(1 for o in imp if not o["imported"]))
 print("imported", len(ok))
 print("evil_wins", sum(1 for o in ver if o["valid"] and o["winner"] == "evil"))
 print("merlin_assassinated",
@@ -34,7 +36,7 @@ for v in names:
     print("variant", v, sum(1 for o in ok if v in o["variants"]))
 for o in imp:
     if not o["imported"]:
-        print("contradiction", os.path.basename(o["file"]), o["category"])
+        print("refusal", os.path.basename(o["file"]), o["category"])
 PY
 echo "== camelog agrees"
 # The reasons are worded differently; the files and the counts must match.

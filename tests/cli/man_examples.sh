@@ -1,12 +1,19 @@
 # The EXAMPLES of every man1 page, run as written in a directory that has
-# the samples (samples/) and the corpus records (records/).  A command
+# the samples (samples/) and the corpus records (records/) under the
+# names the avalongame.online dataset gives them (2020-04-04T03:15:18.034Z_GBN:
+# colons, no suffix; tests/data/avalongame/ spells them with dashes and
+# .json).  A command
 # fails when it exits with 2 or more (usage, environment, a crash); exit
 # 1 is an input found invalid, which some examples show on purpose.  A
 # command whose program is not installed (127 from a tool other than
 # camelog, e.g. jq) is counted as skipped.
 cp -r "$SAMPLES" samples
 chmod 600 samples/dealer.key
-ln -s "$TESTDATA/avalongame" records
+mkdir records
+for f in "$TESTDATA"/avalongame/*.json; do
+    name=$(basename "$f" .json | sed 's/T\([0-9][0-9]\)-\([0-9][0-9]\)-/T\1:\2:/')
+    cp "$f" "records/$name"
+done
 
 # The commands of a page's EXAMPLES: lines starting with "$ ", joined with
 # their continuation lines (after a trailing backslash or pipe, or inside

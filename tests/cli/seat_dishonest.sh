@@ -13,7 +13,7 @@ seal_as() {
 }
 
 echo "== 1. one delivery's value changed: p3 catches it"
-sed 's/"deal p3" "role=servant"/"deal p3" "role=merlin"/' \
+sed 's/"deal p3" "role=servant\./"deal p3" "role=merlin../' \
     seats/p3.deliveries >lie1.deliveries
 camelog seat check --pubkey dealer.pub --as p3 game.camelog lie1.deliveries
 echo "exit $?"

@@ -1,5 +1,6 @@
 # verify: a game in progress is valid, but with --pubkey only when its last
-# line is a seal; --require asks for a finished or complete game; a
+# line is a seal; --require asks for a finished or complete game, or a
+# revealed one once it is finished; a
 # tampered, truncated or foreign file is invalid (exit 1) and named with
 # its line; an unreadable one is an environment error (exit 2); many
 # files give the worst status.
@@ -37,13 +38,28 @@ camelog verify -q --require complete game.camelog
 echo "exit $?"
 camelog verify --require started game.camelog
 echo "exit $?"
+echo "== --require reveal: a finished game never revealed fails; a game"
+echo "== in progress (not due yet) and a complete one pass; a comma list"
+camelog verify -q --require reveal finished.camelog
+echo "exit $?"
+camelog verify -q --json --require reveal finished.camelog
+camelog verify -q --require reveal progress.camelog game.camelog
+echo "exit $?"
+camelog verify -q --require finished,reveal progress.camelog
+echo "exit $?"
+camelog verify -q --require complete,reveal game.camelog
+echo "exit $?"
+camelog verify -q --require reveal,nonesuch game.camelog
+echo "exit $?"
 
 echo "== one vote changed in the text, gzipped again"
 zcat game.camelog | sed 's/^vote p2 no$/vote p2 yes/' | gzip -n >tampered.camelog
 camelog verify --pubkey dealer.pub tampered.camelog
 echo "exit $?"
 echo "== one commitment changed"
-zcat game.camelog | sed 's/^deal p3 0/deal p3 1/' | gzip -n >deal.camelog
+zcat game.camelog |
+    awk '/^deal p3 / { c = substr($3, 1, 1); $3 = (c == "0" ? "1" : "0") substr($3, 2) } { print }' |
+    gzip -n >deal.camelog
 camelog verify --pubkey dealer.pub deal.camelog
 echo "exit $?"
 echo "== one byte of the compressed file flipped (in the gzip CRC)"

@@ -262,6 +262,13 @@ const char *rpl__av_card_name(unsigned v);
 /* "p1,p3,p5" of a mask ("" for none), written to out. */
 void rpl__av_fmt_mask(char *out, size_t cap, uint16_t mask);
 
+/* The game's plausible() hook (struct rpl__game): a deal value must be
+ * a night view some deal of the rules' roles gives the seat. */
+enum rpl_status rpl__av_plausible(const void *st, const struct rpl__env *env,
+                                  size_t seat, const char *label,
+                                  const char *value, size_t line,
+                                  struct rpl_error *err);
+
 /* The enum av_role of the role token p[0..n), or -1. */
 int rpl__av_role_index(const char *p, size_t n);
 

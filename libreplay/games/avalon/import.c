@@ -45,6 +45,8 @@ static const struct rpl_import_category categories[C_COUNT] = {
     [C_CONFIG] = {"config", "set of roles against the official rules"},
     [C_OPTION] = {"option", "game option camelog cannot map"},
     [C_RECORD] = {"record", "record contradicts itself"},
+    [C_ASSASSINS] = {"assassins",
+                     "assassination by one of several assassin flags"},
     [C_ORDER] = {"leader", "proposer out of turn"},
     [C_VOTE] = {"vote", "team result against the official majority"},
     [C_ILLEGAL] = {"illegal", "action the official rules forbid"},
@@ -102,7 +104,8 @@ engine_write(struct imp *im, const struct rpl__emit *e, bool is_choice,
 
     memcpy(line, e->line, len + 1);
     if (e->label[0] != '\0') {
-        rpl__commit(commit, NULL, im->seed, im->plan->id, e->label, e->value);
+        rpl__commit(commit, NULL, im->seed, im->plan->id, e->label, e->value,
+                    im->env.version);
         line[len++] = ' ';
         rpl__hex(line + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;
@@ -204,9 +207,10 @@ engine_start(struct imp *im)
     im->env.names = im->name_ptrs;
     im->env.warn = no_warning;
     im->env.imported = true;
+    im->env.version = 2;
     im->name_ptrs[0] = "";
     for (k = 1; k <= im->n; k++) {
-        im->name_ptrs[k] = im->names[k];
+        im->name_ptrs[k] = im->shown[k];
         deal[k - 1] = im->roles[k];
     }
     /* The header: camelog, game, id, created, import, then rules. */
@@ -275,7 +279,7 @@ with_names(const struct imp *im, const char *msg, char *out, size_t cap)
             !((p[1 + digits] >= 'a' && p[1 + digits] <= 'z') ||
               (p[1 + digits] >= '0' && p[1 + digits] <= '9'))) {
             const int w = snprintf(out + len, cap - len, "%.*s (%s)",
-                                   (int)(digits + 1), p, im->names[seat]);
+                                   (int)(digits + 1), p, im->shown[seat]);
 
             if (w < 0 || (size_t)w >= cap - len) {
                 break;
@@ -342,7 +346,7 @@ read_seats(struct imp *im, const json_t *arr, const char *path,
         if (*mask & (1u << seat)) {
             return rpl__avi_refuse(im, twice, epath,
                                    "%s: %s appears twice in %s", context,
-                                   im->names[seat], path);
+                                   im->shown[seat], path);
         }
         *mask |= 1u << seat;
     }
@@ -372,8 +376,8 @@ play_proposal(struct imp *im, size_t m, size_t j, const json_t *prop,
         return rpl__avi_refuse(
             im, C_ORDER, kpath,
             "%s: proposer %s is not the next leader (expected %s)", ctx,
-            im->names[proposer],
-            leader >= 1 && leader <= im->n ? im->names[leader] : "nobody");
+            im->shown[proposer],
+            leader >= 1 && leader <= im->n ? im->shown[leader] : "nobody");
     }
     if (!rpl__avi_get_key(im, prop, path, "team", W_ARRAY, &team, kpath) ||
         !read_seats(im, team, kpath, C_ILLEGAL, ctx, &team_mask) ||
@@ -467,10 +471,10 @@ play_cards(struct imp *im, size_t m, const json_t *mission, const char *mpath,
         }
         v = json_object_get(cards, im->names[k]);
         if (!v) {
-            rpl__avi_path_key(kpath, sizeof(kpath), path, im->names[k]);
+            rpl__avi_path_key(kpath, sizeof(kpath), path, im->shown[k]);
             return rpl__avi_refuse(im, C_RECORD, kpath,
                                    "%s: no quest card for %s", ctx,
-                                   im->names[k]);
+                                   im->shown[k]);
         }
         fails += json_is_false(v) ? 1 : 0;
     }
@@ -537,6 +541,18 @@ play_assassination(struct imp *im, const json_t *outcome)
     }
     if (!rpl__avi_get_player(im, v, path, &target)) {
         return false;
+    }
+    if (im->nflagged > 1) {
+        char who[MSG_MAX_LEN];
+
+        /* Who named the target decides the line, what A-20 allows and
+         * the house rule in force; the record does not say. */
+        rpl__avi_flag_holders(im, who, sizeof(who));
+        return rpl__avi_refuse(
+            im, C_ASSASSINS, "outcome.roles",
+            "assassination: %zu seats have the assassin flag (%s); the "
+            "record does not say which of them named %s",
+            im->nflagged, who, im->shown[target]);
     }
     snprintf(action, sizeof(action), "assassinate p%zu p%zu", engine_turn(im),
              target);
@@ -664,7 +680,7 @@ play_missions(struct imp *im, const json_t *missions, const json_t *outcome)
             im, C_INCOMPLETE, "missions",
             "the record stops before the end of the game (p%zu, "
             "%s, is to act)",
-            engine_turn(im), im->names[engine_turn(im)]);
+            engine_turn(im), im->shown[engine_turn(im)]);
     }
     return true;
 }
@@ -771,7 +787,7 @@ play_record(struct imp *im)
     plan->first = im->first;
     for (k = 1; k <= im->n; k++) {
         snprintf(plan->names[k - 1], sizeof(plan->names[k - 1]), "%s",
-                 im->names[k]);
+                 im->shown[k]);
         snprintf(plan->deal[k - 1], sizeof(plan->deal[k - 1]), "%s",
                  im->roles[k]);
     }

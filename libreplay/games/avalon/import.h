@@ -18,8 +18,8 @@
 #define MAX_SEATS  10
 #define MAX_QUESTS 5
 
-/* Seat names: camelog(5) allows 1 to 64 bytes of UTF-8 without control
- * characters, unique in the game. */
+/* Seat names: camelog(5) allows 1 to 64 bytes of UTF-8 without control,
+ * format or invisible characters, unique in the game. */
 #define MAX_NAME     64
 
 #define PATH_MAX_LEN RPL_IMPORT_FIELD_MAX
@@ -45,6 +45,7 @@ enum category {
     C_CONFIG,
     C_OPTION,
     C_RECORD,
+    C_ASSASSINS,
     C_ORDER,
     C_VOTE,
     C_ILLEGAL,
@@ -68,13 +69,19 @@ struct imp {
     json_t *root;
     size_t n;
     const char *names[MAX_SEATS + 1]; /* 1-based, lent by root */
+    /* The names as the log holds them (camelog(5) Seat names): the
+     * record's, or their safe form when they hold a code point a name
+     * may not; every message names a seat by this form. */
+    char shown[MAX_SEATS + 1][MAX_NAME + 1];
     const char *roles[MAX_SEATS + 1]; /* role tokens, 1-based */
-    size_t assassin;                  /* seat of the assassin flag */
-    unsigned variants;                /* enum av_variant mask declared */
-    size_t first;                     /* first leader */
-    size_t played;                    /* quests played */
-    size_t successes;                 /* of them, successes */
-    bool has_shot;                    /* an assassinate line was played */
+    size_t assassin;                  /* seat holding the power */
+    size_t flagged[MAX_SEATS];        /* every seat with the flag, in order */
+    size_t nflagged;
+    unsigned variants; /* enum av_variant mask declared */
+    size_t first;      /* first leader */
+    size_t played;     /* quests played */
+    size_t successes;  /* of them, successes */
+    bool has_shot;     /* an assassinate line was played */
 
     /* The engine: the game's state, played line by line as the recorder
      * will write the log (the same lines, commitments included). */
@@ -138,8 +145,11 @@ bool rpl__avi_read_options(struct imp *im);
 /* players: 5 to 10 distinct names camelog can hold, in seat order. */
 bool rpl__avi_read_players(struct imp *im);
 /* outcome.roles: every player once, with a role of the official game,
- * at most one assassin flag, and that on an EVIL MINION. */
+ * the assassin flag on evil roles only.  Of several flags, one seat is
+ * given the power (see there); the assassination refuses them. */
 bool rpl__avi_read_roles(struct imp *im, const json_t *outcome);
+/* Who holds the assassin flag: "A", "A and B" or "A, B and C". */
+void rpl__avi_flag_holders(const struct imp *im, char *out, size_t cap);
 /* Whether the shot the record holds names a seat the Assassin saw at
  * night: the site allows it, the official rules do not (A-20), so it
  * declares the variant assassin-names-evil.  The night is that of

@@ -32,6 +32,7 @@ static const enum rpl_status category_status[C_COUNT] = {
     [C_CONFIG] = RPL_E_RULES,
     [C_OPTION] = RPL_E_UNSUPPORTED,
     [C_RECORD] = RPL_E_RULES,
+    [C_ASSASSINS] = RPL_E_RULES,
     [C_ORDER] = RPL_E_RULES,
     [C_VOTE] = RPL_E_RULES,
     [C_ILLEGAL] = RPL_E_RULES,
@@ -69,12 +70,51 @@ static const char *const role_order[] = {
 
 /* ------------------------------------------------------------ refusals */
 
+/* s into out (cap bytes) with every code point a name may not hold
+ * written \u{XXXX} (a byte that is not UTF-8 \xHH), the rest as it is:
+ * a refusal quotes the record's strings, and the terminal that shows it
+ * must not run them. */
+static void
+show_safe(char *out, size_t cap, const char *s)
+{
+    const size_t n = strlen(s);
+    size_t i = 0, len = 0;
+
+    while (i < n && len + 1 < cap) {
+        const size_t clen = rpl__utf8_len(s + i, n - i);
+        uint32_t cp = 0;
+        char esc[16];
+        int w;
+
+        if (clen != 0 && rpl__name_ok(s + i, clen, &cp)) {
+            if (len + clen >= cap) {
+                break;
+            }
+            memcpy(out + len, s + i, clen);
+            len += clen;
+            i += clen;
+            continue;
+        }
+        w = clen == 0 ? snprintf(esc, sizeof(esc), "\\x%02X",
+                                 (unsigned)(unsigned char)s[i])
+                      : snprintf(esc, sizeof(esc), "\\u{%04X}", (unsigned)cp);
+        if (w < 0 || len + (size_t)w >= cap) {
+            break;
+        }
+        memcpy(out + len, esc, (size_t)w);
+        len += (size_t)w;
+        i += clen != 0 ? clen : 1;
+    }
+    out[len] = '\0';
+}
+
 /* Records why the record is refused; returns false for `return
  * rpl__avi_refuse()`. The first refusal stands. */
 bool
 rpl__avi_refuse(struct imp *im, enum category cat, const char *path,
                 const char *fmt, ...)
 {
+    char text[MSG_MAX_LEN];
     va_list ap;
 
     if (im->rep->category != C_NONE) {
@@ -82,10 +122,11 @@ rpl__avi_refuse(struct imp *im, enum category cat, const char *path,
     }
     im->rep->category = cat;
     im->status = category_status[cat];
-    snprintf(im->rep->field, sizeof(im->rep->field), "%s", path ? path : "");
+    show_safe(im->rep->field, sizeof(im->rep->field), path ? path : "");
     va_start(ap, fmt);
-    vsnprintf(im->rep->reason, sizeof(im->rep->reason), fmt, ap);
+    vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
+    show_safe(im->rep->reason, sizeof(im->rep->reason), text);
     return false;
 }
 
@@ -288,22 +329,37 @@ rpl__avi_get_player(struct imp *im, const json_t *v, const char *path,
     return true;
 }
 
-/* Whether the UTF-8 string s holds a control character (Unicode Cc:
- * U+0000-U+001F, U+007F-U+009F).  jansson has checked the UTF-8. */
+/* The name of seat k as the log holds it: the record's name when it
+ * holds no code point camelog(5) refuses in a name (a control, format or
+ * invisible character), else its safe form, that of rpl_text_escape():
+ * each such code point written \u{XXXX} (\xHH below U+0080) and each
+ * backslash doubled, so that no two record names share a safe form and
+ * a spoof shows what it is.  jansson has checked the UTF-8. */
 static bool
-has_control(const char *s)
+map_name(struct imp *im, size_t k, const char *s, const char *npath)
 {
-    const unsigned char *p = (const unsigned char *)s;
+    uint32_t bad = 0;
+    size_t len = strlen(s);
 
-    for (; *p != '\0'; p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            return true;
+    if (rpl__name_ok(s, len, &bad)) {
+        if (len > MAX_NAME) {
+            return rpl__avi_refuse(im, C_NAME, npath,
+                                   "%s: a seat name is 1 to %d bytes", npath,
+                                   MAX_NAME);
         }
-        if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-            return true;
-        }
+        memcpy(im->shown[k], s, len + 1);
+        return true;
     }
-    return false;
+    len = rpl_text_escape(s, im->shown[k], sizeof(im->shown[k]));
+    if (len > MAX_NAME) {
+        return rpl__avi_refuse(
+            im, C_NAME, npath,
+            "%s: the name holds characters a seat name may not hold "
+            "(camelog(5), Seat names), and its safe form has %zu bytes, "
+            "over %d",
+            npath, len, MAX_NAME);
+    }
+    return true;
 }
 
 bool
@@ -311,7 +367,7 @@ rpl__avi_read_players(struct imp *im)
 {
     char path[PATH_MAX_LEN], ppath[PATH_MAX_LEN], npath[PATH_MAX_LEN];
     json_t *players, *p, *name;
-    size_t i, n;
+    size_t i, k, n;
 
     if (!rpl__avi_get_key(im, im->root, "", "players", W_ARRAY, &players,
                           path)) {
@@ -326,29 +382,33 @@ rpl__avi_read_players(struct imp *im)
     im->n = n;
     for (i = 0; i < n; i++) {
         const char *s;
-        size_t dup;
 
         if (!rpl__avi_get_index(im, players, path, i, W_OBJECT, &p, ppath) ||
             !rpl__avi_get_key(im, p, ppath, "name", W_STRING, &name, npath)) {
             return false;
         }
         s = json_string_value(name);
-        if (s[0] == '\0' || strlen(s) > MAX_NAME || has_control(s) ||
-            strlen(s) != json_string_length(name)) {
-            return rpl__avi_refuse(
-                im, C_NAME, npath,
-                "%s: a seat name is 1 to %d bytes without control "
-                "characters",
-                npath, MAX_NAME);
+        if (json_string_length(name) == 0) {
+            return rpl__avi_refuse(im, C_NAME, npath,
+                                   "%s: a seat name is 1 to %d bytes", npath,
+                                   MAX_NAME);
+        }
+        if (strlen(s) != json_string_length(name)) {
+            return rpl__avi_refuse(im, C_NAME, npath,
+                                   "%s: the name holds U+0000", npath);
+        }
+        if (!map_name(im, i + 1, s, npath)) {
+            return false;
         }
         im->names[i + 1] = s;
-        dup = rpl__avi_seat_of(im, s);
-        if (dup != i + 1) {
-            return rpl__avi_refuse(
-                im, C_NAME, npath,
-                "%s: two players are named \"%s\" (seats %zu and "
-                "%zu)",
-                npath, s, dup, i + 1);
+        for (k = 1; k <= i; k++) {
+            if (strcmp(im->shown[k], im->shown[i + 1]) == 0) {
+                return rpl__avi_refuse(
+                    im, C_NAME, npath,
+                    "%s: two players are named \"%s\" (seats %zu and "
+                    "%zu)",
+                    npath, im->shown[k], k, i + 1);
+            }
         }
     }
     return true;
@@ -391,12 +451,35 @@ power_variant(const char *token)
     return AV_V_ASSASSIN_OBERON;
 }
 
+/* The seat given the Assassin's power of several flags: the game ends
+ * without an assassination when it is played at all (the assassination
+ * refuses several flags), so the choice changes no line of the game but
+ * the deal: the first EVIL MINION or ASSASSIN flagged, in seat order
+ * (the official Assassin, no house rule), else the first seat flagged. */
+static size_t
+power_seat(const struct imp *im, const char *const *site)
+{
+    size_t i;
+
+    for (i = 0; i < im->nflagged; i++) {
+        const size_t k = im->flagged[i];
+
+        if (strcmp(site[k], "EVIL MINION") == 0 ||
+            strcmp(site[k], "ASSASSIN") == 0) {
+            return k;
+        }
+    }
+    return im->flagged[0];
+}
+
 /* outcome.roles: every player once, with a role of the official game,
- * at most one assassin flag, and that on an EVIL MINION. */
+ * the assassin flag on evil roles only, and the power on one seat. */
 bool
 rpl__avi_read_roles(struct imp *im, const json_t *outcome)
 {
     char path[PATH_MAX_LEN], epath[PATH_MAX_LEN], kpath[PATH_MAX_LEN];
+    const char *site[MAX_SEATS + 1] = {NULL};
+    bool flag_of[MAX_SEATS + 1] = {false};
     json_t *roles, *e, *v;
     size_t i, k, seat;
     bool has_merlin = false, has_percival = false;
@@ -406,7 +489,7 @@ rpl__avi_read_roles(struct imp *im, const json_t *outcome)
         return false;
     }
     for (i = 0; i < json_array_size(roles); i++) {
-        const char *site, *token;
+        const char *token;
         bool flag;
 
         if (!rpl__avi_get_index(im, roles, path, i, W_OBJECT, &e, epath) ||
@@ -416,53 +499,38 @@ rpl__avi_read_roles(struct imp *im, const json_t *outcome)
         }
         if (im->roles[seat]) {
             return rpl__avi_refuse(im, C_RECORD, kpath, "%s: %s has two roles",
-                                   kpath, im->names[seat]);
+                                   kpath, im->shown[seat]);
         }
         if (!rpl__avi_get_key(im, e, epath, "role", W_STRING, &v, kpath)) {
             return false;
         }
-        site = json_string_value(v);
-        token = role_token(site);
+        site[seat] = json_string_value(v);
+        token = role_token(site[seat]);
         if (!token) {
             return rpl__avi_refuse(
                 im, C_ROLE, kpath,
                 "%s: \"%s\" is not a character of the official "
                 "game (H-6)",
-                kpath, site);
+                kpath, site[seat]);
         }
         if (!rpl__avi_get_key(im, e, epath, "assassin", W_BOOLEAN, &v, kpath)) {
             return false;
         }
         flag = json_is_true(v);
-        if (flag && im->assassin != 0) {
-            return rpl__avi_refuse(
-                im, C_RECORD, kpath,
-                "%s: %s and %s both have the assassin flag, but "
-                "one seat holds the Assassin's power",
-                kpath, im->names[im->assassin], im->names[seat]);
-        }
         if (!flag && strcmp(token, "assassin") == 0) {
             return rpl__avi_refuse(
                 im, C_RECORD, kpath,
                 "%s: %s is the ASSASSIN without the assassin flag", kpath,
-                im->names[seat]);
+                im->shown[seat]);
         }
         if (flag && !is_evil_token(token)) {
             return rpl__avi_refuse(
                 im, C_RECORD, kpath,
                 "%s: %s (%s) has the assassin flag, but only an "
                 "evil role can hold the Assassin's power",
-                kpath, site, im->names[seat]);
+                kpath, site[seat], im->shown[seat]);
         }
-        if (flag && strcmp(token, "minion") == 0) {
-            token = "assassin";
-        } else if (flag && strcmp(token, "assassin") != 0) {
-            /* Morgana, Mordred or Oberon holds the power: a house rule. */
-            im->variants |= 1u << power_variant(token);
-        }
-        if (flag) {
-            im->assassin = seat;
-        }
+        flag_of[seat] = flag;
         has_merlin = has_merlin || strcmp(token, "merlin") == 0;
         has_percival = has_percival || strcmp(token, "percival") == 0;
         im->roles[seat] = token;
@@ -470,7 +538,19 @@ rpl__avi_read_roles(struct imp *im, const json_t *outcome)
     for (k = 1; k <= im->n; k++) {
         if (!im->roles[k]) {
             return rpl__avi_refuse(im, C_RECORD, path, "%s: no role for %s",
-                                   path, im->names[k]);
+                                   path, im->shown[k]);
+        }
+        if (flag_of[k]) {
+            im->flagged[im->nflagged++] = k;
+        }
+    }
+    if (im->nflagged > 0) {
+        im->assassin = power_seat(im, site);
+        if (strcmp(im->roles[im->assassin], "minion") == 0) {
+            im->roles[im->assassin] = "assassin";
+        } else if (strcmp(im->roles[im->assassin], "assassin") != 0) {
+            /* Morgana, Mordred or Oberon holds the power: a house rule. */
+            im->variants |= 1u << power_variant(im->roles[im->assassin]);
         }
     }
     if (has_merlin && im->assassin == 0) {
@@ -484,6 +564,26 @@ rpl__avi_read_roles(struct imp *im, const json_t *outcome)
         im->variants |= 1u << AV_V_PERCIVAL_ALONE;
     }
     return true;
+}
+
+/* Who holds the assassin flag, for a refusal: "A", "A and B" or "A, B
+ * and C". */
+void
+rpl__avi_flag_holders(const struct imp *im, char *out, size_t cap)
+{
+    size_t i, len = 0;
+
+    out[0] = '\0';
+    for (i = 0; i < im->nflagged && len < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == im->nflagged ? " and " : ", ";
+        const int w = snprintf(out + len, cap - len, "%s%s", sep,
+                               im->shown[im->flagged[i]]);
+
+        if (w < 0) {
+            break;
+        }
+        len += (size_t)w;
+    }
 }
 
 /* Whether the shot the record holds names a seat the Assassin saw at

@@ -89,6 +89,7 @@ const struct rpl__game rpl__avalon = {
     .events_json = rpl__av_events_json,
     .reveal_text = rpl__av_reveal_text,
     .reveal_json = rpl__av_reveal_json,
+    .plausible = rpl__av_plausible,
     .importers = rpl__avalon_importers,
     .filter_value = rpl__av_filter_value,
     .index = rpl__av_index,

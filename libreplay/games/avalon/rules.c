@@ -135,6 +135,91 @@ assassin_seat(const struct av_state *s)
     return find_role(s->role, s->n, s->power);
 }
 
+/* A night view a seat may be told: its role is one of the rules' roles,
+ * and it sees, itself excluded, exactly as many seats as that role sees
+ * among the other roles of the rules (which seats is the secret). */
+enum rpl_status
+rpl__av_plausible(const void *vst, const struct rpl__env *env, size_t seat,
+                  const char *label, const char *value, size_t line,
+                  struct rpl_error *err)
+{
+    const struct av_state *s = vst;
+    const char *sp;
+    size_t rn;
+    int role;
+    unsigned want = 0, got = 0;
+    uint16_t mask = 0;
+    bool removed = false;
+    char again[96];
+
+    (void)env;
+    if (strncmp(label, "deal ", 5) != 0)
+        return RPL_OK;
+    if (strncmp(value, "role=", 5) != 0)
+        return rpl__err(err, RPL_E_FAIRNESS, line, "\"%s\" is no night view",
+                        value);
+    sp = strchr(value + 5, ' ');
+    rn = sp ? (size_t)(sp - value - 5) : strlen(value + 5);
+    role = rpl__av_role_index(value + 5, rn);
+    for (unsigned i = 0; role >= 0 && i < s->n; i++) {
+        if (!removed && s->roster[i] == (unsigned)role)
+            removed = true;
+        else if (sees((unsigned)role, s->roster[i]))
+            want++;
+    }
+    if (role < 0 || !removed)
+        return rpl__err(err, RPL_E_FAIRNESS, line,
+                        "p%zu is told the role \"%.*s\", which is not one "
+                        "of this game's roles",
+                        seat, (int)rn, value + 5);
+    if (sp) {
+        const char *p = sp + 1;
+
+        if (strncmp(p, "sees=", 5) != 0)
+            return rpl__err(err, RPL_E_FAIRNESS, line,
+                            "\"%s\" is no night view", value);
+        p += 5;
+        while (*p) {
+            const size_t n = strcspn(p, ",");
+            const struct rpl__tok t = {p, n};
+            size_t k = 0;
+
+            if (!rpl__tok_seat(&t, s->n, &k) || (mask & bit((unsigned)k)))
+                return rpl__err(err, RPL_E_FAIRNESS, line,
+                                "\"%s\" is no night view of this game", value);
+            mask |= bit((unsigned)k);
+            got++;
+            p += n;
+            if (*p == ',')
+                p++;
+        }
+    }
+    if (mask & bit((unsigned)seat))
+        return rpl__err(err, RPL_E_FAIRNESS, line,
+                        "p%zu is told it sees itself", seat);
+    if (got != want)
+        return rpl__err(err, RPL_E_FAIRNESS, line,
+                        "p%zu is told it is %s and sees %u %s; the %s sees "
+                        "%u in a game of these roles",
+                        seat, rpl__av_role_name[role], got,
+                        got == 1 ? "seat" : "seats", rpl__av_role_name[role],
+                        want);
+    if (mask) {
+        char seats[4 * AV_MAX_SEATS];
+
+        rpl__av_fmt_mask(seats, sizeof(seats), mask);
+        rpl__fmt(again, sizeof(again), "role=%s sees=%s",
+                 rpl__av_role_name[role], seats);
+    } else {
+        rpl__fmt(again, sizeof(again), "role=%s", rpl__av_role_name[role]);
+    }
+    if (strcmp(again, value) != 0)
+        return rpl__err(err, RPL_E_FAIRNESS, line,
+                        "\"%s\" is not the form of a night view (\"%s\")",
+                        value, again);
+    return RPL_OK;
+}
+
 /* -------------------------------------------------------------- deal */
 
 /* The deal of camelog(5): roles shuffled on stream "roles", the first
@@ -994,7 +1079,7 @@ check_deal(const struct av_state *s, const struct rpl__env *env,
 
         rpl__fmt(label, sizeof(label), "deal p%u", k);
         view_of(role, s->n, k, view, sizeof(view));
-        rpl__commit(c, NULL, env->seed, env->id, label, view);
+        rpl__commit(c, NULL, env->seed, env->id, label, view, env->version);
         if (memcmp(c, s->deal_commit[k], 32) != 0) {
             rc = rpl__err(err, RPL_E_FAIRNESS, s->deal_line[k],
                           "deal p%u does not match its commitment", k);
@@ -1013,7 +1098,7 @@ check_deal(const struct av_state *s, const struct rpl__env *env,
 
         rpl__fmt(label, sizeof(label), "lady %u p%u p%u", l->round, l->holder,
                  l->target);
-        rpl__commit(c, NULL, env->seed, env->id, label, side);
+        rpl__commit(c, NULL, env->seed, env->id, label, side, env->version);
         if (memcmp(c, l->commit, 32) != 0) {
             rc = rpl__err(err, RPL_E_FAIRNESS, l->line,
                           "lady %u p%u p%u does not match its commitment "
@@ -1176,7 +1261,8 @@ rpl__av_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     }
     v = rpl__tok_is(&ln->tok[4], "fail") ? AV_FAIL : AV_SUCCESS;
     rpl__fmt(label, sizeof(label), "card %u p%u", c->round, c->seat);
-    rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v));
+    rpl__commit(commit, NULL, env->seed, env->id, label, rpl__av_card_name(v),
+                env->version);
     if (memcmp(commit, c->commit, 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, ln->no,
                         "open card %u p%u %s does not match the commitment "

@@ -263,7 +263,7 @@ commit_check(const struct rpl__env *env, const uint8_t seed[32],
 {
     uint8_t c[32];
 
-    rpl__commit(c, NULL, seed, env->id, label, value);
+    rpl__commit(c, NULL, seed, env->id, label, value, env->version);
     if (sodium_memcmp(c, want, 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, line,
                         "%s does not match its commitment (the deal gives "

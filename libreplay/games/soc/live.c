@@ -146,7 +146,8 @@ knowing_pass(struct soc_state *cp, const struct rpl__env *env,
 
     quiet.commitments = NULL;
     if (e->label[0]) {
-        rpl__commit(commit, NULL, env->seed, env->id, e->label, e->value);
+        rpl__commit(commit, NULL, env->seed, env->id, e->label, e->value,
+                    env->version);
         rc = rpl__soc_learn(cp, e->label, e->value, err);
     }
     if (rc == RPL_OK &&
@@ -156,6 +157,22 @@ knowing_pass(struct soc_state *cp, const struct rpl__env *env,
         rc = rpl__soc_apply(cp, &ln, &quiet, NULL, err);
     sodium_memzero(commit, sizeof(commit));
     return rc;
+}
+
+/* The form of the action the seat to act must send, for a refusal: the
+ * line's form, except that a secret choice is sent with its value where
+ * the line has the commitment (camelog-soc(7), Actions). */
+static void
+seat_form(const struct soc_state *s, char *out, size_t cap)
+{
+    const struct soc_need *nd = &s->p.need;
+
+    if (nd->kind == SOC_N_SWAP_BACK)
+        snprintf(out, cap, "swap p%u <card>", nd->seat);
+    else if (nd->kind == SOC_N_ORDER)
+        snprintf(out, cap, "order p%u <cards, top first>", nd->seat);
+    else
+        rpl__soc_expected_form(s, out, cap);
 }
 
 enum rpl_status
@@ -216,7 +233,7 @@ rpl__soc_screen(const void *st, const struct rpl__env *env, size_t seat,
     if (!rpl__soc_fits(s, &cmd)) {
         char form[96];
 
-        rpl__soc_expected_form(s, form, sizeof(form));
+        seat_form(s, form, sizeof(form));
         snprintf(text, sizeof(text),
                  "not an action of this step: expected \"%s\"", form);
         return refuse(why, RPL_E_RULES, "phase", text);

@@ -6,6 +6,30 @@
  */
 #include "soc.h"
 
+/* A loyalty card a seat may be told: the traitor only when the rules
+ * deal it (traitor=on). */
+static enum rpl_status
+soc_plausible(const void *st, const struct rpl__env *env, size_t seat,
+              const char *label, const char *value, size_t line,
+              struct rpl_error *err)
+{
+    const struct soc_state *s = st;
+
+    (void)env;
+    if (strncmp(label, "loyalty ", 8) != 0)
+        return RPL_OK;
+    if (strcmp(value, "loyal") != 0 && strcmp(value, "traitor") != 0)
+        return rpl__err(err, RPL_E_FAIRNESS, line,
+                        "p%zu is told the loyalty \"%s\": no such card", seat,
+                        value);
+    if (strcmp(value, "traitor") == 0 && !s->p.traitor_on)
+        return rpl__err(err, RPL_E_FAIRNESS, line,
+                        "p%zu is told it is the traitor, in a game without "
+                        "one (traitor=off)",
+                        seat);
+    return RPL_OK;
+}
+
 static enum rpl_status
 soc_bot(const void *st, const struct rpl__env *env, enum rpl_bot kind,
         struct rpl__stream *rng, struct rpl__emit *e, struct rpl_error *err)
@@ -29,6 +53,7 @@ const struct rpl__game rpl__soc = {
     .setup = rpl__soc_setup,
     .apply = rpl__soc_apply,
     .learn = rpl__soc_learn,
+    .plausible = soc_plausible,
     .pending = rpl__soc_pending,
     .turn = rpl__soc_turn,
     .action = rpl__soc_action,

@@ -422,7 +422,7 @@ rpl__soc_reveal(void *st, const struct rpl__env *env, size_t reveal_line,
             continue;
         snprintf(label, sizeof(label), "loyalty p%u", k);
         rpl__commit(c, NULL, env->seed, env->id, label,
-                    rpl__soc_card[h->loyalty[k]].tok);
+                    rpl__soc_card[h->loyalty[k]].tok, env->version);
         if (sodium_memcmp(c, s->loyalty_commit[k], 32) != 0) {
             rc = rpl__err(err, RPL_E_FAIRNESS, s->p.loyalty_line[k],
                           "loyalty p%u does not match its commitment", k);
@@ -483,7 +483,7 @@ rpl__soc_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         char value[192];
 
         rpl__soc_fmt_cards(value, sizeof(value), v, n);
-        rpl__commit(c, NULL, env->seed, env->id, label, value);
+        rpl__commit(c, NULL, env->seed, env->id, label, value, env->version);
     }
     if (sodium_memcmp(c, ch->commit, 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, ln->no,

@@ -200,7 +200,7 @@ check_choice(const struct soc_state *st, const struct rpl__env *env,
         return rpl__err(err, RPL_E_STATE, line,
                         "a knowing state needs the seed");
     choice_value(value, sizeof(value), ch);
-    rpl__commit(c, NULL, env->seed, env->id, label, value);
+    rpl__commit(c, NULL, env->seed, env->id, label, value, env->version);
     if (sodium_memcmp(c, cmd->commit, 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, line,
                         "the commitment does not match %s %s", label, value);
@@ -566,7 +566,7 @@ validate_dealer(const struct soc_state *st, const struct soc_cmd *cmd,
 
             snprintf(label, sizeof(label), "loyalty p%u", nd->seat);
             rpl__commit(c, NULL, seed, env->id, label,
-                        tok_of(st->h.loyalty[nd->seat]));
+                        tok_of(st->h.loyalty[nd->seat]), env->version);
             if (sodium_memcmp(c, cmd->commit, 32) != 0)
                 return rpl__err(err, RPL_E_FAIRNESS, line,
                                 "%s does not match its commitment", label);

@@ -525,7 +525,8 @@ coin_reveal(void *st, const struct rpl__env *env, size_t reveal_line,
         if (!s->coin_line[r])
             break;
         snprintf(label, sizeof(label), "coin %u", r);
-        rpl__commit(c, NULL, env->seed, env->id, label, side_name[coin[r]]);
+        rpl__commit(c, NULL, env->seed, env->id, label, side_name[coin[r]],
+                    env->version);
         if (memcmp(c, s->coin_commit[r], 32) != 0)
             return rpl__err(err, RPL_E_FAIRNESS, s->coin_line[r],
                             "coin %u does not match its commitment", r);
@@ -570,7 +571,7 @@ coin_open(void *st, const struct rpl__line *ln, const struct rpl__env *env,
     if (rr != r || kk != k)
         return rpl__err_expected(err, RPL_E_RULES, ln, w);
     snprintf(label, sizeof(label), "guess %u p%u", r, k);
-    rpl__commit(c, NULL, env->seed, env->id, label, side_name[v]);
+    rpl__commit(c, NULL, env->seed, env->id, label, side_name[v], env->version);
     if (memcmp(c, s->guess_commit[r][k], 32) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, ln->no,
                         "open guess %u p%u %s does not match the commitment "

@@ -1,0 +1,160 @@
+// seat.mjs - the seat calls of lib/web/camelog.js against the C, on a
+// game simulated with --sigs --entropy --deliveries:
+//   - the key of each seat, made from the 32-byte seed inside its key
+//     file, has the public key of its .pub file;
+//   - every seat line of the log is signed again in the wasm, from the
+//     log before it, and the sig equals the next line of the log byte
+//     for byte (Ed25519 is deterministic);
+//   - signing with another seat's key fails as camelog seat sign does;
+//   - entropy: the entropy and sig lines the wasm makes for each seat
+//     extend the log into one that the C and the wasm both verify;
+//   - each seat's deliveries check out as camelog seat check --json
+//     says, and so do the tampered ones (a changed value, another
+//     seat), with the same code and message.
+//
+//   node tests/web/seat.mjs CAMELOG WASM_DIR LOG DELIVERIES_DIR DEALER_PUB WORK
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gunzipSync } from "node:zlib";
+
+const [camelog, wasmDir, logFile, dlDir, dealerPub, work] =
+  process.argv.slice(2);
+if (!globalThis.crypto?.getRandomValues) {
+  globalThis.crypto = (await import("node:crypto")).webcrypto;
+}
+const { load } = await import(
+  pathToFileURL(resolve(wasmDir, "camelog.js")).href);
+const lib = await load(readFileSync(join(wasmDir, "camelog.wasm")));
+
+let failures = 0, checks = 0;
+function expect(cond, what) {
+  checks++;
+  if (!cond) {
+    failures++;
+    console.error(`seat: FAILED: ${what}`);
+  }
+}
+
+function c(args) {
+  return spawnSync(camelog, args, { encoding: "utf8" });
+}
+
+const text = gunzipSync(readFileSync(logFile)).toString("utf8");
+const lines = text.split("\n");
+lines.pop();
+const enc = (s) => new TextEncoder().encode(s);
+const prefix = (n) => lines.slice(0, n).join("\n") + "\n"; // lines 1..n
+
+// Keys: the seed is bytes 62..94 of the minisign secret key (its
+// Ed25519 secret key, seed || public key).
+const seats = lines.filter((l) => l.startsWith("seat ")).length;
+const keys = [null];
+for (let s = 1; s <= seats; s++) {
+  const raw = Buffer.from(
+    readFileSync(join(dlDir, `p${s}.key`), "utf8").trim().split("\n").pop(),
+    "base64");
+  const k = lib.key(new Uint8Array(raw.subarray(62, 94)));
+  const pub = readFileSync(join(dlDir, `p${s}.pub`), "utf8").trim()
+    .split("\n").pop();
+  expect(k.pubkey === pub, `p${s}: key ${k.pubkey}, .pub ${pub}`);
+  expect(lib.key(k.toText()).pubkey === pub, `p${s}: key from its text`);
+  keys.push(k);
+}
+const fresh = lib.keygen();
+expect(/^RW[A-Za-z0-9+/]{54}$/.test(fresh.pubkey), `keygen: ${fresh.pubkey}`);
+expect(lib.key(fresh.toText()).pubkey === fresh.pubkey, "keygen: round trip");
+expect(lib.keygen().pubkey !== fresh.pubkey, "keygen: two keys differ");
+
+// Signatures: line i (0-based) followed by "sig pK ...".
+let signed = 0;
+for (let i = 1; i + 1 < lines.length; i++) {
+  const m = /^sig p(\d+) /.exec(lines[i + 1]);
+  if (!m || lines[i].startsWith("sig ")) {
+    continue;
+  }
+  const seat = Number(m[1]);
+  const log = lib.open(enc(prefix(i)), { live: true });
+  const r = log.sign(seat, keys[seat], lines[i]);
+  expect(r.ok && r.sig === lines[i + 1],
+    `line ${i + 1} "${lines[i]}": wasm ${JSON.stringify(r)}, log "${
+      lines[i + 1]}"`);
+  if (signed === 0) {
+    // Another seat signing this seat's line: refused, as the C (which
+    // takes the seat from the key) refuses it; and a key that is not
+    // the seat's.
+    const other = seat % seats + 1;
+    const wk = log.sign(seat, keys[other], lines[i]);
+    expect(!wk.ok && wk.code === "key", `wrong key: ${JSON.stringify(wk)}`);
+    const w = log.sign(other, keys[other], lines[i]);
+    const pre = join(work, "prefix.txt");
+    writeFileSync(pre, prefix(i));
+    const cr = c(["seat", "sign", "--key", join(dlDir, `p${other}.key`), pre,
+      lines[i]]);
+    const cmsg = cr.stderr.trim().replace(/^camelog: [^:]*:(\d+:)? ?/, "");
+    expect(!w.ok && cr.status !== 0 && w.error === cmsg,
+      `wrong key: wasm ${JSON.stringify(w)}, C (${cr.status}) ${cr.stderr}`);
+  }
+  log.close();
+  signed++;
+}
+expect(signed > 10, `only ${signed} seat lines signed`);
+
+// Entropy: each seat in turn, from the log after `commit`.
+const commit = lines.findIndex((l) => l.startsWith("commit "));
+let grown = prefix(commit + 1);
+for (let s = 1; s <= seats; s++) {
+  const log = lib.open(enc(grown), { live: true });
+  const r = log.entropy(s, keys[s]);
+  log.close();
+  expect(r.ok && r.entropy.startsWith(`entropy p${s} `) &&
+    r.sig.startsWith(`sig p${s} `), `entropy p${s}: ${JSON.stringify(r)}`);
+  grown += `${r.entropy}\n${r.sig}\n`;
+}
+const ent = join(work, "entropy.txt");
+writeFileSync(ent, grown);
+const wv = lib.verify(enc(grown));
+const cv = JSON.parse(c(["verify", "--json", "-q", ent]).stdout);
+expect(wv.valid && cv.valid && wv.sigs === seats && cv.sigs === seats &&
+  wv.seed.signed === seats,
+  `entropy log: wasm ${JSON.stringify(wv)}, C ${JSON.stringify(cv)}`);
+
+// Deliveries, as camelog seat check --json sees them.
+const final = lib.open(readFileSync(logFile), {
+  pubkey: readFileSync(dealerPub, "utf8").trim().split("\n").pop(),
+});
+expect(final.report.valid, `final log: ${JSON.stringify(final.report)}`);
+let delivered = 0;
+for (let s = 1; s <= seats; s++) {
+  const file = join(dlDir, `p${s}.deliveries`);
+  const good = readFileSync(file, "utf8").split("\n").filter((l) => l);
+  const bad = good.map((l) => l.replace(/ "([^"]*)" ([0-9a-f]{64})$/,
+    (all, v, n) => ` "${v}x" ${n}`));
+  const badFile = join(work, `p${s}.bad`);
+  writeFileSync(badFile, bad.join("\n") + "\n");
+  const as = s % seats + 1; // another seat: addressed to someone else
+  for (const [f, ls, seat] of [[file, good, s], [badFile, bad, s],
+    [file, good, as]]) {
+    const out = c(["seat", "check", "--json", "--pubkey", dealerPub, "--as",
+      `p${seat}`, logFile, f]).stdout.split("\n").filter((l) => l);
+    expect(out.length === ls.length, `${f}: ${out.length} checks printed`);
+    ls.forEach((l, i) => {
+      const w = final.checkDelivery(seat, l);
+      const { file: _f, delivery: _d, ...cj } = JSON.parse(out[i] ?? "{}");
+      const { value: _v, ...wj } = w;
+      expect(JSON.stringify(wj) === JSON.stringify(cj),
+        `p${seat} ${l}: wasm ${JSON.stringify(wj)}, C ${JSON.stringify(cj)}`);
+      expect(w.valid === (f === file && seat === s),
+        `p${seat} ${l}: valid ${w.valid}`);
+      delivered++;
+    });
+  }
+}
+final.close();
+expect(delivered > seats * 3, `only ${delivered} deliveries checked`);
+
+console.log(`seat: ${checks - failures} of ${checks} checks passed ` +
+  `(${signed} signatures remade, ${seats} entropy lines, ${delivered} ` +
+  `deliveries)`);
+process.exit(failures === 0 ? 0 : 1);
