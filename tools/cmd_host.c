@@ -914,12 +914,11 @@ static bool
 op_pledge(struct op_ctx *c)
 {
     static const char *const allowed[] = {"seat", "hex", "sig", NULL};
-    struct rpl_refusal rec_why;
+    struct rpl_refusal rec_why = {{0}, {0}};
     struct rpl_error err;
     uint8_t pledge[32], sig[64];
     bool has_sig = false, present = false;
     size_t seat = 0;
-    enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
         !get_seat(c->h, c->req, "seat", &seat, c->why) ||
@@ -928,35 +927,12 @@ op_pledge(struct op_ctx *c)
         !get_sig(c->req, seat, false, sig, &has_sig, c->why)) {
         return false;
     }
-    memset(&rec_why, 0, sizeof(rec_why));
-    st = rpl_rec_pledge(c->h->rec, seat, pledge, NULL, has_sig ? sig : NULL,
-                        &rec_why, &err);
+    const enum rpl_status st = rpl_rec_pledge(
+        c->h->rec, seat, pledge, NULL, has_sig ? sig : NULL, &rec_why, &err);
     if (st != RPL_OK) {
         refuse_submission(c->h, c->why, &rec_why, st, &err);
-        return false;
     }
-    return true;
-}
-
-/* The pledges closed and sealed: the sealed start every seat is shown. */
-static bool
-op_pledged(struct op_ctx *c)
-{
-    static const char *const allowed[] = {NULL};
-    struct rpl_refusal rec_why;
-    struct rpl_error err;
-    enum rpl_status st;
-
-    if (!check_fields(c->req, allowed, c->why)) {
-        return false;
-    }
-    memset(&rec_why, 0, sizeof(rec_why));
-    st = rpl_rec_pledged(c->h->rec, &rec_why, &err);
-    if (st != RPL_OK) {
-        refuse_submission(c->h, c->why, &rec_why, st, &err);
-        return false;
-    }
-    return true;
+    return st == RPL_OK;
 }
 
 /* A seat withheld its value: the game ends, naming it. */
@@ -964,22 +940,19 @@ static bool
 op_abandon(struct op_ctx *c)
 {
     static const char *const allowed[] = {"seat", NULL};
-    struct rpl_refusal rec_why;
+    struct rpl_refusal rec_why = {{0}, {0}};
     struct rpl_error err;
     size_t seat = 0;
-    enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
         !get_seat(c->h, c->req, "seat", &seat, c->why)) {
         return false;
     }
-    memset(&rec_why, 0, sizeof(rec_why));
-    st = rpl_rec_abandon(c->h->rec, seat, &rec_why, &err);
+    const enum rpl_status st = rpl_rec_abandon(c->h->rec, seat, &rec_why, &err);
     if (st != RPL_OK) {
         refuse_submission(c->h, c->why, &rec_why, st, &err);
-        return false;
     }
-    return true;
+    return st == RPL_OK;
 }
 
 static bool
@@ -1132,6 +1105,19 @@ static bool
 op_abort(struct op_ctx *c)
 {
     return op_simple(c, rpl_rec_abort);
+}
+
+/* The pledges closed and sealed: the sealed start every seat is shown. */
+static enum rpl_status
+pledged(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    return rpl_rec_pledged(rec, NULL, err);
+}
+
+static bool
+op_pledged(struct op_ctx *c)
+{
+    return op_simple(c, pledged);
 }
 
 /* Whether line no of the recorder starts with word and a space. */
