@@ -11,11 +11,15 @@ The server runs `camelog host` and five seat processes (this script with
   - keeps its own copy of the public log (seen.txt), fed with the lines
     the server forwards, and checks every delivery it receives with
     `camelog seat check` against that copy, the moment it arrives;
-  - makes its entropy with `camelog seat entropy` and signs every line it
-    authors with `camelog seat sign`, from its own copy of the log and
-    with the action it chose itself (--action): it never signs the host's
-    message blindly, and for a quest card it recomputes the commitment of
-    its own card from the sign request's label and nonce;
+  - takes part in the seed in two rounds: it pledges its value with
+    `camelog seat commit` (the value stays in its own directory) and
+    reveals it with `camelog seat reveal` only once the dealer has sealed
+    every pledge, which that command checks, keeping the sealed start;
+  - signs every line it authors with `camelog seat sign`, from its own
+    copy of the log and with the action it chose itself (--action): it
+    never signs the host's message blindly, and for a quest card it
+    recomputes the commitment of its own card from the sign request's
+    label and nonce;
   - chooses its actions from the legal actions of its own state.
 The server sees deliveries only to route them, never reads them, and
 tries three wrong submissions (an illegal team, an out-of-turn
@@ -88,15 +92,13 @@ def seat_main(camelog, k, workdir):
                              % (me, dv["line"], p.stderr.strip()))
                 checked += 1
             reply({"checked": checked})
-        elif cmd == "entropy":
-            p = run(camelog, "seat", "entropy", "--key", key + ".key",
-                    "--log", seen)
-            mine["entropy"] = p.stdout.splitlines()[0]
-            reply({"hex": mine["entropy"].split()[2]})
+        elif cmd in ("commit", "reveal"):
+            p = run(camelog, "seat", cmd, "--key", key + ".key", "--state",
+                    os.path.join(d, "table"), "--pubkey", dealer_pub, seen)
+            out = p.stdout.splitlines()
+            reply({"hex": out[0].split()[2], "sig": out[1]})
         elif cmd == "sign":
-            own = mine["entropy"] if msg["text"].startswith("entropy ") \
-                else mine["action"]
-            args = ["--action", own]
+            args = ["--action", mine["action"]]
             if msg.get("nonce"):
                 args += ["--label", msg["label"], "--nonce", msg["nonce"]]
             p = run(camelog, "seat", "sign", "--key", key + ".key", *args,
@@ -108,6 +110,13 @@ def seat_main(camelog, k, workdir):
             mine["action"] = choose(me, msg["actions"])
             reply({"action": mine["action"]})
         elif cmd == "bye":
+            # The final file extends what this seat saw, under its own
+            # key; its table's directory marks the game finished.
+            p = run(camelog, "seat", "history", "--pubkey", dealer_pub,
+                    "--seat-key", key + ".pub", "--state",
+                    os.path.join(d, "table"), seen, msg["final"], check=False)
+            if p.returncode != 0:
+                sys.exit("%s: history: %s" % (me, p.stderr.strip()))
             reply({"checked": checked})
             return 0
     return 1
@@ -225,9 +234,17 @@ def server_main(camelog, workdir):
                          dealer=os.path.join(workdir, "dealer.key"),
                          journal=os.path.join(workdir, "game.journal")))
     deliver(r)
+    # The seed in two rounds: every pledge, sealed by the dealer, then
+    # every value.
     for s in seats:
-        ent = s.send(cmd="entropy")["hex"]
-        deliver(checked(host.ask(op="entropy", seat="p%d" % s.k, hex=ent)))
+        c = s.send(cmd="commit")
+        deliver(checked(host.ask(op="pledge", seat="p%d" % s.k, hex=c["hex"],
+                                 sig=c["sig"])))
+    deliver(checked(host.ask(op="pledged")))
+    for s in seats:
+        e = s.send(cmd="reveal")
+        deliver(checked(host.ask(op="entropy", seat="p%d" % s.k, hex=e["hex"],
+                                 sig=e["sig"])))
     deliver(checked(host.ask(op="start")))
 
     tried = False
@@ -277,7 +294,7 @@ def server_main(camelog, workdir):
     host.p.wait()
     total = 0
     for s in seats:
-        total += s.send(cmd="bye")["checked"]
+        total += s.send(cmd="bye", final=out)["checked"]
         s.p.wait()
     print("game over: %s (%s); %d deliveries checked by their seats"
           % (st["winner"], st["reason"], total))

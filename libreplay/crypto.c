@@ -105,6 +105,42 @@ rpl__seed(uint8_t out[RPL__HASH], const uint8_t id[16],
     hash_final(&st, out);
 }
 
+void
+rpl__seed2(uint8_t out[RPL__HASH], const uint8_t id[16],
+           const uint8_t secret[32], const uint8_t (*value)[32], uint32_t seats)
+{
+    static const char tag[] = "camelog seed";
+    crypto_generichash_state st;
+
+    hash_init(&st, secret);
+    hash_update(&st, tag, sizeof(tag) - 1);
+    hash_update(&st, id, 16);
+    for (size_t k = 1; k <= RPL_MAX_SEATS; k++)
+        if (seats & (1u << (k - 1))) {
+            const uint8_t b = (uint8_t)k;
+
+            hash_update(&st, &b, 1);
+            hash_update(&st, value[k], 32);
+        }
+    hash_final(&st, out);
+}
+
+void
+rpl__pledge(uint8_t out[RPL__HASH], const uint8_t id[16], size_t seat,
+            const uint8_t value[32])
+{
+    static const char tag[] = "camelog pledge";
+    crypto_generichash_state st;
+    const uint8_t b = (uint8_t)seat;
+
+    hash_init(&st, NULL);
+    hash_update(&st, tag, sizeof(tag) - 1);
+    hash_update(&st, id, 16);
+    hash_update(&st, &b, 1);
+    hash_update(&st, value, 32);
+    hash_final(&st, out);
+}
+
 bool
 rpl__pad(char out[RPL__PAD + 1], const char *value)
 {

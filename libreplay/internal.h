@@ -227,6 +227,14 @@ void rpl__chain(uint8_t h[RPL__HASH], const char *line, size_t len);
 /* commit = H("camelog secret" || id || S). */
 void rpl__secret_commit(uint8_t out[RPL__HASH], const uint8_t id[16],
                         const uint8_t secret[32]);
+/* Format 2 (camelog(5) "Entropy"): seed = H(key = S, "camelog seed" ||
+ * id || for each seat K in seats (bit K-1), ascending: byte K || value[K]);
+ * a pledge = H("camelog pledge" || id || byte K || value). */
+void rpl__seed2(uint8_t out[RPL__HASH], const uint8_t id[16],
+                const uint8_t secret[32], const uint8_t (*value)[32],
+                uint32_t seats);
+void rpl__pledge(uint8_t out[RPL__HASH], const uint8_t id[16], size_t seat,
+                 const uint8_t value[32]);
 /* seed = H(key = S, "camelog seed" || id || entropy[0] || ...). */
 void rpl__seed(uint8_t out[RPL__HASH], const uint8_t id[16],
                const uint8_t secret[32], const uint8_t (*entropy)[32],

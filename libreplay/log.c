@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "json.h"
 #include "log.h"
+#include "log_verify.h"
 
 /* --------------------------------------------------------- keywords */
 
@@ -33,11 +34,13 @@ static const struct {
     [RPL__KW_DEALER] = {"dealer", 6},   [RPL__KW_COMMIT] = {"commit", 6},
     [RPL__KW_ENTROPY] = {"entropy", 7}, [RPL__KW_SIG] = {"sig", 3},
     [RPL__KW_SEAL] = {"seal", 4},       [RPL__KW_REVEAL] = {"reveal", 6},
-    [RPL__KW_OPEN] = {"open", 4},
+    [RPL__KW_OPEN] = {"open", 4},       [RPL__KW_PLEDGE] = {"pledge", 6},
+    [RPL__KW_PLEDGED] = {"pledged", 7}, [RPL__KW_ABANDONED] = {"abandoned", 9},
 };
 
 #define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
-_Static_assert(NKEYWORDS == RPL__KW_OPEN + 1, "one entry per keyword");
+_Static_assert(NKEYWORDS == RPL__KW_ABANDONED + 1, "one entry per keyword");
+_Static_assert(RPL_MAX_SEATS == RPL_SEATS_MAX, "one bound of seats");
 
 static enum rpl__kw
 kw_from(const struct rpl__tok *t, size_t first)
@@ -66,6 +69,8 @@ rpl__kw_body(const struct rpl__tok *t)
     case 's':
     case 'r':
     case 'o':
+    case 'p':
+    case 'a':
         return kw_from(t, RPL__KW_ENTROPY);
     default:
         return RPL__KW_NONE;
@@ -483,38 +488,6 @@ rpl_log_warning(const struct rpl_log *log, size_t i, size_t *line)
 
 /* ------------------------------------------------------------ verify */
 
-struct verify {
-    struct rpl_log *log;
-    const struct rpl_verify_opts *opts;
-    struct rpl_report *rep;
-    struct rpl__env env;
-    enum {
-        H_CAMELOG,
-        H_GAME,
-        H_ID,
-        H_CREATED,
-        H_IMPORT,
-        H_RULES,
-        H_SEAT,
-        H_DEALER,
-        H_COMMIT,
-        H_DONE
-    } hdr;
-    size_t next_seat;        /* seat line expected next */
-    uint8_t head[RPL__HASH]; /* chain of the lines before this one */
-    uint8_t prev_head[RPL__HASH];
-    uint8_t group_base[RPL__HASH];
-    size_t prev_author;  /* seat that may sign the previous line */
-    bool prev_in_group;  /* the previous line signs against group_base */
-    size_t entropy_seat; /* last seat that gave entropy */
-    size_t entropy_line; /* line of the last entropy line, 0 if none */
-    bool started;        /* a game line was applied */
-    bool revealed;
-    size_t end_line;  /* the game's `end` line, 0 before it */
-    size_t last_seal; /* line of the last seal, 0 if none */
-    size_t last_open; /* line of the last open, 0 if none */
-};
-
 static void
 add_warning(void *w, size_t line, const char *msg)
 {
@@ -678,7 +651,11 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                 return rpl__err(err, RPL_E_KEY, ln->no, "key of p%zu: %s", seat,
                                 kerr.msg);
             log->has_seat_key[seat] = true;
+            v->rep->keyed |= 1u << (seat - 1);
         }
+        rc = rpl__verify_seat_pin(v, ln, seat, err);
+        if (rc != RPL_OK)
+            return rc;
         if (++v->next_seat > log->seats)
             v->hdr = H_DEALER;
         return RPL_OK;
@@ -724,6 +701,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
             !rpl__tok_hex(&tok[1], log->commit, sizeof(log->commit)))
             return expect_header(ln, "commit <64 lowercase hex digits>", err);
         log->header_end = ln->no;
+        rpl__verify_header_end(v, ln);
         v->hdr = H_DONE;
         return RPL_OK;
     case H_DONE:
@@ -764,13 +742,14 @@ sig_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         seat);
     prev = rpl__log_line(log, ln->no - 1, &prev_len);
     if (!rpl__sig_verify(&log->seat_key[seat],
-                         v->prev_in_group ? v->group_base : v->prev_head, prev,
-                         prev_len, sig))
+                         v->prev_base       ? v->prev_base
+                         : v->prev_in_group ? v->group_base
+                                            : v->prev_head,
+                         prev, prev_len, sig))
         return rpl__err(err, RPL_E_SIG, ln->no,
                         "signature of p%zu does not verify", seat);
     v->rep->sigs++;
-    if (v->entropy_line == ln->no - 1)
-        v->rep->entropy_signed++;
+    rpl__verify_signed(v, ln, seat);
     return RPL_OK;
 }
 
@@ -791,6 +770,7 @@ seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (!rpl__seal_verify(&log->dealer, v->head, sig))
         return rpl__err(err, RPL_E_SEAL, ln->no,
                         "seal does not verify with the dealer key");
+    rpl__verify_sealed(v, ln);
     v->rep->seals++;
     v->last_seal = ln->no;
     return RPL_OK;
@@ -814,6 +794,8 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
     if (v->started)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "entropy after the game started");
+    if (log->version >= 2)
+        return rpl__verify_entropy2(v, ln, seat, entropy, err);
     if (seat <= v->entropy_seat)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "entropy of p%zu after p%zu: one line per seat, in "
@@ -827,6 +809,7 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
     v->rep->entropy_seats++;
     v->entropy_line = ln->no;
     v->prev_author = seat;
+    v->rep->revealed |= 1u << (seat - 1);
     return RPL_OK;
 }
 
@@ -855,8 +838,12 @@ reveal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         log->header_end);
     }
     v->rep->commitments++;
-    rpl__seed(log->seed, log->id, secret, (const uint8_t(*)[32])log->entropy,
-              log->nentropy);
+    if (log->version >= 2)
+        rpl__seed2(log->seed, log->id, secret, (const uint8_t(*)[32])log->value,
+                   log->revealed);
+    else
+        rpl__seed(log->seed, log->id, secret,
+                  (const uint8_t(*)[32])log->entropy, log->nentropy);
     sodium_memzero(secret, sizeof(secret));
     log->has_seed = true;
     v->env.seed = log->seed;
@@ -890,6 +877,9 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     enum rpl_status rc;
     bool was_over;
 
+    rc = rpl__verify_body(v, ln, kw == RPL__KW_SEAL, kw == RPL__KW_SIG, err);
+    if (rc != RPL_OK)
+        return rc;
     if (kw == RPL__KW_SIG) {
         rc = sig_line(v, ln, err);
         v->prev_author = 0;
@@ -902,6 +892,8 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     }
     if (kw == RPL__KW_ENTROPY)
         return entropy_line(v, ln, err);
+    if (kw >= RPL__KW_PLEDGE)
+        return rpl__verify_line2(v, ln, kw, err);
     v->prev_author = 0;
     if (kw == RPL__KW_REVEAL)
         return reveal_line(v, ln, err);
@@ -910,6 +902,9 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (v->revealed)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "only open and seal lines may follow the reveal");
+    rc = rpl__verify_revealed(v, ln, err);
+    if (rc != RPL_OK)
+        return rc;
     memset(&applied, 0, sizeof(applied));
     was_over = log->game->is_over(log->st);
     rc = log->game->apply(log->st, ln, &v->env, &applied, err);
@@ -1036,6 +1031,7 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
     log->has_seed = false;
     log->version = 0;
     log->nentropy = 0;
+    rpl__verify_reset(log);
     log->header_end = 0;
     log->has_dealer = false;
     log->seats = 0;
@@ -1069,13 +1065,16 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
         if (v->revealed && log->game->opens_left(log->st) == 0 &&
             v->last_seal == log->nlines && v->last_seal > v->last_open)
             log->rep.progress = RPL_PROGRESS_COMPLETE;
-        else if (over && !v->revealed && v->last_seal > v->end_line)
+        else if ((over || log->abandoned) && !v->revealed &&
+                 v->last_seal > v->end_line)
             log->rep.progress = RPL_PROGRESS_FINISHED;
         else
             log->rep.progress = RPL_PROGRESS_IN_PROGRESS;
         if (v->last_seal < log->nlines)
             log->rep.unsealed_from = v->last_seal + 1;
         rc = check_cover(log, opts, v->last_seal, &log->rep.error);
+        if (rc == RPL_OK)
+            rc = rpl__verify_part(v, &log->rep.error);
         if (rc == RPL_OK && opts && opts->require > log->rep.progress)
             rc = short_of(log, opts->require, &log->rep.error);
     }

@@ -50,6 +50,18 @@ struct rpl_log {
     size_t nentropy;
     uint8_t seed[32];
     bool has_seed;
+    /* Format 2's two rounds of entropy (camelog(5) "Entropy"), by seat;
+     * masks hold seat K as bit K-1. */
+    uint8_t pledge[RPL_MAX_SEATS + 1][32];
+    uint8_t value[RPL_MAX_SEATS + 1][32];
+    size_t pledge_at[RPL_MAX_SEATS + 1]; /* line of pK's pledge */
+    uint32_t pledged, revealed;
+    size_t pledged_line;     /* the `pledged` line, 0 if none */
+    size_t start_seal;       /* the seal that follows it, 0 if none */
+    uint8_t pledge_base[32]; /* chain after the header: a pledge's base */
+    uint8_t reveal_base[32]; /* chain after start_seal: an entropy's */
+    size_t abandoned;        /* the seat `abandoned` names, 0 if none */
+    size_t abandoned_line;
 
     /* A seat's own deliveries (rpl_log_learn()), by line: told to the
      * game (seat_learn) just before their line is replayed. */
@@ -88,7 +100,10 @@ enum rpl__kw {
     RPL__KW_SIG,
     RPL__KW_SEAL,
     RPL__KW_REVEAL,
-    RPL__KW_OPEN
+    RPL__KW_OPEN,
+    RPL__KW_PLEDGE, /* format 2 */
+    RPL__KW_PLEDGED,
+    RPL__KW_ABANDONED
 };
 
 /* The log layer's keyword that t is, or RPL__KW_NONE. */

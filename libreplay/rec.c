@@ -313,6 +313,8 @@ rpl__rec_make(struct rpl_ctx *ctx, struct rpl_recorder **out,
     rec->env.version = 2;
     rec->pub_env = rec->env;
     rc = header(rec, cfg, err);
+    /* A pledge signs against the chain of the whole header. */
+    memcpy(rec->pledge_base, rec->head, RPL__HASH);
 out:
     if (rc != RPL_OK) {
         rpl_rec_free(rec);
@@ -510,6 +512,182 @@ rpl__rec_drain(struct rpl_recorder *rec, struct rpl_error *err)
     return rc;
 }
 
+/* Drops the lines appended since mark (a failed call). */
+static void
+undo_to(struct rpl_recorder *rec, size_t mark, size_t lines,
+        const uint8_t head[RPL__HASH], const uint8_t prev_head[RPL__HASH])
+{
+    rec->text.len = mark;
+    if (rec->text.p)
+        rec->text.p[mark] = '\0';
+    rec->nlines = lines;
+    memcpy(rec->head, head, RPL__HASH);
+    memcpy(rec->prev_head, prev_head, RPL__HASH);
+}
+
+/* Format 2: a seat's value, after the sealed start, in any order; it
+ * must match the seat's pledge.  Signed against reveal_base. */
+static enum rpl_status
+entropy2(struct rpl_recorder *rec, size_t seat, const uint8_t entropy[32],
+         const struct rpl_seckey *seat_sk, const uint8_t *sig, uint8_t *sig_out,
+         struct rpl_error *err)
+{
+    const size_t mark = rec->text.len;
+    const size_t lines = rec->nlines;
+    uint8_t head[RPL__HASH], prev_head[RPL__HASH], check[RPL__HASH];
+    char hex[65];
+    enum rpl_status rc;
+
+    if (seat == 0 || seat > rec->seats)
+        return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu", seat);
+    if (rec->abandoned)
+        return rpl__err(err, RPL_E_STATE, 0, "the game was abandoned");
+    if (!rec->is_pledged)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "entropy before the sealed start: first every "
+                        "pledge, then the pledged line");
+    if (!(rec->pledged & (1u << (seat - 1))))
+        return rpl__err(err, RPL_E_STATE, 0, "p%zu made no pledge", seat);
+    if (rec->revealed & (1u << (seat - 1)))
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "p%zu has already revealed its entropy", seat);
+    rpl__pledge(check, rec->id, seat, entropy);
+    if (sodium_memcmp(check, rec->pledge[seat], RPL__HASH) != 0)
+        return rpl__err(err, RPL_E_FAIRNESS, 0,
+                        "the entropy does not match p%zu's pledge", seat);
+    memcpy(head, rec->head, RPL__HASH);
+    memcpy(prev_head, rec->prev_head, RPL__HASH);
+    rpl__hex(hex, entropy, 32);
+    rc = appendf(rec, err, "entropy p%zu %s", seat, hex);
+    if (rc == RPL_OK && (seat_sk || sig))
+        rc = sign_last(rec, seat, rec->reveal_base, seat_sk, sig, sig_out, err);
+    if (rc != RPL_OK) {
+        undo_to(rec, mark, lines, head, prev_head);
+        return rc;
+    }
+    memcpy(rec->value[seat], entropy, 32);
+    rec->revealed |= 1u << (seat - 1);
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl__rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
+                const struct rpl_seckey *seat_sk, const uint8_t *sig,
+                uint8_t *sig_out, struct rpl_refusal *why,
+                struct rpl_error *err)
+{
+    const size_t mark = rec->text.len;
+    const size_t lines = rec->nlines;
+    uint8_t head[RPL__HASH], prev_head[RPL__HASH];
+    char hex[65];
+    enum rpl_status rc;
+    const char *code = "phase";
+
+    if (seat == 0 || seat > rec->seats) {
+        code = "malformed";
+        rc = rpl__err(err, RPL_E_ARG, 0, "no such seat");
+    } else if (rec->started || rec->is_pledged || rec->abandoned) {
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      "pledges are taken before the pledged line only");
+    } else if (rec->pledged & (1u << (seat - 1))) {
+        code = "duplicate";
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      "this seat has already made its pledge");
+    } else if (sig && !rec->has_seat_key[seat]) {
+        code = "signature";
+        rc = rpl__err(err, RPL_E_SIG, 0,
+                      "this seat has no key: its lines go unsigned");
+    } else {
+        memcpy(head, rec->head, RPL__HASH);
+        memcpy(prev_head, rec->prev_head, RPL__HASH);
+        rpl__hex(hex, pledge, 32);
+        rc = appendf(rec, err, "pledge p%zu %s", seat, hex);
+        if (rc == RPL_OK && (seat_sk || sig))
+            rc = sign_last(rec, seat, rec->pledge_base, seat_sk, sig, sig_out,
+                           err);
+        if (rc != RPL_OK) {
+            undo_to(rec, mark, lines, head, prev_head);
+            if (rc == RPL_E_SIG)
+                code = "signature";
+        } else {
+            memcpy(rec->pledge[seat], pledge, 32);
+            rec->pledged |= 1u << (seat - 1);
+            return RPL_OK;
+        }
+    }
+    if (why) {
+        snprintf(why->code, sizeof(why->code), "%s", code);
+        snprintf(why->text, sizeof(why->text), "%s",
+                 rc == RPL_E_SIG ? "the signature does not verify" : err->msg);
+    }
+    return rc;
+}
+
+enum rpl_status
+rpl__rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
+                 struct rpl_error *err)
+{
+    char list[64];
+    size_t n = 0;
+    enum rpl_status rc;
+
+    if (rec->started || rec->is_pledged || rec->abandoned || !rec->pledged) {
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      rec->pledged ? "the pledges are already closed"
+                                   : "no seat has made a pledge");
+        if (why) {
+            snprintf(why->code, sizeof(why->code), "phase");
+            snprintf(why->text, sizeof(why->text), "%s", err->msg);
+        }
+        return rc;
+    }
+    list[0] = '\0';
+    for (size_t k = 1; k <= rec->seats; k++)
+        if (rec->pledged & (1u << (k - 1)))
+            n += (size_t)snprintf(list + n, sizeof(list) - n, "%sp%zu",
+                                  n ? "," : "", k);
+    rc = appendf(rec, err, "pledged %s", list);
+    if (rc == RPL_OK)
+        rc = rpl__rec_seal(rec, err);
+    if (rc == RPL_OK) {
+        rec->is_pledged = true;
+        memcpy(rec->reveal_base, rec->head, RPL__HASH);
+    }
+    return rc;
+}
+
+enum rpl_status
+rpl__rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
+                 struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    if (seat == 0 || seat > rec->seats)
+        rc = rpl__err(err, RPL_E_ARG, 0, "no such seat");
+    else if (rec->started || !rec->is_pledged || rec->abandoned)
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      "a game is abandoned between the sealed start and "
+                      "its first line only");
+    else if (!(rec->pledged & (1u << (seat - 1))) ||
+             (rec->revealed & (1u << (seat - 1))))
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      "only a seat that pledged and has not revealed "
+                      "abandons the game");
+    if (rc != RPL_OK) {
+        if (why) {
+            snprintf(why->code, sizeof(why->code), "phase");
+            snprintf(why->text, sizeof(why->text), "%s", err->msg);
+        }
+        return rc;
+    }
+    rc = appendf(rec, err, "abandoned p%zu", seat);
+    if (rc == RPL_OK)
+        rc = rpl__rec_seal(rec, err);
+    if (rc == RPL_OK)
+        rec->abandoned = seat;
+    return rc;
+}
+
 enum rpl_status
 rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
                       const uint8_t entropy[32],
@@ -525,6 +703,8 @@ rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
 
     if (rec->started)
         return rpl__err(err, RPL_E_STATE, 0, "entropy after the start");
+    if (RPL_FORMAT_VERSION >= 2)
+        return entropy2(rec, seat, entropy, seat_sk, sig, sig_out, err);
     if (seat == 0 || seat > rec->seats || seat <= rec->entropy_seat)
         return rpl__err(err, RPL_E_ARG, 0,
                         "entropy of p%zu: one per seat, in seat order", seat);
@@ -555,8 +735,12 @@ rpl__rec_begin_play(struct rpl_recorder *rec, struct rpl_error *err)
 
     if (rec->started)
         return rpl__err(err, RPL_E_STATE, 0, "the game has already started");
-    rpl__seed(rec->seed, rec->id, rec->secret,
-              (const uint8_t(*)[32])rec->entropy, rec->nentropy);
+    if (RPL_FORMAT_VERSION >= 2)
+        rpl__seed2(rec->seed, rec->id, rec->secret,
+                   (const uint8_t(*)[32])rec->value, rec->revealed);
+    else
+        rpl__seed(rec->seed, rec->id, rec->secret,
+                  (const uint8_t(*)[32])rec->entropy, rec->nentropy);
     rec->env.seed = rec->seed;
     if (rec->env.imported)
         rc = rec->game->import_deal(rec->st, &rec->env, rec->deal_ptrs,

@@ -46,6 +46,14 @@ struct rpl_recorder {
     uint8_t entropy[RPL_MAX_SEATS][32];
     size_t nentropy;
     size_t entropy_seat;
+    /* Format 2's two rounds (camelog(5) "Entropy"), seat K as bit K-1. */
+    uint8_t pledge[RPL_MAX_SEATS + 1][32];
+    uint8_t value[RPL_MAX_SEATS + 1][32];
+    uint32_t pledged, revealed;
+    bool is_pledged;         /* the pledged line and its seal are written */
+    uint8_t pledge_base[32]; /* chain after the header */
+    uint8_t reveal_base[32]; /* chain after the sealed start */
+    size_t abandoned;        /* the seat an abandoned line names */
     struct rpl_delivery *deliv;
     size_t ndeliv;
     size_t deliv_cap;
@@ -135,6 +143,17 @@ enum rpl_status rpl__rec_sign(struct rpl_recorder *rec, size_t seat,
                               const uint8_t sig[64], struct rpl_refusal *why,
                               struct rpl_error *err);
 enum rpl_status rpl__rec_start(struct rpl_recorder *rec, struct rpl_error *err);
+enum rpl_status rpl__rec_pledge(struct rpl_recorder *rec, size_t seat,
+                                const uint8_t pledge[32],
+                                const struct rpl_seckey *seat_sk,
+                                const uint8_t *sig, uint8_t *sig_out,
+                                struct rpl_refusal *why, struct rpl_error *err);
+enum rpl_status rpl__rec_pledged(struct rpl_recorder *rec,
+                                 struct rpl_refusal *why,
+                                 struct rpl_error *err);
+enum rpl_status rpl__rec_abandon(struct rpl_recorder *rec, size_t seat,
+                                 struct rpl_refusal *why,
+                                 struct rpl_error *err);
 
 /* The journal.  A call that records: begin() snapshots the recorder
  * (NULL snapshot without a journal), end() writes the call's record to
@@ -168,7 +187,10 @@ enum {
     RPL__CMD_SEAL = 8,
     RPL__CMD_REVEAL = 9,
     RPL__CMD_BOT_MOVE = 10, /* flag: the emit was a bot's move */
-    RPL__CMD_CLOSE = 11     /* rpl_rec_close: never resumed again */
+    RPL__CMD_CLOSE = 11,    /* rpl_rec_close: never resumed again */
+    RPL__CMD_PLEDGE = 12,   /* rpl_rec_pledge: seat, pledge, sig made */
+    RPL__CMD_PLEDGED = 13,
+    RPL__CMD_ABANDON = 14 /* rpl_rec_abandon: seat */
 };
 
 #endif /* LIBREPLAY_REC_H */

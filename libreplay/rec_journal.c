@@ -778,6 +778,18 @@ replay(struct rpl_recorder *rec, const uint8_t *p, size_t len, size_t no,
                  : rpl__rec_submit_entropy(rec, p[1], (const uint8_t *)d1, sig,
                                            &why, err);
         break;
+    case RPL__CMD_PLEDGE:
+        if (l1 != 32)
+            return rpl__err(err, RPL_E_SYNTAX, no, "secrets file: pledge");
+        rc = rpl__rec_pledge(rec, p[1], (const uint8_t *)d1, NULL, sig, NULL,
+                             &why, err);
+        break;
+    case RPL__CMD_PLEDGED:
+        rc = rpl__rec_pledged(rec, &why, err);
+        break;
+    case RPL__CMD_ABANDON:
+        rc = rpl__rec_abandon(rec, p[1], &why, err);
+        break;
     case RPL__CMD_SIGN:
         rc = sig ? rpl__rec_sign(rec, p[1], sig, &why, err)
                  : rpl__err(err, RPL_E_SYNTAX, no, "secrets file: sign");
@@ -1094,6 +1106,77 @@ rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
                      32, NULL, 0);
     sodium_memzero(sig, sizeof(sig));
     return rpl__rec_end(rec, snap, rc, NULL, err);
+}
+
+enum rpl_status
+rpl_rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
+               const struct rpl_seckey *seat_sk, const uint8_t *sig,
+               struct rpl_refusal *why, struct rpl_error *err)
+{
+    struct rpl__rec_snap *snap = NULL;
+    uint8_t made[64];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (why)
+        memset(why, 0, sizeof(*why));
+    rc = rpl__rec_begin(rec, &snap, err);
+    if (rc != RPL_OK)
+        return rc;
+    rc = rpl__rec_pledge(rec, seat, pledge, seat_sk, sig, made, why, err);
+    if (rc == RPL_OK)
+        rpl__rec_cmd(rec, RPL__CMD_PLEDGE, seat, seat_sk || sig ? made : NULL,
+                     pledge, 32, NULL, 0);
+    sodium_memzero(made, sizeof(made));
+    return rpl__rec_end(rec, snap, rc, why, err);
+}
+
+enum rpl_status
+rpl_rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
+                struct rpl_error *err)
+{
+    struct rpl__rec_snap *snap = NULL;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (why)
+        memset(why, 0, sizeof(*why));
+    rc = rpl__rec_begin(rec, &snap, err);
+    if (rc != RPL_OK)
+        return rc;
+    rc = rpl__rec_pledged(rec, why, err);
+    if (rc == RPL_OK)
+        rpl__rec_cmd(rec, RPL__CMD_PLEDGED, 0, NULL, NULL, 0, NULL, 0);
+    return rpl__rec_end(rec, snap, rc, why, err);
+}
+
+enum rpl_status
+rpl_rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
+                struct rpl_error *err)
+{
+    struct rpl__rec_snap *snap = NULL;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (why)
+        memset(why, 0, sizeof(*why));
+    rc = rpl__rec_begin(rec, &snap, err);
+    if (rc != RPL_OK)
+        return rc;
+    rc = rpl__rec_abandon(rec, seat, why, err);
+    if (rc == RPL_OK)
+        rpl__rec_cmd(rec, RPL__CMD_ABANDON, seat, NULL, NULL, 0, NULL, 0);
+    return rpl__rec_end(rec, snap, rc, why, err);
+}
+
+enum rpl_status
+rpl_entropy_pledge(const uint8_t id[16], size_t seat, const uint8_t value[32],
+                   uint8_t out[32])
+{
+    if (seat == 0 || seat > RPL_MAX_SEATS)
+        return RPL_E_ARG;
+    rpl__pledge(out, id, seat, value);
+    return RPL_OK;
 }
 
 enum rpl_status

@@ -480,6 +480,23 @@ rpl__rec_start(struct rpl_recorder *rec, struct rpl_error *err)
 {
     if (rec->started || rec->starting)
         return rpl__err(err, RPL_E_STATE, 0, "the game has already started");
+    if (RPL_FORMAT_VERSION >= 2) {
+        const uint32_t missing = rec->pledged & ~rec->revealed;
+
+        if (rec->abandoned)
+            return rpl__err(err, RPL_E_STATE, 0, "the game was abandoned");
+        if (rec->pledged && !rec->is_pledged)
+            return rpl__err(err, RPL_E_STATE, 0,
+                            "the pledges are not closed: the pledged line "
+                            "comes first");
+        for (size_t k = 1; k <= rec->seats; k++)
+            if (missing & (1u << (k - 1)))
+                return rpl__err(err, RPL_E_STATE, 0,
+                                "p%zu has not revealed its entropy: wait "
+                                "for it, or abandon the game",
+                                k);
+        return rpl__rec_begin_play(rec, err);
+    }
     rec->starting = true;
     return entropy_step(rec, err);
 }
@@ -498,6 +515,21 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
                       "entropy is taken before the start only");
     if (seat == 0 || seat > rec->seats)
         return refuse(rec, why, err, RPL_E_ARG, "malformed", "no such seat");
+    if (RPL_FORMAT_VERSION >= 2) {
+        /* Written at once, in any order: each is checked against its
+         * pledge and signed against the sealed start. */
+        const enum rpl_status rc =
+            rpl__rec_entropy_line(rec, seat, entropy, NULL, sig, NULL, err);
+
+        if (rc != RPL_OK) {
+            const char *code = rc == RPL_E_SIG        ? "signature"
+                               : rc == RPL_E_FAIRNESS ? "mismatch"
+                                                      : "phase";
+
+            refuse_text(why, code, "%s", err->msg);
+        }
+        return rc;
+    }
     if (rec->has_sub_entropy[seat] || seat <= rec->entropy_seat)
         return refuse(rec, why, err, RPL_E_STATE, "duplicate",
                       "this seat has already given its entropy");

@@ -81,6 +81,9 @@ enum rpl_status {
 
 #define RPL_ERRMSG_MAX 256
 
+/* The most seats of any game (the limit of camelog(5)). */
+#define RPL_SEATS_MAX 10
+
 /* The first failure of a call.  The caller allocates it. */
 struct rpl_error {
     enum rpl_status code;     /* RPL_OK when nothing failed */
@@ -297,6 +300,18 @@ struct rpl_verify_opts {
      * log of a live game as it grows (camelog-seat(1)); whoever judges a
      * finished file leaves it false. */
     bool unsealed_tail_ok;
+    /* Every seat with a key in the header took part in the seed: in
+     * format 2 pledged and revealed, in format 1 gave an entropy line
+     * (RPL_E_FAIRNESS otherwise).  camelog-verify(1) --require=entropy. */
+    bool require_entropy;
+    /* Every line a seat with a key authored carries its sig (RPL_E_SIG at
+     * the first that does not); without it such a line is the warning
+     * W-unsigned.  camelog-verify(1) --require=signatures. */
+    bool require_signatures;
+    /* Seat keys pinned out of band, by seat (index 1..N; NULL: not
+     * pinned): the header's key of that seat must be the same key
+     * (RPL_E_KEY at the seat line). */
+    const struct rpl_pubkey *seat_pin[RPL_SEATS_MAX + 1];
 };
 
 /* What rpl_log_verify() found.  The caller allocates it. */
@@ -327,6 +342,22 @@ struct rpl_report {
     size_t entropy_signed;
     /* The format version of the first line (1 or 2); 0 before it. */
     unsigned version;
+    /* The seed's provenance by seat, seat K as bit K-1: keyed, the seats
+     * with a key in the header; pledged and pledge_signed, format 2's
+     * pledges and those with a verified sig; revealed and reveal_signed,
+     * the entropy lines (format 1's too) and those signed. */
+    uint32_t keyed;
+    uint32_t pledged;
+    uint32_t pledge_signed;
+    uint32_t revealed;
+    uint32_t reveal_signed;
+    /* The seat an `abandoned` line names (it withheld its entropy): the
+     * game ended there, with winner "abandoned".  0 if none. */
+    size_t abandoned_by;
+    /* Lines authored by a seat with a key that carry no sig: how many,
+     * and the first (0 if none). */
+    size_t unsigned_lines;
+    size_t first_unsigned;
 };
 
 /* Checks integrity (chain, seals, sigs), legality (the game's rules),
@@ -717,6 +748,37 @@ rpl_rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                const uint8_t *sig, struct rpl_refusal *why,
                struct rpl_error *err) RPL_NONNULL(1, 3);
 
+/* Format 2's entropy in two rounds (camelog(5) "Entropy").  First each
+ * seat that takes part pledges: pledge = rpl_entropy_pledge() of its
+ * value, in any order, before rpl_rec_pledged(); signed with seat_sk
+ * (the seat's key, for local seats) or sig (the seat's signature of the
+ * pledge line against the chain of the header), or unsigned.  Then
+ * rpl_rec_pledged() writes the pledged line and seals it: the sealed
+ * start, which the host shows every seat.  Then each seat reveals its
+ * value (rpl_rec_entropy() or rpl_rec_submit_entropy(), in any order,
+ * signed against the chain through that seal); a value that does not
+ * match its pledge is refused.  rpl_rec_start() waits for every pledged
+ * value.  A seat that withholds its value: rpl_rec_abandon() writes
+ * "abandoned pK" and a seal, and the game is over.  Refusals fill why
+ * (may be NULL) as rpl_rec_submit() does. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
+               const struct rpl_seckey *seat_sk, const uint8_t *sig,
+               struct rpl_refusal *why, struct rpl_error *err)
+    RPL_NONNULL(1, 3, 7);
+RPL_API RPL_NODISCARD enum rpl_status rpl_rec_pledged(struct rpl_recorder *rec,
+                                                      struct rpl_refusal *why,
+                                                      struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
+                struct rpl_error *err) RPL_NONNULL(1, 4);
+/* out = H("camelog pledge" || id || byte seat || value): the pledge of
+ * seat's value in game id.  RPL_E_ARG for a seat out of 1..10. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_entropy_pledge(const uint8_t id[16], size_t seat, const uint8_t value[32],
+                   uint8_t out[32]) RPL_NONNULL(1, 3, 4);
+
 /* Entropy of a seat, before rpl_rec_start(), in any order (written in
  * seat order at start).  sig as above, checked against the base the
  * line would have if the game started now; or NULL to get a sign request
@@ -1058,6 +1120,31 @@ rpl_seat_sign(const struct rpl_log *log, size_t seat,
               char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
     RPL_NONNULL(1, 3, 4, 5);
 
+/* Format 2 (camelog(5) "Entropy"), a seat's two rounds; value is the
+ * seat's own 32 bytes, which it keeps between them.  rpl_seat_pledge():
+ * the line "pledge pK <hex>" (rpl_entropy_pledge() of value) and its sig
+ * against the chain of the header, while the log's pledges are open
+ * (RPL_E_FAIRNESS when the log holds another pledge for the seat).
+ * rpl_seat_reveal(): "entropy pK <hex>" and its sig against the chain
+ * through the sealed start, only when log holds the sealed start (a
+ * pledged line and its seal, verified with the caller's pinned dealer
+ * key) and the seat's own pledge in it is the pledge of value:
+ * RPL_E_FAIRNESS when the pledge is missing or changed, RPL_E_STATE
+ * before the sealed start or after the game started.  Both refuse a
+ * format 1 log (RPL_E_UNSUPPORTED) and a key that is not seat's. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_pledge(const struct rpl_log *log, size_t seat,
+                const struct rpl_seckey *sk, const uint8_t value[32],
+                char pledge_line[RPL_ENTROPY_LINE_MAX],
+                char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+    RPL_NONNULL(1, 3, 4, 5, 6);
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_reveal(const struct rpl_log *log, size_t seat,
+                const struct rpl_seckey *sk, const uint8_t value[32],
+                char entropy_line[RPL_ENTROPY_LINE_MAX],
+                char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+    RPL_NONNULL(1, 3, 4, 5, 6);
+
 /* rpl_seat_sign() for a seat that says what it chose (camelog(5),
  * "Informed signing"): action is the seat's own action in private form
  * ("vote p1 yes", "card p1 fail").  A public action is signed only when
@@ -1076,10 +1163,11 @@ rpl_seat_sign_action(const struct rpl_log *log, size_t seat,
                      const uint8_t *nonce, char sig_line[RPL_SIG_LINE_MAX],
                      struct rpl_error *err) RPL_NONNULL(1, 3, 4, 5, 8);
 
-/* Seat's contribution to the seed: 32 fresh bytes (randombytes_buf()) as
- * the line "entropy pK <hex>" appended at the end of log (which must end
- * after `commit` or after the entropy of an earlier seat), and its sig
- * line, as rpl_seat_sign() makes it.  Both NUL-terminated. */
+/* Format 1: seat's contribution to the seed: 32 fresh bytes
+ * (randombytes_buf()) as the line "entropy pK <hex>" appended at the end
+ * of log (which must end after `commit` or after the entropy of an
+ * earlier seat), and its sig line, as rpl_seat_sign() makes it.  Both
+ * NUL-terminated.  A format 2 log refuses it (RPL_E_UNSUPPORTED). */
 RPL_API RPL_NODISCARD enum rpl_status rpl_seat_entropy(
     const struct rpl_log *log, size_t seat, const struct rpl_seckey *sk,
     char entropy_line[RPL_ENTROPY_LINE_MAX], char sig_line[RPL_SIG_LINE_MAX],

@@ -201,6 +201,16 @@ walk_line(struct walk *w, struct rpl_error *err)
             w->entropy_seat = seat;
             w->author = seat;
         }
+    } else if (has_prefix(text, len, "pledge ")) {
+        size_t seat = 0;
+
+        rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc == RPL_OK && ln.ntok == 3 &&
+            rpl__tok_seat(&ln.tok[1], log->seats, &seat))
+            w->author = seat;
+    } else if (has_prefix(text, len, "pledged ") ||
+               has_prefix(text, len, "abandoned ")) {
+        /* The dealer's lines of format 2's entropy. */
     } else if (has_prefix(text, len, "reveal ")) {
         w->revealed = true;
     } else if (!has_prefix(text, len, "sig ") &&
@@ -951,6 +961,18 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
                       "a seat signs only between the header and the reveal");
         goto out;
     }
+    if (log->version >= 2 && (rpl__tok_is(&ln.tok[0], "entropy") ||
+                              rpl__tok_is(&ln.tok[0], "pledge"))) {
+        /* A seat signs only the value it made itself: format 2's pledge
+         * and entropy lines come from rpl_seat_pledge() and
+         * rpl_seat_reveal(), never from a line the host hands it. */
+        rc = rpl__err(err, RPL_E_ARG, no,
+                      "a seat signs its own pledge and entropy only as it "
+                      "makes them (camelog seat commit, camelog seat "
+                      "reveal), never a %.*s line handed to it",
+                      (int)ln.tok[0].n, ln.tok[0].p);
+        goto out;
+    }
     if (rpl__tok_is(&ln.tok[0], "entropy")) {
         size_t who = 0;
         uint8_t e[32];
@@ -980,6 +1002,8 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
         }
         memcpy(base, w.head, RPL__HASH);
     } else if (rpl__tok_is(&ln.tok[0], "sig") ||
+               rpl__tok_is(&ln.tok[0], "pledged") ||
+               rpl__tok_is(&ln.tok[0], "abandoned") ||
                rpl__tok_is(&ln.tok[0], "seal") ||
                rpl__tok_is(&ln.tok[0], "reveal") ||
                rpl__tok_is(&ln.tok[0], "open")) {
@@ -1146,6 +1170,11 @@ rpl_seat_entropy(const struct rpl_log *log, size_t seat,
     enum rpl_status rc;
 
     rpl__err_clear(err);
+    if (log->version >= 2)
+        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                        "a format 2 log takes entropy in two rounds: a "
+                        "pledge, then the value (camelog seat commit, "
+                        "camelog seat reveal)");
     randombytes_buf(e, sizeof(e));
     rpl__hex(hex, e, sizeof(e));
     snprintf(line, sizeof(line), "entropy p%zu %s", seat, hex);
@@ -1158,6 +1187,136 @@ rpl_seat_entropy(const struct rpl_log *log, size_t seat,
 
 _Static_assert(RPL_ENTROPY_LINE_MAX >= sizeof("entropy p10 ") + 64,
                "an entropy line holds the longest seat and 64 hex digits");
+
+/* Format 2: the checks both rounds share, and the seat's pledge in the
+ * log (NULL when it made none). */
+static enum rpl_status
+entropy2_check(const struct rpl_log *log, size_t seat,
+               const struct rpl_seckey *sk, struct rpl_error *err)
+{
+    enum rpl_status rc = check_key(log, seat, sk, err);
+
+    if (rc != RPL_OK)
+        return rc;
+    if (log->version < 2)
+        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                        "a format 1 log takes entropy in one round "
+                        "(rpl_seat_entropy)");
+    if (log->abandoned)
+        return rpl__err(err, RPL_E_STATE, log->abandoned_line,
+                        "the game was abandoned (line %zu)",
+                        log->abandoned_line);
+    return RPL_OK;
+}
+
+/* "<word> pK <hex>" and its sig against base. */
+static enum rpl_status
+entropy2_lines(const struct rpl_log *log, size_t seat,
+               const struct rpl_seckey *sk, const char *word,
+               const uint8_t v[32], const uint8_t base[RPL__HASH],
+               char out_line[RPL_ENTROPY_LINE_MAX],
+               char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+{
+    char hex[2 * 32 + 1];
+    uint8_t *msg;
+    size_t msg_len = 0;
+    enum rpl_status rc;
+
+    rpl__hex(hex, v, 32);
+    snprintf(out_line, RPL_ENTROPY_LINE_MAX, "%s p%zu %s", word, seat, hex);
+    msg = rpl__alloc(log->ctx, RPL_SIG_MESSAGE_MAX);
+    if (!msg)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    rc = sig_message(base, out_line, strlen(out_line), msg, RPL_SIG_MESSAGE_MAX,
+                     &msg_len, err);
+    if (rc == RPL_OK)
+        sign_as(seat, sk, msg, msg_len, sig_line);
+    rpl__free(log->ctx, msg);
+    return rc;
+}
+
+enum rpl_status
+rpl_seat_pledge(const struct rpl_log *log, size_t seat,
+                const struct rpl_seckey *sk, const uint8_t value[32],
+                char pledge_line[RPL_ENTROPY_LINE_MAX],
+                char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+{
+    uint8_t c[32];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = entropy2_check(log, seat, sk, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (log->pledged_line)
+        return rpl__err(err, RPL_E_STATE, log->pledged_line,
+                        "the pledges are closed (line %zu)", log->pledged_line);
+    if (log->rep.version && log->header_end < log->nlines) {
+        /* Only pledges (and their sigs, seals) may stand after the
+         * header while the round is open. */
+        for (size_t no = log->header_end + 1; no <= log->nlines; no++) {
+            size_t len = 0;
+            const char *t = rpl__log_line(log, no, &len);
+
+            if (!has_prefix(t, len, "pledge ") && !has_prefix(t, len, "sig ") &&
+                !has_prefix(t, len, "seal "))
+                return rpl__err(err, RPL_E_STATE, no,
+                                "the game is past its pledges (line %zu)", no);
+        }
+    }
+    rpl__pledge(c, log->id, seat, value);
+    if ((log->pledged & (1u << (seat - 1))) &&
+        sodium_memcmp(c, log->pledge[seat], 32) != 0)
+        return rpl__err(err, RPL_E_FAIRNESS, log->pledge_at[seat],
+                        "the log holds another pledge for p%zu (line %zu), "
+                        "not the pledge of this seat's value",
+                        seat, log->pledge_at[seat]);
+    return entropy2_lines(log, seat, sk, "pledge", c, log->pledge_base,
+                          pledge_line, sig_line, err);
+}
+
+enum rpl_status
+rpl_seat_reveal(const struct rpl_log *log, size_t seat,
+                const struct rpl_seckey *sk, const uint8_t value[32],
+                char entropy_line[RPL_ENTROPY_LINE_MAX],
+                char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
+{
+    uint8_t c[32];
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    rc = entropy2_check(log, seat, sk, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (!log->start_seal)
+        return rpl__err(err, RPL_E_STATE, log->nlines + 1,
+                        "no sealed start yet: a seat reveals only once the "
+                        "dealer has sealed every pledge (a pledged line and "
+                        "its seal)");
+    if (!(log->pledged & (1u << (seat - 1))))
+        return rpl__err(err, RPL_E_FAIRNESS, log->pledged_line,
+                        "the sealed start holds no pledge of p%zu: the "
+                        "dealer left it out (pledged line %zu)",
+                        seat, log->pledged_line);
+    rpl__pledge(c, log->id, seat, value);
+    if (sodium_memcmp(c, log->pledge[seat], 32) != 0)
+        return rpl__err(err, RPL_E_FAIRNESS, log->pledge_at[seat],
+                        "the pledge of p%zu in the sealed start (line %zu) "
+                        "is not the pledge of this seat's value: it was "
+                        "changed",
+                        seat, log->pledge_at[seat]);
+    for (size_t no = log->start_seal + 1; no <= log->nlines; no++) {
+        size_t len = 0;
+        const char *t = rpl__log_line(log, no, &len);
+
+        if (!has_prefix(t, len, "entropy ") && !has_prefix(t, len, "sig ") &&
+            !has_prefix(t, len, "seal "))
+            return rpl__err(err, RPL_E_STATE, no,
+                            "the game is past its entropy (line %zu)", no);
+    }
+    return entropy2_lines(log, seat, sk, "entropy", value, log->reveal_base,
+                          entropy_line, sig_line, err);
+}
 
 enum rpl_status
 rpl_seat_sig_base(const struct rpl_log *log, size_t sig_line, size_t *base_line,
@@ -1189,6 +1348,13 @@ rpl_seat_sig_base(const struct rpl_log *log, size_t sig_line, size_t *base_line,
     if (rc != RPL_OK)
         goto out;
     line = w.in_group ? group_line : sig_line - 2;
+    /* Format 2: a pledge signs the header's chain, an entropy line the
+     * chain through the sealed start. */
+    text = rpl__log_line(log, sig_line - 1, &len);
+    if (log->version >= 2 && has_prefix(text, len, "pledge "))
+        line = log->header_end;
+    else if (log->version >= 2 && has_prefix(text, len, "entropy "))
+        line = log->start_seal;
     *base_line = line;
 out:
     walk_end(&w);

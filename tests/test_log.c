@@ -14,6 +14,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "entropy2.h"
 #include "failalloc.h"
 #include "games/game.h"
 #include "log.h"
@@ -94,12 +95,13 @@ record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
     cfg.created = "2026-11-29T11:32:18Z";
     ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
     if (o->entropy) {
-        uint8_t e[32];
+        uint8_t e[2][32];
+        const size_t who[2] = {1, 3};
+        struct rpl_seckey *sks[2] = {seat_sk[1], seat_sk[3]};
 
-        memset(e, 0xaa, sizeof(e));
-        ck_assert_int_eq(rpl_rec_entropy(rec, 1, e, seat_sk[1], &err), RPL_OK);
-        memset(e, 0xbb, sizeof(e));
-        ck_assert_int_eq(rpl_rec_entropy(rec, 3, e, seat_sk[3], &err), RPL_OK);
+        memset(e[0], 0xaa, sizeof(e[0]));
+        memset(e[1], 0xbb, sizeof(e[1]));
+        two_rounds(rec, id, 2, who, (const uint8_t(*)[32])e, sks);
     }
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
     while ((turn = rpl_rec_dealer_turn(rec)) != 0)
@@ -295,23 +297,45 @@ START_TEST(board_and_marks)
 }
 END_TEST
 
-/* DESIGN.md's test vectors, as the recorder writes them. */
+/* camelog(5)'s format 2 test vector (EXAMPLES), as the recorder writes
+ * it: the same id, S and values as format 1's vector (p1 32 x aa, p3
+ * 32 x bb), now pledged, sealed and revealed; seed and commitments
+ * computed independently with Python's hashlib. */
 START_TEST(recorded_test_vectors)
 {
     struct rpl_ctx *ctx = new_ctx();
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
     size_t len = 0;
     char *text = record(ctx, &VECTOR_GAME, &len);
+    static const uint8_t seed[32] = {
+        0xa9, 0x80, 0xd1, 0x87, 0xcf, 0x52, 0x67, 0xc2, 0xf8, 0xd3, 0x38,
+        0x05, 0x99, 0x03, 0x70, 0x09, 0x64, 0xc0, 0x56, 0x57, 0xff, 0x73,
+        0xac, 0x8f, 0x06, 0xb1, 0x55, 0xa3, 0x19, 0x41, 0x10, 0x28};
 
     ck_assert_msg(strstr(text, "\ncommit 04500d15bc88a106d38cb14f1d2f78d7cb63f"
                                "ec1ccbbe685da95141002075980\n"),
                   "commit");
-    ck_assert(strstr(text, "\nstart leader=p3 lady=p2\n"));
-    /* Format 2 commits the padded views (camelog(5), "Padding"): the
-     * nonces of the vectors, the commitments of format 2's vectors. */
-    ck_assert(strstr(text, "\ndeal p1 2aa42f8d14f3940f7c3ae5f9965f56683527f90"
-                           "3099170af65d59c962b7d02fc\n"));
-    ck_assert(strstr(text, "\ndeal p4 0f19918dcf9c09459bbad55764a9ca3f9c9c5ab"
-                           "23f6da4c22cc95759341a909e\n"));
+    ck_assert(strstr(text, "\npledge p1 27def96522a4def66af505930eb851c71738"
+                           "9af9c4a720e623159750e05619a4\n"));
+    ck_assert(strstr(text, "\npledge p3 9de96767470485b5c416c33f22b3a6de75df"
+                           "84dcf71e5c2d56788c433888a16a\n"));
+    ck_assert(strstr(text, "\npledged p1,p3\nseal "));
+    ck_assert(strstr(text, "\nstart leader=p6 lady=p5\n"));
+    /* The padded views' commitments (camelog(5), "Padding"). */
+    ck_assert(strstr(text, "\ndeal p1 250bbae36b91b910666444f15ca067cf8ea8cd9"
+                           "109f1ec42a6a123b6772e5296\n"));
+    ck_assert(strstr(text, "\ndeal p3 0b6f32177b195f4afdee20eb9b58392e17f65b1"
+                           "a8dac438c320d64ad066c4caf\n"));
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
+    ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_OK);
+    ck_assert_mem_eq(log->seed, seed, sizeof(seed));
+    ck_assert_uint_eq(rep.pledged, 5u);
+    ck_assert_uint_eq(rep.pledge_signed, 5u);
+    ck_assert_uint_eq(rep.revealed, 5u);
+    ck_assert_uint_eq(rep.reveal_signed, 5u);
+    rpl_log_free(log);
     ck_assert(strstr(text, "\nreveal 0102030405060708090a0b0c0d0e0f1011121314"
                            "15161718191a1b1c1d1e1f20\n"));
     free(text);
@@ -834,9 +858,17 @@ START_TEST(entropy_eleventh_line)
     cfg.id = id;
     cfg.secret = s;
     ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
-    for (size_t k = 1; k <= 10; k++) {
-        memset(e, (int)k, sizeof(e));
-        ck_assert_int_eq(rpl_rec_entropy(rec, k, e, NULL, &err), RPL_OK);
+    {
+        uint8_t v[10][32];
+        size_t who[10];
+        struct rpl_seckey *sks[10] = {0};
+
+        for (size_t k = 1; k <= 10; k++) {
+            memset(v[k - 1], (int)k, sizeof(v[0]));
+            who[k - 1] = k;
+        }
+        (void)e;
+        two_rounds(rec, id, 10, who, (const uint8_t(*)[32])v, sks);
     }
     ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
     text = rpl_log_text(log, &len);
@@ -850,7 +882,7 @@ START_TEST(entropy_eleventh_line)
                      RPL_OK);
     ck_assert_int_eq(rpl_log_verify(log, NULL, &rep), RPL_E_RULES);
     ck_assert_uint_eq(rep.error.line, rpl_log_lines(log));
-    ck_assert_uint_eq(log->nentropy, 10);
+    ck_assert_uint_eq((unsigned)__builtin_popcount(log->revealed), 10);
     ck_assert_mem_eq(log->seed, zero, sizeof(zero));
     rpl_log_free(log);
     free(bad);
@@ -1012,8 +1044,10 @@ START_TEST(format_version)
     struct rpl_report rep;
     struct rpl_error err;
     size_t len = 0;
-    /* Unsigned: the seats' signatures would not survive the edit. */
-    char *text = record(ctx, &UNSIGNED_GAME, &len);
+    /* Unsigned: the seats' signatures would not survive the edit; no
+     * entropy: format 1 has no pledges. */
+    static const struct game_opts plain = {RULES7, 7, false, false, true, 1};
+    char *text = record(ctx, &plain, &len);
     char *v1;
 
     ck_assert(strncmp(text, "camelog 2\n", 10) == 0);
@@ -1491,7 +1525,12 @@ START_TEST(recorder_lines)
     ck_assert_uint_eq(len, 9);
     ck_assert(memcmp(line, "camelog 2", 9) == 0);
     memset(e, 0xaa, sizeof(e));
-    ck_assert_int_eq(rpl_rec_entropy(rec, 1, e, seat_sk[1], &err), RPL_OK);
+    {
+        const size_t who[1] = {1};
+        struct rpl_seckey *sks[1] = {seat_sk[1]};
+
+        two_rounds(rec, id, 1, who, (const uint8_t(*)[32])e, sks);
+    }
     same_lines(rec);
     ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
     same_lines(rec);

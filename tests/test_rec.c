@@ -232,7 +232,19 @@ play(struct table *t, const char *journal, size_t *len)
     char action[512];
     char *text;
 
-    /* Entropy in reverse order, unsigned: requests one after another. */
+    /* Pledges, then entropy, in reverse order, unsigned (camelog(5)
+     * "Entropy"), each call crashed and resumed. */
+    for (size_t k = 2; k >= 1; k--) {
+        uint8_t c[32];
+
+        memset(e, (int)(0xa0 + k), sizeof(e));
+        ck_assert_int_eq(rpl_entropy_pledge(rec->id, k, e, c), RPL_OK);
+        ck_assert_int_eq(rpl_rec_pledge(rec, k, c, NULL, NULL, &why, &err),
+                         RPL_OK);
+        crash(t, &rec, journal);
+    }
+    ck_assert_int_eq(rpl_rec_pledged(rec, &why, &err), RPL_OK);
+    crash(t, &rec, journal);
     for (size_t k = 2; k >= 1; k--) {
         memset(e, (int)(0xa0 + k), sizeof(e));
         ck_assert_int_eq(rpl_rec_submit_entropy(rec, k, e, NULL, &why, &err),

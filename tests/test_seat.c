@@ -11,6 +11,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "entropy2.h"
 #include "failalloc.h"
 #include "internal.h"
 #include "log.h"
@@ -75,10 +76,12 @@ record(struct game *g, bool entropy)
     cfg.dealer = dealer;
     ck_assert_int_eq(rpl_rec_new(g->ctx, &rec, &cfg, &err), RPL_OK);
     if (entropy) {
-        uint8_t e[32];
+        uint8_t e[1][32];
+        const size_t who[1] = {2};
+        struct rpl_seckey *sks[1] = {seat_sk[2]};
 
-        memset(e, 0xaa, sizeof(e));
-        ck_assert_int_eq(rpl_rec_entropy(rec, 2, e, seat_sk[2], &err), RPL_OK);
+        memset(e[0], 0xaa, sizeof(e[0]));
+        two_rounds(rec, NULL, 1, who, (const uint8_t(*)[32])e, sks);
     }
     ck_assert_msg(rpl_rec_start(rec, &err) == RPL_OK, "%s", err.msg);
     while ((turn = rpl_rec_dealer_turn(rec)) != 0)
@@ -477,6 +480,40 @@ START_TEST(test_sign_like_recorder)
         line_of(full, no - 1, signed_line, sizeof(signed_line));
         pre = prefix(&g, no - 2);
         sk = key_from(g.ctx, (uint8_t)seat);
+        if (strncmp(signed_line, "pledge ", 7) == 0 ||
+            strncmp(signed_line, "entropy ", 8) == 0) {
+            /* Format 2: the seat makes both lines itself, the same bytes
+             * as the recorder's, and never signs them handed to it; the
+             * base is the header's chain, or the sealed start's. */
+            const bool is_pledge = signed_line[0] == 'p';
+            char made[RPL_MAX_LINE + 1];
+            uint8_t v[32];
+
+            memset(v, 0xaa, sizeof(v));
+            ck_assert_msg(
+                (is_pledge ? rpl_seat_pledge(pre, seat, sk, v, made, got, &err)
+                           : rpl_seat_reveal(pre, seat, sk, v, made, got,
+                                             &err)) == RPL_OK,
+                "line %zu: %s", no, err.msg);
+            ck_assert_str_eq(made, signed_line);
+            ck_assert_str_eq(got, want);
+            ck_assert_int_eq(
+                rpl_seat_sign(pre, seat, sk, signed_line, got, &err),
+                RPL_E_ARG);
+            ck_assert_int_eq(rpl_seat_sig_base(full, no, &base, &err), RPL_OK);
+            line_of(full, base, made, sizeof(made));
+            ck_assert_int_eq(strncmp(made, is_pledge ? "commit " : "seal ",
+                                     is_pledge ? 7 : 5),
+                             0);
+            if (!is_pledge) {
+                line_of(full, base - 1, made, sizeof(made));
+                ck_assert_int_eq(strncmp(made, "pledged ", 8), 0);
+            }
+            rpl_seckey_free(sk);
+            rpl_log_free(pre);
+            sigs++;
+            continue;
+        }
         ck_assert_msg(rpl_seat_sign(pre, seat, sk, signed_line, got, &err) ==
                           RPL_OK,
                       "line %zu: %s", no, err.msg);
@@ -548,32 +585,14 @@ START_TEST(test_sign_refusals)
     ck_assert_int_ne(
         rpl_seat_sig_message(pre, 1, "vote  p1", msg, sizeof(msg), &n, &err),
         RPL_OK);
-    /* Entropy: the sig message is the domain, the head and the line. */
-    {
-        const char line[] = "entropy p1 " NONCE;
-        uint8_t head[32];
-
-        ck_assert_int_eq(
-            rpl_seat_sig_message(pre, 1, line, msg, sizeof(msg), &n, &err),
-            RPL_OK);
-        ck_assert_uint_eq(n, 14 + 32 + strlen(line));
-        ck_assert_int_eq(rpl_log_head(pre, rpl_log_lines(pre), head, &err),
-                         RPL_OK);
-        ck_assert_mem_eq(msg, "camelog sig v1", 14);
-        ck_assert_mem_eq(msg + 14, head, 32);
-        ck_assert_mem_eq(msg + 46, line, strlen(line));
-        ck_assert_int_eq(
-            rpl_seat_sig_message(pre, 2, line, msg, sizeof(msg), &n, &err),
-            RPL_E_ARG);
-        ck_assert_int_eq(rpl_seat_sig_message(pre, 1, line, msg, 20, &n, &err),
-                         RPL_E_ARG);
-    }
-    rpl_log_free(pre);
-    /* Entropy after the start. */
-    pre = prefix(&g, start);
+    /* Format 2: a pledge or an entropy line handed to the seat is never
+     * signed (the seat makes its own: rpl_seat_pledge, rpl_seat_reveal). */
     ck_assert_int_eq(rpl_seat_sig_message(pre, 1, "entropy p1 " NONCE, msg,
                                           sizeof(msg), &n, &err),
-                     RPL_E_RULES);
+                     RPL_E_ARG);
+    ck_assert_int_eq(rpl_seat_sig_message(pre, 1, "pledge p1 " NONCE, msg,
+                                          sizeof(msg), &n, &err),
+                     RPL_E_ARG);
     rpl_log_free(pre);
     /* After the reveal nobody signs. */
     ck_assert_int_eq(rpl_seat_sign(full, 1, sk, "vote p1 yes", got, &err),
@@ -677,6 +696,7 @@ START_TEST(test_entropy)
     struct rpl_error err;
     struct rpl_report rep;
     char eline[RPL_ENTROPY_LINE_MAX], sline[RPL_SIG_LINE_MAX];
+    uint8_t v[32];
     char *text;
     size_t header = 1, len;
     const char *s;
@@ -686,10 +706,20 @@ START_TEST(test_entropy)
         s = strchr(s, '\n') + 1;
     pre = prefix(&g, header);
     sk = key_from(g.ctx, 3);
-    ck_assert_int_eq(rpl_seat_entropy(pre, 3, sk, eline, sline, &err), RPL_OK);
-    ck_assert_uint_eq(strlen(eline), 11 + 64);
-    ck_assert_int_eq(strncmp(eline, "entropy p3 ", 11), 0);
+    /* Format 2 takes no one-round entropy. */
+    ck_assert_int_eq(rpl_seat_entropy(pre, 3, sk, eline, sline, &err),
+                     RPL_E_UNSUPPORTED);
+    memset(v, 0x5a, sizeof(v));
+    ck_assert_int_eq(rpl_seat_pledge(pre, 3, sk, v, eline, sline, &err),
+                     RPL_OK);
+    ck_assert_uint_eq(strlen(eline), 10 + 64);
+    ck_assert_int_eq(strncmp(eline, "pledge p3 ", 10), 0);
     ck_assert_int_eq(strncmp(sline, "sig p3 ", 7), 0);
+    /* No sealed start yet: nothing to reveal. */
+    ck_assert_int_eq(rpl_seat_reveal(pre, 3, sk, v, eline, sline, &err),
+                     RPL_E_STATE);
+    ck_assert_int_eq(rpl_seat_pledge(pre, 3, sk, v, eline, sline, &err),
+                     RPL_OK);
     len = (size_t)(s - g.text) + strlen("commit ") + 65;
     text = malloc(len + 2 * RPL_SIG_LINE_MAX + RPL_ENTROPY_LINE_MAX);
     ck_assert_ptr_nonnull(text);
@@ -700,14 +730,16 @@ START_TEST(test_entropy)
     ck_assert_msg(rpl_log_verify(log, NULL, &rep) == RPL_OK, "%s",
                   rep.error.msg);
     ck_assert_uint_eq(rep.sigs, 1);
-    /* p2 may no longer give entropy; p3 signs with p1's key: refused. */
-    rpl_seckey_free(sk);
-    sk = key_from(g.ctx, 2);
-    ck_assert_int_eq(rpl_seat_entropy(log, 2, sk, eline, sline, &err),
-                     RPL_E_RULES);
+    ck_assert_uint_eq(rep.pledged, 1u << 2);
+    ck_assert_uint_eq(rep.pledge_signed, 1u << 2);
+    /* Another value for p3 than the pledge in the log: refused. */
+    v[0] ^= 1;
+    ck_assert_int_eq(rpl_seat_pledge(log, 3, sk, v, eline, sline, &err),
+                     RPL_E_FAIRNESS);
+    /* p3 pledges with p1's key: refused. */
     rpl_seckey_free(sk);
     sk = key_from(g.ctx, 1);
-    ck_assert_int_eq(rpl_seat_entropy(pre, 3, sk, eline, sline, &err),
+    ck_assert_int_eq(rpl_seat_pledge(pre, 3, sk, v, eline, sline, &err),
                      RPL_E_KEY);
     rpl_seckey_free(sk);
     free(text);

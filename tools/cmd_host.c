@@ -787,6 +787,52 @@ op_entropy(struct op_ctx *c)
     return true;
 }
 
+/* Format 2's first round: a seat's pledge, its commitment to its value. */
+static bool
+op_pledge(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"seat", "hex", "sig", NULL};
+    struct rpl_refusal rec_why = {{0}, {0}};
+    struct rpl_error err;
+    uint8_t pledge[32], sig[64];
+    bool has_sig = false, present = false;
+    size_t seat = 0;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_seat(c->h, c->req, "seat", &seat, c->why) ||
+        !get_hex(c->req, "hex", true, pledge, sizeof(pledge), &present,
+                 c->why) ||
+        !get_sig(c->req, seat, false, sig, &has_sig, c->why)) {
+        return false;
+    }
+    const enum rpl_status st = rpl_rec_pledge(
+        c->h->rec, seat, pledge, NULL, has_sig ? sig : NULL, &rec_why, &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+    }
+    return st == RPL_OK;
+}
+
+/* A seat withheld its value: the game ends, naming it. */
+static bool
+op_abandon(struct op_ctx *c)
+{
+    static const char *const allowed[] = {"seat", NULL};
+    struct rpl_refusal rec_why = {{0}, {0}};
+    struct rpl_error err;
+    size_t seat = 0;
+
+    if (!check_fields(c->req, allowed, c->why) ||
+        !get_seat(c->h, c->req, "seat", &seat, c->why)) {
+        return false;
+    }
+    const enum rpl_status st = rpl_rec_abandon(c->h->rec, seat, &rec_why, &err);
+    if (st != RPL_OK) {
+        refuse_submission(c->h, c->why, &rec_why, st, &err);
+    }
+    return st == RPL_OK;
+}
+
 static bool
 op_act(struct op_ctx *c)
 {
@@ -939,6 +985,19 @@ op_abort(struct op_ctx *c)
     return op_simple(c, rpl_rec_abort);
 }
 
+/* The pledges closed and sealed: the sealed start every seat is shown. */
+static enum rpl_status
+pledged(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    return rpl_rec_pledged(rec, NULL, err);
+}
+
+static bool
+op_pledged(struct op_ctx *c)
+{
+    return op_simple(c, pledged);
+}
+
 /* Whether line no of the recorder starts with word and a space. */
 static bool
 line_is(const struct rpl_recorder *rec, size_t no, const char *word)
@@ -955,7 +1014,7 @@ static bool
 has_ended(const struct rpl_recorder *rec)
 {
     for (size_t no = rpl_rec_lines(rec); no > 0; no--) {
-        if (line_is(rec, no, "end")) {
+        if (line_is(rec, no, "end") || line_is(rec, no, "abandoned")) {
             return true;
         }
     }
@@ -1056,7 +1115,8 @@ static const struct op ops[] = {
     {"act", op_act, false},         {"sign", op_sign, false},
     {"state", op_state, false},     {"seal", op_seal, false},
     {"reveal", op_reveal, false},   {"abort", op_abort, false},
-    {"write", op_write, false},
+    {"write", op_write, false},     {"pledge", op_pledge, false},
+    {"pledged", op_pledged, false}, {"abandon", op_abandon, false},
 };
 
 #define NOPS (sizeof(ops) / sizeof(ops[0]))

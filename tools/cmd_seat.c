@@ -7,11 +7,15 @@
  * .camelog files or as the canonical text of a host journal, and verified
  * before anything else, with the dealer key pinned where it matters.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -20,25 +24,39 @@
 #include "seat_tlog.h"
 
 static const char usage[] =
-    "usage: camelog seat entropy [--json] --key file --log log\n"
+    "usage: camelog seat commit [--json] --key file --state dir\n"
+    "                           --pubkey key|file [--tlog dir --seen dir]\n"
+    "                           log\n"
+    "       camelog seat reveal [--json] --key file --state dir\n"
+    "                           --pubkey key|file log\n"
+    "       camelog seat starts [--json] --state dir\n"
+    "       camelog seat entropy [--json] --key file --log log\n"
     "                            [--pubkey key|file --tlog dir --seen dir]\n"
-    "       camelog seat check [--json] --pubkey key|file --as seat log\n"
-    "                          delivery ...\n"
+    "       camelog seat check [--json] --pubkey key|file --as seat\n"
+    "                          [--seat-key key|file] log delivery ...\n"
     "       camelog seat sign [--json] --key file [--action text |\n"
     "                         --choice value] [--label label --nonce hex]\n"
     "                         log line\n"
-    "       camelog seat history [--json] --pubkey key|file seen final\n"
+    "       camelog seat history [--json] --pubkey key|file\n"
+    "                            [--seat-key key|file] [--state dir]\n"
+    "                            seen final\n"
     "       camelog seat logged [--json] [--end] --pubkey key|file --tlog dir\n"
     "                           --seen dir log\n";
 
 static const char options[] =
     "options:\n"
-    "  --key file         entropy, sign: the seat's secret key (its public\n"
-    "                     key is on the seat's line of the header)\n"
-    "  --log log          entropy: the log so far (up to commit, or the\n"
-    "                     entropy of an earlier seat)\n"
-    "  --pubkey key|file  check, history, logged (entropy with --tlog): the\n"
-    "                     dealer's public key, pinned\n"
+    "  --key file         commit, reveal, entropy, sign: the seat's secret\n"
+    "                     key (its public key is on the seat's line of the\n"
+    "                     header)\n"
+    "  --state dir        commit, reveal, starts, history: the seat's\n"
+    "                     directory for this table (its values, the\n"
+    "                     sealed starts it saw)\n"
+    "  --log log          entropy (format 1): the log so far (up to\n"
+    "                     commit, or the entropy of an earlier seat)\n"
+    "  --pubkey key|file  commit, reveal, check, history, logged (entropy\n"
+    "                     with --tlog): the dealer's public key, pinned\n"
+    "  --seat-key key|file  check, history: the seat's own public key,\n"
+    "                     which must be its key in the header\n"
     "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
     "  --action text      sign: the seat's own action in private form; a\n"
     "                     line that is not that action is refused\n"
@@ -46,9 +64,11 @@ static const char options[] =
     "                     commits (a quest card: success or fail)\n"
     "  --label label      sign: the sign request's label (a secret choice)\n"
     "  --nonce hex        sign: the sign request's nonce (64 hex digits)\n"
-    "  --tlog dir         logged, entropy: the host's public log (a copy of\n"
-    "                     its files), which must hold the game's start\n"
-    "  --seen dir         logged, entropy: the checkpoints this seat has seen\n"
+    "  --tlog dir         logged, commit, entropy: the host's public log (a\n"
+    "                     copy of its files), which must hold the game's\n"
+    "                     start\n"
+    "  --seen dir         logged, commit, entropy: the checkpoints this seat\n"
+    "                     has seen\n"
     "  --end              logged: check the game's end, not its start\n"
     "  --json             JSON Lines (keys in camelog-seat(1))\n"
     "  -h, --help         this help\n";
@@ -64,6 +84,8 @@ struct args {
     const char *log;
     const char *pubkey;
     const char *as;
+    const char *state;
+    const char *seat_key;
     const char *action;
     const char *choice;
     const char *label;
@@ -211,6 +233,401 @@ out:
     rpl_seckey_free(sk);
     rpl_log_free(log);
     return rc;
+}
+
+/* ------------------------------------------------- commit and reveal */
+
+/* The game id of a verified log (its third line, "id <hex>"). */
+static bool
+log_id(const struct rpl_log *log, char id[33])
+{
+    size_t len = 0;
+    const char *s = rpl_log_line(log, 3, &len);
+
+    if (!s || len != 35 || memcmp(s, "id ", 3) != 0) {
+        return false;
+    }
+    memcpy(id, s + 3, 32);
+    id[32] = '\0';
+    return true;
+}
+
+/* The first seat of log whose key in the header is sk's, 0 if none. */
+static size_t
+seat_of_key(const struct rpl_log *log, const struct rpl_seckey *sk)
+{
+    char eline[RPL_ENTROPY_LINE_MAX], sline[RPL_SIG_LINE_MAX];
+    uint8_t zero[32] = {0};
+    struct rpl_error err;
+
+    /* rpl_seat_pledge() checks the key first (RPL_E_KEY when it is not
+     * the seat's); any other outcome means the key is the seat's. */
+    for (size_t k = 1; k <= rpl_log_seats(log); k++) {
+        if (rpl_seat_pledge(log, k, sk, zero, eline, sline, &err) !=
+            RPL_E_KEY) {
+            return k;
+        }
+    }
+    return 0;
+}
+
+/* The seat's value for game id: made once, kept in dir/<id>.pK.value
+ * (0600), the same on every later call. */
+static int
+seat_value(const char *dir, const char *id, size_t seat, uint8_t v[32])
+{
+    char path[4096], hex[65];
+    char *buf = NULL;
+    size_t len = 0, n = 0;
+    int fd, rc;
+
+    snprintf(path, sizeof(path), "%s/%s.p%zu.value", dir, id, seat);
+    rc = cli_read_file(path, 128, &buf, &len);
+    if (rc == CLI_EXIT_OK) {
+        const bool ok = len == 65 && buf[64] == '\n' &&
+                        (buf[64] = '\0', cli_parse_hex(buf, v, 32, &n)) &&
+                        n == 32;
+
+        sodium_memzero(buf, len);
+        free(buf);
+        if (!ok) {
+            cli_file_msg(path, 1, "expected 64 lowercase hex digits");
+            return CLI_EXIT_INVALID;
+        }
+        return CLI_EXIT_OK;
+    }
+    if (errno != ENOENT) {
+        cli_file_msg(path, 0, "%s", strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    randombytes_buf(v, 32);
+    cli_hex(v, 32, hex);
+    hex[64] = '\n';
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || write(fd, hex, 65) != 65 || fsync(fd) != 0) {
+        cli_file_msg(path, 0, "%s", strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+        }
+        sodium_memzero(hex, sizeof(hex));
+        return CLI_EXIT_USAGE;
+    }
+    close(fd);
+    sodium_memzero(hex, sizeof(hex));
+    return CLI_EXIT_OK;
+}
+
+/* The line of the seal after `pledged`, 0 if the log has none. */
+static size_t
+start_seal_line(const struct rpl_log *log)
+{
+    const size_t n = rpl_log_lines(log);
+
+    for (size_t no = 1; no < n; no++) {
+        size_t len = 0, l2 = 0;
+        const char *s = rpl_log_line(log, no, &len);
+        const char *t = rpl_log_line(log, no + 1, &l2);
+
+        if (len > 8 && memcmp(s, "pledged ", 8) == 0) {
+            return l2 > 5 && memcmp(t, "seal ", 5) == 0 ? no + 1 : 0;
+        }
+    }
+    return 0;
+}
+
+/* Keeps the sealed start of log (its lines through the seal after
+ * pledged) as dir/starts/<id>.camelog. */
+static int
+keep_start(struct rpl_ctx *ctx, const char *dir, const char *id,
+           const struct rpl_log *log, size_t upto)
+{
+    char path[4096];
+    struct rpl_log *start = NULL;
+    struct rpl_error err;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    enum rpl_status st;
+    int rc;
+
+    snprintf(path, sizeof(path), "%s/starts", dir);
+    rc = cli_make_dir(path);
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    for (size_t no = 1; no <= upto; no++) {
+        size_t n = 0;
+        const char *s = rpl_log_line(log, no, &n);
+        char *grown;
+
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            grown = realloc(text, cap);
+            if (!grown) {
+                free(text);
+                cli_msg("out of memory");
+                return CLI_EXIT_USAGE;
+            }
+            text = grown;
+        }
+        memcpy(text + len, s, n);
+        len += n;
+        text[len++] = '\n';
+    }
+    snprintf(path, sizeof(path), "%s/starts/%s.camelog", dir, id);
+    st = rpl_log_parse(ctx, &start, text, len, false, &err);
+    free(text);
+    if (st == RPL_OK) {
+        st = rpl_log_write(start, path, true, &err);
+    }
+    rpl_log_free(start);
+    if (st != RPL_OK) {
+        return cli_worst(CLI_EXIT_USAGE, cli_file_error(path, st, &err));
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The games of the table's directory whose start the seat kept and that
+ * it did not see finish (no dir/<id>.done), other than id. */
+static size_t
+unfinished_starts(const char *dir, const char *id, char (*out)[33], size_t cap)
+{
+    char path[4096];
+    DIR *d;
+    struct dirent *e;
+    size_t n = 0;
+
+    snprintf(path, sizeof(path), "%s/starts", dir);
+    d = opendir(path);
+    if (!d) {
+        return 0;
+    }
+    while ((e = readdir(d))) {
+        const size_t len = strlen(e->d_name);
+        struct stat sb;
+
+        if (len != 32 + 8 || strcmp(e->d_name + 32, ".camelog") != 0 ||
+            strncmp(e->d_name, id, 32) == 0) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "%s/%.32s.done", dir, e->d_name);
+        if (stat(path, &sb) == 0) {
+            continue;
+        }
+        if (n < cap) {
+            memcpy(out[n], e->d_name, 32);
+            out[n][32] = '\0';
+        }
+        n++;
+    }
+    closedir(d);
+    /* Directory order is the file system's: sort for stable output. */
+    for (size_t i = 1; i < n && i < cap; i++) {
+        for (size_t j = i; j > 0 && strcmp(out[j - 1], out[j]) > 0; j--) {
+            char t[33];
+
+            memcpy(t, out[j], 33);
+            memcpy(out[j], out[j - 1], 33);
+            memcpy(out[j - 1], t, 33);
+        }
+    }
+    return n;
+}
+
+/* Warns of the table's earlier starts that did not finish. */
+static void
+warn_restarts(const char *dir, const char *id)
+{
+    char other[16][33];
+    const size_t n = unfinished_starts(dir, id, other, 16);
+
+    for (size_t i = 0; i < n && i < 16; i++) {
+        cli_file_warn(dir, 0,
+                      "this table was started before: game %s, whose "
+                      "sealed start is in %s/starts/%s.camelog, did not "
+                      "finish",
+                      other[i], dir, other[i]);
+    }
+}
+
+/* commit (is_reveal false) and reveal: the seat's two rounds. */
+static int
+run_round(const struct args *a, struct rpl_ctx *ctx, bool is_reveal)
+{
+    struct rpl_pubkey pin;
+    struct rpl_log *log = NULL;
+    struct rpl_seckey *sk = NULL;
+    struct rpl_error err;
+    char line[RPL_ENTROPY_LINE_MAX], sline[RPL_SIG_LINE_MAX], id[33];
+    const char *file = a->rest[0];
+    uint8_t v[32];
+    size_t seat = 0;
+    enum rpl_status st;
+    int rc = cli_load_pubkey(a->pubkey, &pin);
+
+    if (rc == CLI_EXIT_OK) {
+        rc = open_log(ctx, file, &pin, true, &log);
+    }
+    if (rc == CLI_EXIT_OK) {
+        rc = load_key(ctx, a->key, &sk);
+    }
+    if (rc == CLI_EXIT_OK) {
+        rc = cli_make_dir(a->state);
+    }
+    /* With the host's public log: no pledge for a start it lacks, since
+     * a start the log does not hold is one the host can abandon unseen. */
+    if (rc == CLI_EXIT_OK && a->tlog && !is_reveal) {
+        rc = seat_logged(ctx, &pin, log, file, false, a->tlog, a->seen, false,
+                         true);
+    }
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    seat = seat_of_key(log, sk);
+    if (seat == 0 || !log_id(log, id)) {
+        rc = no_seat(file, RPL_E_KEY, NULL, false);
+        goto out;
+    }
+    rc = seat_value(a->state, id, seat, v);
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    if (is_reveal) {
+        st = rpl_seat_reveal(log, seat, sk, v, line, sline, &err);
+        if (st == RPL_OK) {
+            /* The sealed start, kept before the value leaves the seat. */
+            rc = keep_start(ctx, a->state, id, log, start_seal_line(log));
+        }
+    } else {
+        st = rpl_seat_pledge(log, seat, sk, v, line, sline, &err);
+        if (st == RPL_OK) {
+            warn_restarts(a->state, id);
+        }
+    }
+    sodium_memzero(v, sizeof(v));
+    if (st != RPL_OK) {
+        rc = cli_file_error(file, st, &err);
+        goto out;
+    }
+    if (rc != CLI_EXIT_OK) {
+        goto out;
+    }
+    if (a->is_json) {
+        json_t *o = json_object();
+        bool ok = true;
+
+        ok &= cli_json_set(o, "seat", cli_json_size(seat));
+        ok &= cli_json_set(o, is_reveal ? "entropy" : "pledge",
+                           json_string(line));
+        ok &= cli_json_set(o, "sig", json_string(sline));
+        rc = ok ? cli_json_print(o) : CLI_EXIT_USAGE;
+        json_decref(o);
+    } else {
+        printf("%s\n%s\n", line, sline);
+    }
+out:
+    rpl_seckey_free(sk);
+    rpl_log_free(log);
+    return rc;
+}
+
+/* starts: the sealed starts the seat kept for this table. */
+static int
+run_starts(const struct args *a, struct rpl_ctx *ctx)
+{
+    char ids[64][33];
+    const size_t n = unfinished_starts(a->state, "", ids, 64);
+    char path[4096];
+    DIR *d;
+    struct dirent *e;
+    size_t total = 0;
+    int rc = CLI_EXIT_OK;
+
+    (void)ctx;
+    snprintf(path, sizeof(path), "%s/starts", a->state);
+    d = opendir(path);
+    if (d) {
+        while ((e = readdir(d))) {
+            total += strlen(e->d_name) == 40 &&
+                     strcmp(e->d_name + 32, ".camelog") == 0;
+        }
+        closedir(d);
+    }
+    if (a->is_json) {
+        json_t *o = json_object();
+        json_t *list = json_array();
+        bool ok = o && list;
+
+        for (size_t i = 0; ok && i < n && i < 64; i++) {
+            ok &= json_array_append_new(list, json_string(ids[i])) == 0;
+        }
+        ok &= cli_json_set(o, "starts", cli_json_size(total));
+        ok &= cli_json_set(o, "unfinished", list);
+        ok &= cli_json_set(o, "restarted", json_boolean(total > 1 && n > 0));
+        rc = ok ? cli_json_print(o) : CLI_EXIT_USAGE;
+        json_decref(o);
+    } else {
+        printf("%s: %zu sealed %s, %zu not finished\n", a->state, total,
+               total == 1 ? "start" : "starts", n);
+        for (size_t i = 0; i < n && i < 64; i++) {
+            printf("%s: not finished: game %s (%s/starts/%s.camelog)\n",
+                   a->state, ids[i], a->state, ids[i]);
+        }
+    }
+    if (total > 1 && n > 0) {
+        cli_file_msg(a->state, 0,
+                     "the dealer started this table %zu times and %zu of "
+                     "the games did not finish: each sealed start is the "
+                     "dealer's signed proof",
+                     total, n);
+        rc = cli_worst(rc, CLI_EXIT_INVALID);
+    }
+    return rc;
+}
+
+/* Whether the header's key of seat as (0: of any seat) is the seat's own
+ * public key arg (--seat-key); *found is the seat that has it. */
+static int
+own_key(const char *file, const struct rpl_log *log, const char *arg, size_t as,
+        size_t *found)
+{
+    struct rpl_pubkey pk;
+    char text[RPL_PUBKEY_B64_LEN + 1], want[RPL_PUBKEY_B64_LEN + 8];
+    int rc = cli_load_pubkey(arg, &pk);
+    size_t wl;
+
+    *found = 0;
+    if (rc != CLI_EXIT_OK) {
+        return rc;
+    }
+    rpl_pubkey_format(&pk, text);
+    snprintf(want, sizeof(want), " key=%s", text);
+    wl = strlen(want);
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t len = 0, k = 0;
+        const char *t = rpl_log_line(log, no, &len);
+
+        if (len > 7 && memcmp(t, "dealer ", 7) == 0) {
+            break;
+        }
+        if (len > 6 && memcmp(t, "seat p", 6) == 0 && len > wl &&
+            memcmp(t + len - wl, want, wl) == 0) {
+            k = strtoul(t + 6, NULL, 10);
+            if (*found == 0 || k == as) {
+                *found = k;
+            }
+        }
+    }
+    if (as != 0 && *found != as) {
+        cli_file_msg(file, 0,
+                     "the header's key of p%zu is not the seat's own key", as);
+        return CLI_EXIT_INVALID;
+    }
+    if (*found == 0) {
+        cli_file_msg(file, 0,
+                     "the seat's own key is on no seat line of the header");
+        return CLI_EXIT_INVALID;
+    }
+    return CLI_EXIT_OK;
 }
 
 /* --------------------------------------------------------------- sign */
@@ -453,6 +870,15 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
                                "p%zu, not '%s'",
                                seats, a->as);
     }
+    if (a->seat_key) {
+        size_t found = 0;
+
+        rc = own_key(a->rest[0], log, a->seat_key, as, &found);
+        if (rc != CLI_EXIT_OK) {
+            rpl_log_free(log);
+            return rc;
+        }
+    }
     for (i = 1; i < a->nrest; i++) {
         rc = cli_worst(rc, check_file(a, log, as, a->rest[i]));
     }
@@ -523,6 +949,14 @@ run_history(const struct args *a, struct rpl_ctx *ctx)
     if (rc != CLI_EXIT_OK) {
         goto out;
     }
+    if (a->seat_key) {
+        size_t found = 0;
+
+        rc = own_key(ffinal, final, a->seat_key, 0, &found);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
+    }
     n = rpl_log_lines(seen);
     for (no = 1; no <= n; no++) {
         size_t la = 0, lb = 0;
@@ -566,6 +1000,18 @@ run_history(const struct args *a, struct rpl_ctx *ctx)
     if (rc == CLI_EXIT_OK && !extends) {
         rc = CLI_EXIT_INVALID;
     }
+    if (rc == CLI_EXIT_OK && a->state) {
+        /* The table's directory: this game finished as the seat saw it. */
+        char id[33], path[4096];
+
+        if (log_id(final, id)) {
+            snprintf(path, sizeof(path), "%s/%s.done", a->state, id);
+            rc = cli_make_dir(a->state);
+            if (rc == CLI_EXIT_OK) {
+                rc = cli_write_file(path, "", 0, 0600, true);
+            }
+        }
+    }
 out:
     rpl_log_free(seen);
     rpl_log_free(final);
@@ -582,13 +1028,15 @@ cmd_seat(int argc, char **argv)
         {"log", required_argument, NULL, 'l'},
         {"pubkey", required_argument, NULL, 'p'},
         {"as", required_argument, NULL, 'a'},
+        {"state", required_argument, NULL, 's'},
+        {"seat-key", required_argument, NULL, 'S'},
         {"action", required_argument, NULL, 'A'},
         {"choice", required_argument, NULL, 'C'},
         {"label", required_argument, NULL, 'L'},
         {"nonce", required_argument, NULL, 'N'},
         {"json", no_argument, NULL, 'j'},
         {"tlog", required_argument, NULL, 'T'},
-        {"seen", required_argument, NULL, 'S'},
+        {"seen", required_argument, NULL, 'W'},
         {"end", no_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -619,6 +1067,12 @@ cmd_seat(int argc, char **argv)
         case 'a':
             a.as = optarg;
             break;
+        case 's':
+            a.state = optarg;
+            break;
+        case 'S':
+            a.seat_key = optarg;
+            break;
         case 'A':
             a.action = optarg;
             break;
@@ -637,7 +1091,7 @@ cmd_seat(int argc, char **argv)
         case 'T':
             a.tlog = optarg;
             break;
-        case 'S':
+        case 'W':
             a.seen = optarg;
             break;
         case 'E':
@@ -652,10 +1106,30 @@ cmd_seat(int argc, char **argv)
     a.rest = argv + optind;
     a.nrest = argc - optind;
     if (!a.sub) {
-        return cli_usage_error("seat", "no subcommand (entropy, check, sign, "
+        return cli_usage_error("seat", "no subcommand (commit, reveal, "
+                                       "starts, entropy, check, sign, "
                                        "history or logged)");
     }
-    if (strcmp(a.sub, "entropy") == 0) {
+    if (strcmp(a.sub, "commit") == 0 || strcmp(a.sub, "reveal") == 0) {
+        want = 1;
+        if (!a.key || !a.state || !a.pubkey) {
+            return cli_usage_error("seat",
+                                   "%s needs --key, --state and "
+                                   "--pubkey",
+                                   a.sub);
+        }
+        if (!a.tlog != !a.seen) {
+            return cli_usage_error("seat",
+                                   "%s takes --tlog and --seen "
+                                   "together",
+                                   a.sub);
+        }
+    } else if (strcmp(a.sub, "starts") == 0) {
+        want = 0;
+        if (!a.state) {
+            return cli_usage_error("seat", "starts needs --state");
+        }
+    } else if (strcmp(a.sub, "entropy") == 0) {
         want = 0;
         if (!a.key || !a.log) {
             return cli_usage_error("seat", "entropy needs --key and --log");
@@ -703,17 +1177,25 @@ cmd_seat(int argc, char **argv)
     if ((want >= 0 && a.nrest != want) || (want < 0 && a.nrest < -want)) {
         return cli_usage_error("seat", "wrong number of files for %s", a.sub);
     }
-    if ((a.key && strcmp(a.sub, "entropy") != 0 &&
-         strcmp(a.sub, "sign") != 0) ||
+    const bool is_round =
+        strcmp(a.sub, "commit") == 0 || strcmp(a.sub, "reveal") == 0;
+
+    if ((a.key && strcmp(a.sub, "entropy") != 0 && strcmp(a.sub, "sign") != 0 &&
+         !is_round) ||
         (a.log && strcmp(a.sub, "entropy") != 0) ||
         (a.as && strcmp(a.sub, "check") != 0) ||
+        (a.state && !is_round && strcmp(a.sub, "starts") != 0 &&
+         strcmp(a.sub, "history") != 0) ||
+        (a.seat_key && strcmp(a.sub, "check") != 0 &&
+         strcmp(a.sub, "history") != 0) ||
         ((a.action || a.choice || a.label || a.nonce) &&
          strcmp(a.sub, "sign") != 0) ||
         (a.pubkey && strcmp(a.sub, "check") != 0 &&
          strcmp(a.sub, "history") != 0 && strcmp(a.sub, "logged") != 0 &&
-         strcmp(a.sub, "entropy") != 0) ||
+         strcmp(a.sub, "entropy") != 0 && !is_round) ||
         ((a.tlog || a.seen) && strcmp(a.sub, "logged") != 0 &&
-         strcmp(a.sub, "entropy") != 0) ||
+         strcmp(a.sub, "entropy") != 0 && strcmp(a.sub, "commit") != 0) ||
+
         (a.is_end && strcmp(a.sub, "logged") != 0)) {
         return cli_usage_error("seat", "an option %s does not take", a.sub);
     }
@@ -721,7 +1203,11 @@ cmd_seat(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
-    if (strcmp(a.sub, "entropy") == 0) {
+    if (is_round) {
+        rc = run_round(&a, ctx, strcmp(a.sub, "reveal") == 0);
+    } else if (strcmp(a.sub, "starts") == 0) {
+        rc = run_starts(&a, ctx);
+    } else if (strcmp(a.sub, "entropy") == 0) {
         rc = run_entropy(&a, ctx);
     } else if (strcmp(a.sub, "check") == 0) {
         rc = run_check(&a, ctx);

@@ -260,6 +260,26 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
         goto fail;
     }
     if (sim->has_entropy) {
+        /* camelog(5) "Entropy": every seat pledges, the dealer seals the
+         * pledges, then every seat reveals. */
+        for (k = 1; k <= sim->players; k++) {
+            uint8_t pledge[32];
+
+            snprintf(label, sizeof(label), "entropy p%zu", k);
+            derive(sim, label, game, buf, sizeof(buf));
+            st = rpl_entropy_pledge(id, k, buf, pledge);
+            if (st == RPL_OK) {
+                st = rpl_rec_pledge(rec, k, pledge, seat_sk[k - 1], NULL, NULL,
+                                    &err);
+            }
+            if (st != RPL_OK) {
+                goto fail;
+            }
+        }
+        st = rpl_rec_pledged(rec, NULL, &err);
+        if (st != RPL_OK) {
+            goto fail;
+        }
         for (k = 1; k <= sim->players; k++) {
             snprintf(label, sizeof(label), "entropy p%zu", k);
             derive(sim, label, game, buf, sizeof(buf));

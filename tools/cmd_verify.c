@@ -6,6 +6,7 @@
  * however many files are given.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +16,22 @@
 
 static const char usage[] =
     "usage: camelog verify [-q] [--json] [--coverage] [--pubkey key|file]\n"
-    "                      [--live] [-j n] [--require list] file ...\n";
+    "                      [--seat-key pK=key|file ...] [--live] [-j n]\n"
+    "                      [--require list] file ...\n";
 
 static const char options[] =
     "options:\n"
     "  --pubkey key|file  pin the dealer's public key (base64 or .pub file)\n"
+    "  --seat-key pK=key|file\n"
+    "                     pin seat pK's public key (repeatable)\n"
     "  --live             with --pubkey, a game being played: lines after\n"
     "                     the last seal are a warning, as for camelog seat\n"
     "  --require list     a comma list of what a file must be or hold:\n"
     "                     finished (or complete), complete, reveal (a\n"
-    "                     finished game must be revealed)\n"
+    "                     finished game must be revealed), entropy (every\n"
+    "                     seat with a key took part in the seed),\n"
+    "                     signatures (every line of a seat with a key is\n"
+    "                     signed)\n"
     "  --json             one JSON object per file (keys in "
     "camelog-verify(1))\n"
     "  -j, --jobs n       verify n files at a time (default: the cores "
@@ -42,6 +49,9 @@ struct verify_run {
     char **files;
     const struct rpl_pubkey *pin;
     enum rpl_progress require;
+    bool require_entropy;
+    bool require_signatures;
+    const struct rpl_pubkey *seat_pin[RPL_SEATS_MAX + 1];
     bool is_live;        /* --live: an unsealed tail is not an error */
     bool require_reveal; /* --require=reveal */
     bool is_json;
@@ -146,6 +156,26 @@ seed_warning(const char *file, json_t *arr)
     json_array_append_new(arr, o);
 }
 
+/* A format 1 log: the guarantees of format 2 it lacks, in one warning. */
+static void
+v1_warning(const char *file, json_t *arr)
+{
+    static const char w[] =
+        "W-v1: format 1 lacks pledged entropy (its dealer could drop a "
+        "contribution or let a seat choose its own last), a sealed start "
+        "for each seat to keep, and the abandoned line";
+    json_t *o;
+
+    cli_file_warn(file, 0, "%s", w);
+    if (!arr) {
+        return;
+    }
+    o = json_object();
+    cli_json_set(o, "line", cli_json_size(0));
+    cli_json_set(o, "text", cli_json_str(w));
+    json_array_append_new(arr, o);
+}
+
 /* A finished game whose dealer never revealed S: its deal, its private
  * messages and its secret choices were never checked. */
 static void
@@ -165,6 +195,55 @@ reveal_warning(const char *file, json_t *arr)
     cli_json_set(o, "line", cli_json_size(0));
     cli_json_set(o, "text", cli_json_str(w));
     json_array_append_new(arr, o);
+}
+
+/* The seed's provenance, seat by seat: who committed and revealed, and
+ * whether signed.  Printed when any seat took part. */
+static void
+print_provenance(const char *file, const struct rpl_report *rep)
+{
+    FILE *out = cli_out();
+
+    fprintf(out, "%s: seed provenance:", file);
+    for (size_t k = 1; k <= rep->seats && k <= RPL_SEATS_MAX; k++) {
+        const uint32_t b = 1u << (k - 1);
+        const char *sep = k < rep->seats ? ";" : "";
+
+        if (rep->version >= 2 && (rep->pledged & b) && (rep->revealed & b)) {
+            const bool both =
+                (rep->pledge_signed & b) && (rep->reveal_signed & b);
+            const bool any = (rep->pledge_signed | rep->reveal_signed) & b;
+
+            fprintf(out, " p%zu committed and revealed (%s)%s", k,
+                    both  ? "signed"
+                    : any ? "partly signed"
+                          : "unsigned",
+                    sep);
+        } else if (rep->version >= 2 && (rep->pledged & b)) {
+            fprintf(out, " p%zu committed (%s), never revealed%s", k,
+                    (rep->pledge_signed & b) ? "signed" : "unsigned", sep);
+        } else if (rep->revealed & b) {
+            fprintf(out, " p%zu gave entropy (%s)%s", k,
+                    (rep->reveal_signed & b) ? "signed" : "unsigned", sep);
+        } else {
+            fprintf(out, " p%zu took no part%s", k, sep);
+        }
+    }
+    fputc('\n', out);
+}
+
+/* The seats of mask as a JSON array of numbers. */
+static json_t *
+seats_json(uint32_t mask)
+{
+    json_t *a = json_array();
+
+    for (size_t k = 1; a && k <= RPL_SEATS_MAX; k++) {
+        if (mask & (1u << (k - 1))) {
+            json_array_append_new(a, json_integer((json_int_t)k));
+        }
+    }
+    return a;
 }
 
 static const char *
@@ -220,6 +299,13 @@ print_text(const char *file, const struct rpl_report *rep, const char *variants,
                 seed);
         break;
     case RPL_PROGRESS_FINISHED:
+        if (rep->abandoned_by) {
+            fprintf(cli_out(),
+                    "%s: ok (%s%sabandoned: p%zu did not reveal its "
+                    "entropy%s)\n",
+                    file, imp, vtext, rep->abandoned_by, seed);
+            break;
+        }
         fprintf(cli_out(), "%s: ok (%s%sfinished, not revealed%s)\n", file, imp,
                 vtext, seed);
         break;
@@ -240,6 +326,14 @@ seed_json(const struct rpl_report *rep)
     cli_json_set(o, "seats", cli_json_size(rep->entropy_seats));
     cli_json_set(o, "of", cli_json_size(rep->seats));
     cli_json_set(o, "signed", cli_json_size(rep->entropy_signed));
+    cli_json_set(o, "keyed", seats_json(rep->keyed));
+    cli_json_set(o, "pledged", seats_json(rep->pledged));
+    cli_json_set(o, "pledge_signed", seats_json(rep->pledge_signed));
+    cli_json_set(o, "revealed", seats_json(rep->revealed));
+    cli_json_set(o, "reveal_signed", seats_json(rep->reveal_signed));
+    cli_json_set(o, "abandoned",
+                 rep->abandoned_by ? cli_json_size(rep->abandoned_by)
+                                   : json_null());
     return o;
 }
 
@@ -325,6 +419,9 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     memset(&opts, 0, sizeof(opts));
     opts.pubkey = run->pin;
     opts.require = run->require;
+    opts.require_entropy = run->require_entropy;
+    opts.require_signatures = run->require_signatures;
+    memcpy(opts.seat_pin, run->seat_pin, sizeof(opts.seat_pin));
     opts.unsealed_tail_ok = run->is_live;
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
@@ -354,7 +451,11 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
         seed_warning(file, warnings);
     }
-    if (st == RPL_OK && rep.progress == RPL_PROGRESS_FINISHED) {
+    if (st == RPL_OK && rep.version == 1) {
+        v1_warning(file, warnings);
+    }
+    if (st == RPL_OK && rep.progress == RPL_PROGRESS_FINISHED &&
+        !rep.abandoned_by) {
         reveal_warning(file, warnings);
         if (run->require_reveal) {
             st = RPL_E_INCOMPLETE;
@@ -399,6 +500,10 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
         json_decref(obj);
     } else {
         print_text(file, &rep, variants, rpl_log_is_text(log));
+        if (st == RPL_OK && !rep.is_imported &&
+            (rep.entropy_seats > 0 || rep.pledged != 0)) {
+            print_provenance(file, &rep);
+        }
     }
     json_decref(warnings);
     rpl_log_free(log);
@@ -439,6 +544,7 @@ cmd_verify(int argc, char **argv)
     static const struct option longopts[] = {
         {"pubkey", required_argument, NULL, 'k'},
         {"require", required_argument, NULL, 'r'},
+        {"seat-key", required_argument, NULL, 's'},
         {"live", no_argument, NULL, 'L'},
         {"json", no_argument, NULL, 'J'},
         {"jobs", required_argument, NULL, 'j'},
@@ -451,6 +557,8 @@ cmd_verify(int argc, char **argv)
     struct cli_coverage *cov = NULL;
     bool want_cov = false;
     struct rpl_pubkey pin;
+    static struct rpl_pubkey seat_keys[RPL_SEATS_MAX + 1];
+    const char *seat_args[RPL_SEATS_MAX + 1] = {0};
     struct rpl_ctx *ctx = NULL;
     struct cli_pool *pool = NULL;
     struct cli_progress prog;
@@ -471,15 +579,22 @@ cmd_verify(int argc, char **argv)
                 const size_t n = strcspn(p, ",");
 
                 if (n == 8 && strncmp(p, "finished", n) == 0) {
-                    run.require = RPL_PROGRESS_FINISHED;
+                    if (run.require < RPL_PROGRESS_FINISHED) {
+                        run.require = RPL_PROGRESS_FINISHED;
+                    }
                 } else if (n == 8 && strncmp(p, "complete", n) == 0) {
                     run.require = RPL_PROGRESS_COMPLETE;
                 } else if (n == 6 && strncmp(p, "reveal", n) == 0) {
                     run.require_reveal = true;
+                } else if (n == 7 && strncmp(p, "entropy", n) == 0) {
+                    run.require_entropy = true;
+                } else if (n == 10 && strncmp(p, "signatures", n) == 0) {
+                    run.require_signatures = true;
                 } else {
                     return cli_usage_error("verify",
                                            "--require: expected finished, "
-                                           "complete or reveal, got '%.*s'",
+                                           "complete, reveal, entropy or "
+                                           "signatures, got '%.*s'",
                                            (int)n, p);
                 }
                 if (p[n] == '\0') {
@@ -488,6 +603,28 @@ cmd_verify(int argc, char **argv)
                 p += n + 1;
             }
             break;
+        case 's': {
+            const char *eq = strchr(optarg, '=');
+            char seat[8];
+            size_t k = 0;
+
+            if (!eq || eq - optarg >= (ptrdiff_t)sizeof(seat)) {
+                return cli_usage_error("verify",
+                                       "--seat-key: expected pK=key|file, "
+                                       "got '%s'",
+                                       optarg);
+            }
+            memcpy(seat, optarg, (size_t)(eq - optarg));
+            seat[eq - optarg] = '\0';
+            if (!cli_parse_seat(seat, &k) || k == 0 || k > RPL_SEATS_MAX) {
+                return cli_usage_error("verify",
+                                       "--seat-key: expected pK=key|file, "
+                                       "got '%s'",
+                                       optarg);
+            }
+            seat_args[k] = eq + 1;
+            break;
+        }
         case 'J':
             run.is_json = true;
             break;
@@ -531,6 +668,17 @@ cmd_verify(int argc, char **argv)
             return rc;
         }
         run.pin = &pin;
+    }
+    for (i = 1; i <= RPL_SEATS_MAX; i++) {
+        if (!seat_args[i]) {
+            continue;
+        }
+        rc = cli_load_pubkey(seat_args[i], &seat_keys[i]);
+        if (rc != CLI_EXIT_OK) {
+            rpl_ctx_free(ctx);
+            return rc;
+        }
+        run.seat_pin[i] = &seat_keys[i];
     }
     if (want_cov) {
         cov = calloc(1, sizeof(*cov));

@@ -80,6 +80,7 @@ class Seat:
         with open(os.path.join("keys", self.name + ".pub")) as f:
             self.pub = f.read().splitlines()[1]
         self.entropy = "entropy %s %s" % (self.name, ("%02x" % self.k) * 32)
+        self.keyed_key = self.key
         self.action = None
         self.role = None
         self.nd = 0
@@ -101,6 +102,25 @@ class Seat:
         rc, _, err = run(CAMELOG, "seat", "check", "--pubkey", "dealer.pub",
                          "--as", self.name, self.seen, path)
         return rc, err
+
+    def round(self, verb):
+        """seat commit or seat reveal, with this seat's fixed value kept
+        in its table's directory as seat commit keeps one."""
+        table = os.path.join(self.dir, "table")
+        os.makedirs(table, exist_ok=True)
+        value = os.path.join(table, "%s.%s.value" % (GAME_ID, self.name))
+        if not os.path.exists(value):
+            fd = os.open(value, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.write(fd, (self.entropy.split()[2] + "\n").encode())
+            os.close(fd)
+        if self.keyed_key is None:
+            return 1, []
+        rc, out, err = run(CAMELOG, "seat", verb, "--key", self.keyed_key,
+                           "--state", table, "--pubkey", "dealer.pub",
+                           self.seen)
+        if rc != 0:
+            sys.exit("dishonest_host: seat %s: %s" % (verb, err))
+        return rc, out.splitlines()
 
     def sign(self, req):
         """Signs a request with what this seat chose: (exit, sig, msg)."""
@@ -181,9 +201,25 @@ class Game:
         if self.journal:
             new["journal"] = self.journal
         self.route(self.ask(**new))
+        # The seed in two rounds (camelog(5) "Entropy"): each seat
+        # pledges its value with seat commit, the dealer seals every
+        # pledge, then each seat reveals with seat reveal.
+        self.step = "pledge"
         for s in self.seats:
+            rc, out = s.round("commit")
+            self.route(self.ask(op="pledge", seat=s.name, hex=out[0].split()[2],
+                                sig=out[1]) if self.keyed else
+                       self.ask(op="pledge", seat=s.name,
+                                hex=out[0].split()[2]))
+        self.route(self.ask(op="pledged"))
+        self.step = "reveal"
+        for s in self.seats:
+            rc, out = s.round("reveal")
             self.route(self.ask(op="entropy", seat=s.name,
-                                hex=s.entropy.split()[2]))
+                                hex=out[0].split()[2], sig=out[1])
+                       if self.keyed else
+                       self.ask(op="entropy", seat=s.name,
+                                hex=out[0].split()[2]))
         self.step = "deal"
         return self.route(self.ask(op="start"))
 

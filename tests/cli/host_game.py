@@ -29,6 +29,7 @@ host's message with minisign's legacy mode (plain Ed25519), cached per
 message: the test is of the host, not of the seat.
 """
 import base64
+import hashlib
 import json
 import os
 import re
@@ -127,6 +128,13 @@ class Host:
     def close(self):
         self.p.stdin.close()
         return self.p.wait()
+
+
+def pledge(game_id, k, value_hex):
+    """A seat's pledge of its value (camelog(5) "Entropy")."""
+    return hashlib.blake2b(b"camelog pledge" + bytes.fromhex(game_id) +
+                           bytes([k]) + bytes.fromhex(value_hex),
+                           digest_size=32).hexdigest()
 
 
 class Checker:
@@ -229,6 +237,12 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
     if journal:
         new["journal"] = journal
     ok(host.ask(**new))
+    # camelog(5) "Entropy": every pledge, the dealer's seal, then the
+    # values (unsigned here: a seat signs its own with camelog seat).
+    for k in range(1, 6):
+        ok(host.ask(op="pledge", seat="p%d" % k,
+                    hex=pledge(GAME_ID, k, ("%02x" % k) * 32)))
+    ok(host.ask(op="pledged"))
     for k in range(1, 6):
         ok(host.ask(op="entropy", seat="p%d" % k, hex=("%02x" % k) * 32))
     ok(host.ask(op="start"))

@@ -22,6 +22,13 @@ for line in sys.stdin:
 new() {
     echo "{\"id\":$1,\"op\":\"new\",\"game\":\"avalon\",\"seats\":[\"A\",\"B\",\"C\",\"D\",\"E\"],\"dealer\":\"dealer.key\",\"journal\":\"$2\",\"game_id\":\"00000000000000000000000000000002\",\"secret\":\"0000000000000000000000000000000000000000000000000000000000000002\"}"
 }
+# Seat k's pledge of its value, 32 bytes 0k, in game ...02
+# (camelog(5) "Entropy").
+pledge() {
+    python3 -c 'import hashlib, sys; k = int(sys.argv[1])
+print(hashlib.blake2b(b"camelog pledge" + bytes.fromhex("00" * 15 + "02") +
+      bytes([k]) + bytes([k]) * 32, digest_size=32).hexdigest())' "$1"
+}
 echo "# a journal where no file can be made"
 { new 1 /proc/camelog-host/g.journal; echo '{"id":2,"op":"start"}'; } |
     camelog host 2>/dev/null | summ
@@ -32,7 +39,7 @@ echo "# a full disk: the journal may not pass 3 KiB"
 {
     new 1 g.journal
     for k in 1 2 3 4 5; do
-        echo "{\"id\":1$k,\"op\":\"entropy\",\"seat\":\"p$k\",\"hex\":\"$(printf "0$k%.0s" $(seq 32))\"}"
+        echo "{\"id\":1$k,\"op\":\"pledge\",\"seat\":\"p$k\",\"hex\":\"$(pledge $k)\"}"
     done
     echo '{"id":2,"op":"start"}'
     echo '{"id":3,"op":"start"}'
@@ -43,6 +50,10 @@ camelog verify g.journal 2>/dev/null
 echo "# another host resumes and finishes"
 {
     echo '{"id":1,"op":"resume","journal":"g.journal","dealer":"dealer.key"}'
+    echo '{"id":10,"op":"pledged"}'
+    for k in 1 2; do
+        echo "{\"id\":1$k,\"op\":\"entropy\",\"seat\":\"p$k\",\"hex\":\"$(printf "0$k%.0s" $(seq 32))\"}"
+    done
     echo '{"id":2,"op":"start"}'
     echo '{"id":3,"op":"abort"}'
     echo '{"id":4,"op":"reveal"}'

@@ -1,8 +1,8 @@
 # host_manpage: what camelog-host(1), camelog-avalon(7) and
 # camelog-soc(7) say of the host, tried.  The Shadows over Camelot
 # example of the page runs as printed (its variants in "rules"; an
-# "options" field is refused); the seats a game takes; entropy signed
-# ahead (only the first seat's stands) and `seat entropy --json` made
+# "options" field is refused); the seats a game takes; pledges signed
+# ahead in any order and `seat commit --json` made
 # into the request as the page says; a seal inside the votes of a team
 # re-asks the seat that had signed, with a new base; the key lists of
 # the pages are the keys of the states, whose seats are numbers while
@@ -73,28 +73,28 @@ echo "# the seats a game takes"
 for n in 4 5 10 11; do new avalon "$(seats $n)" | python3 drive.py | sed "s/^new/avalon $n seats:/"; done
 for n in 2 3 7 8; do new soc "$(seats $n)" | python3 drive.py | sed "s/^new/soc $n seats:/"; done
 
-echo "# entropy signed ahead, from seat entropy --json"
+echo "# pledges signed ahead, in any order, from seat commit --json"
 keyed="[{\"name\":\"A\",\"key\":\"$(sed -n 2p p1.pub)\"},{\"name\":\"B\",\"key\":\"$(sed -n 2p p2.pub)\"},\"C\",\"D\",\"E\"]"
 new avalon "$keyed" ',"journal":"j"' | python3 drive.py >/dev/null
-camelog seat entropy --json --key p1.key --log j >e1.json
-camelog seat entropy --json --key p2.key --log j >e2.json
+camelog seat commit --json --key p1.key --state t1 --pubkey dealer.pub j >e1.json
+camelog seat commit --json --key p2.key --state t2 --pubkey dealer.pub j >e2.json
 rm j j.secrets
 request() {
-    # The request of camelog-host(1), entropy, made of seat entropy --json.
+    # The request of camelog-host(1), pledge, made of seat commit --json.
     python3 -c '
 import json, sys
 e = json.load(open(sys.argv[1]))
-print(json.dumps({"id": sys.argv[2], "op": "entropy", "seat": "p%d" % e["seat"],
-                  "hex": e["entropy"].split()[2], "sig": e["sig"]}))' "$1" "$2"
+print(json.dumps({"id": sys.argv[2], "op": "pledge", "seat": "p%d" % e["seat"],
+                  "hex": e["pledge"].split()[2], "sig": e["sig"]}))' "$1" "$2"
 }
 echo "p1 then p2:"
-{ new avalon "$keyed"; request e1.json p1; request e2.json p2; echo '{"id":"start","op":"start"}'; } |
+{ new avalon "$keyed"; request e1.json p1; request e2.json p2; echo '{"id":"pledged","op":"pledged"}'; } |
     python3 drive.py sign
 echo "p2 then p1:"
-{ new avalon "$keyed"; request e2.json p2; request e1.json p1; echo '{"id":"start","op":"start"}'; } |
+{ new avalon "$keyed"; request e2.json p2; request e1.json p1; echo '{"id":"pledged","op":"pledged"}'; } |
     python3 drive.py sign
-echo "p2 alone:"
-{ new avalon "$keyed"; request e2.json p2; echo '{"id":"start","op":"start"}'; } |
+echo "start before every pledge is revealed:"
+{ new avalon "$keyed"; request e2.json p2; echo '{"id":"pledged","op":"pledged"}'; echo '{"id":"start","op":"start"}'; } |
     python3 drive.py sign
 
 echo "# a seal inside the votes on a team"

@@ -31,6 +31,7 @@ Prints what a test can compare: every refusal (there should be none),
 the number of actions, of cards handed over, of deliveries checked, the
 end, and the replies of reveal and write.
 """
+import hashlib
 import json
 import os
 import re
@@ -180,9 +181,17 @@ def play(out, keyed, check, kill_every, secret, informed=False):
                  "game_id": "0123456789abcdef0123456789abcdef",
                  "secret": secret}))
     for k in range(1, len(SEATS) + 1):
-        own["p%d" % k] = "entropy p%d %s" % (k, ("%02x" % (k + 0x40)) * 32)
+        value = ("%02x" % (k + 0x43)) * 32
+        ok(host.req({"op": "pledge", "seat": "p%d" % k,
+                     "hex": hashlib.blake2b(
+                         b"camelog pledge" +
+                         bytes.fromhex("0123456789abcdef0123456789abcdef") +
+                         bytes([k]) + bytes.fromhex(value),
+                         digest_size=32).hexdigest()}))
+    ok(host.req({"op": "pledged"}))
+    for k in range(1, len(SEATS) + 1):
         ok(host.req({"op": "entropy", "seat": "p%d" % k,
-                     "hex": ("%02x" % (k + 0x40)) * 32}))
+                     "hex": ("%02x" % (k + 0x43)) * 32}))
     ok(host.req({"op": "start"}))
     acted = 0
     state = None

@@ -21,6 +21,8 @@ import random
 import subprocess
 import sys
 
+from host_game import pledge
+
 CAMELOG = os.environ.get("CAMELOG_BIN", "camelog")
 NAMES = ["Mallory", "Bob", "Carol", "Dave", "Erin"]
 EVIL = {"assassin", "minion", "morgana", "mordred", "oberon"}
@@ -92,9 +94,14 @@ def main(argv):
         host = Host(log)
         host.ask(op="new", game="avalon", seats=NAMES, dealer=dealer,
                  game_id=gid, secret="%064x" % rng.getrandbits(256))
-        for k in range(1, 6):
-            host.ask(op="entropy", seat="p%d" % k,
-                     hex="%064x" % rng.getrandbits(256))
+        # camelog(5) "Entropy": every pledge, the sealed start, then
+        # every value.
+        values = ["%064x" % rng.getrandbits(256) for _ in range(5)]
+        for k, v in enumerate(values, 1):
+            host.ask(op="pledge", seat="p%d" % k, hex=pledge(gid, k, v))
+        host.ask(op="pledged")
+        for k, v in enumerate(values, 1):
+            host.ask(op="entropy", seat="p%d" % k, hex=v)
         deal = host.ask(op="start")["deliveries"]["p1"][0]["value"]
         role = deal.split()[0].split("=")[1]
         path = os.path.join(out, gid + ".camelog")

@@ -23,14 +23,14 @@ head -n 1 seats/p1.deliveries >lie2.deliveries
 camelog seat check --pubkey dealer.pub --as p3 game.camelog lie2.deliveries
 echo "exit $?"
 echo "-- and p1's label on p3's line"
-sed 's/^delivery 23 /delivery 25 /' lie2.deliveries >lie2b.deliveries
+sed 's/^delivery 35 /delivery 37 /' lie2.deliveries >lie2b.deliveries
 camelog seat check --pubkey dealer.pub --as p3 game.camelog lie2b.deliveries
 echo "exit $?"
 
 echo "== 3. two seats shown two histories: p1 and p2 together prove it"
-{ head -n 27 game.txt; echo "$seal"; } >shown-p1.txt
-# The dealer's line 27 for p2 commits to another deal of p5.
-sed '27s/ [0-9a-f]*$/ 0000000000000000000000000000000000000000000000000000000000000000/' \
+{ head -n 39 game.txt; echo "$seal"; } >shown-p1.txt
+# The dealer's line 39 for p2 commits to another deal of p5.
+sed '39s/ [0-9a-f]*$/ 0000000000000000000000000000000000000000000000000000000000000000/' \
     shown-p1.txt >shown-p2.txt
 seal_as shown-p1
 seal_as shown-p2
@@ -46,13 +46,13 @@ camelog seat history --pubkey dealer.pub shown-p2.camelog game.camelog
 echo "exit $?"
 
 echo "== 4. p3's signed vote dropped and another written: p3 catches it"
-head -n 40 game.txt >seen-p3.txt
-# vote p3 no (line 34, signed on line 35) becomes an unsigned yes; the
+head -n 52 game.txt >seen-p3.txt
+# vote p3 no (line 46, signed on line 47) becomes an unsigned yes; the
 # tally follows, and every later sig, which the dealer cannot make, goes.
-awk 'NR == 34 { print "vote p3 yes"; next }
-     NR == 35 { next }
-     NR == 40 { print "team approved 4-1"; next }
-     NR > 40 && /^sig / { next }
+awk 'NR == 46 { print "vote p3 yes"; next }
+     NR == 47 { next }
+     NR == 52 { print "team approved 4-1"; next }
+     NR > 52 && /^sig / { next }
      { print }' game.txt >forged.txt
 seal_as forged
 camelog verify -q --pubkey dealer.pub forged.camelog
@@ -66,7 +66,7 @@ echo "== 5. the final file replaced by a re-dealt game: every seat catches it"
 camelog simulate --game avalon --players 5 --seed 06 --sigs --entropy \
     --key dealer.key -o redealt.camelog >/dev/null
 for k in 1 2 3 4 5; do
-    head -n $((40 + 4 * k)) game.txt >"seen-p$k.txt"
+    head -n $((52 + 4 * k)) game.txt >"seen-p$k.txt"
     camelog seat history --pubkey dealer.pub "seen-p$k.txt" redealt.camelog \
         >/dev/null 2>&1
     echo "p$k: exit $?"

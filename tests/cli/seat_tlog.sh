@@ -6,7 +6,7 @@
 # first entries differ) is shown as the two signed checkpoints, exit 1;
 # so are a game missing from the log, tiles that do not lead to the
 # checkpoint's root, and a checkpoint signed by another key.  seat entropy
-# with --tlog gives entropy only for a start the log holds.
+# with --tlog pledges entropy only for a start the log holds.
 camelog keygen --seed 5555555555555555555555555555555555555555555555555555555555555555 -o dealer >/dev/null
 camelog keygen --seed 6666666666666666666666666666666666666666666666666666666666666666 -o other >/dev/null
 camelog tlog init --origin example.org/games log
@@ -66,7 +66,7 @@ ls seen
 echo "--- the honest log goes on"
 camelog seat logged --pubkey dealer.pub --tlog served --seen seen b.journal
 echo "exit $?"
-echo "--- entropy only for a start in the log"
+echo "--- a pledge only for a start in the log"
 camelog keygen --seed 0101010101010101010101010101010101010101010101010101010101010101 -o p1 >/dev/null
 key=$(sed -n 2p p1.pub)
 keyed='{"op":"new","game":"avalon","seats":[{"name":"Alice","key":"'$key'"},"Bob","Carol","Dave","Erin"],"dealer":"dealer.key","journal":"JOURNAL","game_id":"ID"}'
@@ -75,11 +75,11 @@ echo "${keyed/JOURNAL/k.journal}" | sed 's/ID/000000000000000000000000000000c1/'
 echo "${keyed/JOURNAL/u.journal}" | sed 's/ID/000000000000000000000000000000c2/' |
     camelog host >/dev/null
 serve served
-camelog seat entropy --key p1.key --log k.journal --pubkey dealer.pub --tlog served --seen seen |
+camelog seat commit --key p1.key --state state --pubkey dealer.pub --tlog served --seen seen k.journal |
     sed 's/ [^ ]*$//'
 echo "exit ${PIPESTATUS[0]}"
-camelog seat entropy --key p1.key --log u.journal --pubkey dealer.pub --tlog served --seen seen
+camelog seat commit --key p1.key --state state --pubkey dealer.pub --tlog served --seen seen u.journal
 echo "exit $?"
-camelog seat entropy --key p1.key --log u.journal --tlog served
+camelog seat commit --key p1.key --state state --pubkey dealer.pub --tlog served u.journal
 echo "exit $?"
 ls seen

@@ -127,8 +127,11 @@ function native(files, pin) {
     const o = JSON.parse(l);
     res.set(o.file, [o, null]);
   }
-  // One line a file, in the order given.
-  const lines = text.stdout.split("\n").filter((s) => s);
+  // One line a file, in the order given (the seed's provenance, a
+  // second line of the text form, is camelog-verify(1)'s own).
+  const lines = text.stdout
+    .split("\n")
+    .filter((s) => s && !/: seed provenance: /.test(s));
   files.forEach((f, i) => {
     const l = lines[i] ?? "";
     if (!l.startsWith(`${f}: `) || !res.has(f)) {
