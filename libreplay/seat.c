@@ -969,7 +969,8 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
         rc = rpl__err(err, RPL_E_ARG, no,
                       "a seat signs its own pledge and entropy only as it "
                       "makes them (camelog seat commit, camelog seat "
-                      "reveal), never a %.*s line handed to it",
+                      "reveal), never %s %.*s line handed to it",
+                      rpl__tok_is(&ln.tok[0], "entropy") ? "an" : "a",
                       (int)ln.tok[0].n, ln.tok[0].p);
         goto out;
     }

@@ -144,6 +144,23 @@ class SeatLog {
       this.lib.json(this.lib.exports.cw_entropy(h, seat, seed)));
   }
 
+  // Format 2: the pledge of value (32 bytes the seat keeps), then, once
+  // the log holds the sealed start, its reveal.
+  pledge(seat, key, value) {
+    return this.round(seat, key, value, 0);
+  }
+
+  reveal(seat, key, value) {
+    return this.round(seat, key, value, 1);
+  }
+
+  round(seat, key, value, isReveal) {
+    const h = this.live();
+    return this.lib.withBytes(key.seed, (seed) =>
+      this.lib.withBytes(value, (v) =>
+        this.lib.json(this.lib.exports.cw_round(h, seat, seed, v, isReveal))));
+  }
+
   close() {
     if (this.handle) {
       this.lib.exports.cw_log_close(this.handle);

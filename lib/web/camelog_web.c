@@ -207,6 +207,9 @@ char *cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
               const char *line);
 CW_EXPORT(cw_entropy)
 char *cw_entropy(const struct cw_log *h, size_t seat, const uint8_t seed[32]);
+CW_EXPORT(cw_round)
+char *cw_round(const struct cw_log *h, size_t seat, const uint8_t seed[32],
+               const uint8_t value[32], int is_reveal);
 
 void *
 cw_alloc(size_t n)
@@ -315,6 +318,13 @@ summary_text(char *out, size_t cap, const struct rpl_report *rep,
         snprintf(out, cap, "ok (%s%sin progress%s)", imp, vtext, seed);
         break;
     case RPL_PROGRESS_FINISHED:
+        if (rep->abandoned_by) {
+            snprintf(out, cap,
+                     "ok (%s%sabandoned: p%zu did not reveal its "
+                     "entropy%s)",
+                     imp, vtext, rep->abandoned_by, seed);
+            break;
+        }
         snprintf(out, cap, "ok (%s%sfinished, not revealed%s)", imp, vtext,
                  seed);
         break;
@@ -324,6 +334,20 @@ summary_text(char *out, size_t cap, const struct rpl_report *rep,
                  plural(rep->sigs, "sig", "sigs"), seed);
         break;
     }
+}
+
+/* The seats of mask as a JSON array of numbers. */
+static json_t *
+seats_json(uint32_t mask)
+{
+    json_t *a = json_array();
+
+    for (size_t k = 1; a && k <= RPL_SEATS_MAX; k++) {
+        if (mask & (1u << (k - 1))) {
+            json_array_append_new(a, json_integer((json_int_t)k));
+        }
+    }
+    return a;
 }
 
 static json_t *
@@ -358,6 +382,22 @@ warnings_json(const struct rpl_log *log, const struct rpl_report *rep,
                                               "entropy; the dealer alone "
                                               "chose the seed"));
     }
+    if (arr && st == RPL_OK && rep->version == 1) {
+        json_array_append_new(
+            arr, warning_json(0, "W-v1: format 1 lacks pledged entropy (its "
+                                 "dealer could drop a contribution or let a "
+                                 "seat choose its own last), a sealed start "
+                                 "for each seat to keep, and the abandoned "
+                                 "line"));
+    }
+    if (arr && st == RPL_OK && rep->progress == RPL_PROGRESS_FINISHED &&
+        !rep->abandoned_by) {
+        json_array_append_new(
+            arr, warning_json(0, "W-reveal: the game is finished but the "
+                                 "dealer never revealed its secret: the "
+                                 "deal, the private messages and the secret "
+                                 "choices are unchecked"));
+    }
     return arr;
 }
 
@@ -373,6 +413,13 @@ report_json(const struct rpl_report *rep, enum rpl_status st,
     jset(seed, "seats", jsize(rep->entropy_seats));
     jset(seed, "of", jsize(rep->seats));
     jset(seed, "signed", jsize(rep->entropy_signed));
+    jset(seed, "keyed", seats_json(rep->keyed));
+    jset(seed, "pledged", seats_json(rep->pledged));
+    jset(seed, "pledge_signed", seats_json(rep->pledge_signed));
+    jset(seed, "revealed", seats_json(rep->revealed));
+    jset(seed, "reveal_signed", seats_json(rep->reveal_signed));
+    jset(seed, "abandoned",
+         rep->abandoned_by ? jsize(rep->abandoned_by) : json_null());
     if (rep->unsealed_from != 0) {
         unc = json_object();
         jset(unc, "first", jsize(rep->unsealed_from));
@@ -715,6 +762,42 @@ cw_entropy(const struct cw_log *h, size_t seat, const uint8_t seed[32])
     jset(o, "ok", json_true());
     jset(o, "seat", jsize(seat));
     jset(o, "entropy", json_string(eline));
+    jset(o, "sig", json_string(sig));
+    return jdump(o);
+}
+
+/* Format 2's two rounds (camelog(5), "Entropy"): the seat's pledge of
+ * value, or its reveal of it once the log holds the sealed start, as
+ * camelog seat commit and camelog seat reveal make them.  The caller
+ * keeps value between the two. */
+char *
+cw_round(const struct cw_log *h, size_t seat, const uint8_t seed[32],
+         const uint8_t value[32], int is_reveal)
+{
+    struct rpl_seckey *sk = NULL;
+    struct rpl_error err;
+    char line[RPL_ENTROPY_LINE_MAX], sig[RPL_SIG_LINE_MAX];
+    char *usage = NULL;
+    enum rpl_status st;
+    json_t *o;
+
+    if (!has_log(h, &usage)) {
+        return usage;
+    }
+    st = rpl_seckey_from_seed(h->ctx, &sk, seed, &err);
+    if (st == RPL_OK) {
+        st = is_reveal
+                 ? rpl_seat_reveal(h->log, seat, sk, value, line, sig, &err)
+                 : rpl_seat_pledge(h->log, seat, sk, value, line, sig, &err);
+    }
+    rpl_seckey_free(sk);
+    if (st != RPL_OK) {
+        return jdump(fail_json(st, &err));
+    }
+    o = json_object();
+    jset(o, "ok", json_true());
+    jset(o, "seat", jsize(seat));
+    jset(o, is_reveal ? "entropy" : "pledge", json_string(line));
     jset(o, "sig", json_string(sig));
     return jdump(o);
 }

@@ -6,8 +6,9 @@
 //     log before it, and the sig equals the next line of the log byte
 //     for byte (Ed25519 is deterministic);
 //   - signing with another seat's key fails as camelog seat sign does;
-//   - entropy: the entropy and sig lines the wasm makes for each seat
-//     extend the log into one that the C and the wasm both verify;
+//   - entropy: the pledge and sig lines the wasm makes for each seat
+//     extend the log into one that the C and the wasm both verify, and
+//     a reveal before the sealed start is refused;
 //   - each seat's deliveries check out as camelog seat check --json
 //     says, and so do the tampered ones (a value's first byte changed,
 //     another seat), with the same code and message.
@@ -76,6 +77,15 @@ for (let i = 1; i + 1 < lines.length; i++) {
   }
   const seat = Number(m[1]);
   const log = lib.open(enc(prefix(i)), { live: true });
+  if (/^(pledge|entropy) /.test(lines[i])) {
+    // Format 2: a seat makes these itself (pledge, reveal below) and
+    // signs none handed to it.
+    const r = log.sign(seat, keys[seat], lines[i]);
+    expect(!r.ok && r.code === "arg",
+      `line ${i + 1} "${lines[i]}" signed when handed: ${JSON.stringify(r)}`);
+    log.close();
+    continue;
+  }
   const r = log.sign(seat, keys[seat], lines[i]);
   expect(r.ok && r.sig === lines[i + 1],
     `line ${i + 1} "${lines[i]}": wasm ${JSON.stringify(r)}, log "${
@@ -101,24 +111,40 @@ for (let i = 1; i + 1 < lines.length; i++) {
 }
 expect(signed > 10, `only ${signed} seat lines signed`);
 
-// Entropy: each seat in turn, from the log after `commit`.
+// Entropy, format 2's first round: each seat pledges a value of its
+// own, from the log after `commit`, in seat order; the log with every
+// pledge verifies alike in the wasm and the C.  A reveal before the
+// dealer's sealed start is refused by both.
 const commit = lines.findIndex((l) => l.startsWith("commit "));
 let grown = prefix(commit + 1);
+const values = [];
 for (let s = 1; s <= seats; s++) {
+  values[s] = new Uint8Array(32).fill(s);
   const log = lib.open(enc(grown), { live: true });
-  const r = log.entropy(s, keys[s]);
+  const r = log.pledge(s, keys[s], values[s]);
   log.close();
-  expect(r.ok && r.entropy.startsWith(`entropy p${s} `) &&
-    r.sig.startsWith(`sig p${s} `), `entropy p${s}: ${JSON.stringify(r)}`);
-  grown += `${r.entropy}\n${r.sig}\n`;
+  expect(r.ok && r.pledge.startsWith(`pledge p${s} `) &&
+    r.sig.startsWith(`sig p${s} `), `pledge p${s}: ${JSON.stringify(r)}`);
+  grown += `${r.pledge}\n${r.sig}\n`;
 }
-const ent = join(work, "entropy.txt");
+const ent = join(work, "pledges.txt");
 writeFileSync(ent, grown);
 const wv = lib.verify(enc(grown));
 const cv = JSON.parse(c(["verify", "--json", "-q", ent]).stdout);
-expect(wv.valid && cv.valid && wv.sigs === seats && cv.sigs === seats &&
-  wv.seed.signed === seats,
-  `entropy log: wasm ${JSON.stringify(wv)}, C ${JSON.stringify(cv)}`);
+{
+  const { file: _f, ...cj } = cv;
+  const { summary: _s, ...wj } = wv;
+  expect(wv.valid && cv.valid && wv.sigs === seats &&
+    JSON.stringify(wj) === JSON.stringify(cj),
+    `pledges log: wasm ${JSON.stringify(wv)}, C ${JSON.stringify(cv)}`);
+}
+{
+  const log = lib.open(enc(grown), { live: true });
+  const r = log.reveal(1, keys[1], values[1]);
+  log.close();
+  expect(!r.ok && r.code === "state",
+    `reveal before the sealed start: ${JSON.stringify(r)}`);
+}
 
 // Deliveries, as camelog seat check --json sees them.
 const final = lib.open(readFileSync(logFile), {
@@ -157,6 +183,6 @@ final.close();
 expect(delivered > seats * 3, `only ${delivered} deliveries checked`);
 
 console.log(`seat: ${checks - failures} of ${checks} checks passed ` +
-  `(${signed} signatures remade, ${seats} entropy lines, ${delivered} ` +
+  `(${signed} signatures remade, ${seats} pledges, ${delivered} ` +
   `deliveries)`);
 process.exit(failures === 0 ? 0 : 1);

@@ -74,7 +74,10 @@ def native(path, pin=None):
     j = camelog("verify", "--json", "-q", *pinargs, path)
     ms = (time.monotonic() - t0) * 1000
     t = camelog("verify", "-q", *pinargs, path)
-    return json.loads(j.stdout), t.stdout.strip()[len(path) + 2:], ms
+    # The verdict line; a second line, the seed's provenance seat by
+    # seat, is not part of the page's one-line verdict.
+    first = t.stdout.strip().split("\n")[0]
+    return json.loads(j.stdout), first[len(path) + 2:], ms
 
 
 def embedded(page, ident):
