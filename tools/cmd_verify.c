@@ -137,65 +137,40 @@ print_warnings(const char *file, struct rpl_log *log,
     }
 }
 
+/* A warning verify adds of its own (line 0): printed, and kept in arr
+ * for --json when arr is not NULL. */
+static void
+file_warning(const char *file, json_t *arr, const char *w)
+{
+    json_t *o;
+
+    cli_file_warn(file, 0, "%s", w);
+    if (!arr) {
+        return;
+    }
+    o = json_object();
+    cli_json_set(o, "line", cli_json_size(0));
+    cli_json_set(o, "text", cli_json_str(w));
+    json_array_append_new(arr, o);
+}
+
 /* A log whose seed no seat contributed to: the dealer alone chose it,
  * so the deal is only as fair as the dealer. */
-static void
-seed_warning(const char *file, json_t *arr)
-{
-    static const char w[] = "W-seed: no seat contributed entropy; the "
-                            "dealer alone chose the seed";
-    json_t *o;
-
-    cli_file_warn(file, 0, "%s", w);
-    if (!arr) {
-        return;
-    }
-    o = json_object();
-    cli_json_set(o, "line", cli_json_size(0));
-    cli_json_set(o, "text", cli_json_str(w));
-    json_array_append_new(arr, o);
-}
+static const char seed_warning[] = "W-seed: no seat contributed entropy; the "
+                                   "dealer alone chose the seed";
 
 /* A format 1 log: the guarantees of format 2 it lacks, in one warning. */
-static void
-v1_warning(const char *file, json_t *arr)
-{
-    static const char w[] =
-        "W-v1: format 1 lacks pledged entropy (its dealer could drop a "
-        "contribution or let a seat choose its own last), a sealed start "
-        "for each seat to keep, and the abandoned line";
-    json_t *o;
-
-    cli_file_warn(file, 0, "%s", w);
-    if (!arr) {
-        return;
-    }
-    o = json_object();
-    cli_json_set(o, "line", cli_json_size(0));
-    cli_json_set(o, "text", cli_json_str(w));
-    json_array_append_new(arr, o);
-}
+static const char v1_warning[] =
+    "W-v1: format 1 lacks pledged entropy (its dealer could drop a "
+    "contribution or let a seat choose its own last), a sealed start "
+    "for each seat to keep, and the abandoned line";
 
 /* A finished game whose dealer never revealed S: its deal, its private
  * messages and its secret choices were never checked. */
-static void
-reveal_warning(const char *file, json_t *arr)
-{
-    static const char w[] = "W-reveal: the game is finished but the dealer "
-                            "never revealed its secret: the deal, the "
-                            "private messages and the secret choices are "
-                            "unchecked";
-    json_t *o;
-
-    cli_file_warn(file, 0, "%s", w);
-    if (!arr) {
-        return;
-    }
-    o = json_object();
-    cli_json_set(o, "line", cli_json_size(0));
-    cli_json_set(o, "text", cli_json_str(w));
-    json_array_append_new(arr, o);
-}
+static const char reveal_warning[] = "W-reveal: the game is finished but the "
+                                     "dealer never revealed its secret: the "
+                                     "deal, the private messages and the "
+                                     "secret choices are unchecked";
 
 /* The seed's provenance, seat by seat: who committed and revealed, and
  * whether signed.  Printed when any seat took part. */
@@ -449,14 +424,14 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     }
     print_warnings(file, log, &rep, warnings);
     if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
-        seed_warning(file, warnings);
+        file_warning(file, warnings, seed_warning);
     }
     if (st == RPL_OK && rep.version == 1) {
-        v1_warning(file, warnings);
+        file_warning(file, warnings, v1_warning);
     }
     if (st == RPL_OK && rep.progress == RPL_PROGRESS_FINISHED &&
         !rep.abandoned_by) {
-        reveal_warning(file, warnings);
+        file_warning(file, warnings, reveal_warning);
         if (run->require_reveal) {
             st = RPL_E_INCOMPLETE;
             memset(&rep.error, 0, sizeof(rep.error));
