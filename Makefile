@@ -649,9 +649,12 @@ $(WASM): $(WASM_OBJ)
 	    -Wl,--strip-all $(WASM_OBJ) -L$(WASM_SYS)/lib -lsodium -ljansson \
 	    -lz -o $@
 
+# The package.json beside it says the .js is an ES module, which Node
+# before 20.19 (Debian's is 18) does not guess from its syntax.
 $(WASM_DIR)/camelog.js: lib/web/camelog.js
 	@mkdir -p $(@D)
 	cp $< $@
+	printf '{"type": "module"}\n' >$(@D)/package.json
 
 -include $(WASM_OBJ:.o=.d)
 
