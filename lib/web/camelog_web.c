@@ -737,42 +737,15 @@ cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
     return jdump(o);
 }
 
-char *
-cw_entropy(const struct cw_log *h, size_t seat, const uint8_t seed[32])
-{
-    struct rpl_seckey *sk = NULL;
-    struct rpl_error err;
-    char eline[RPL_ENTROPY_LINE_MAX], sig[RPL_SIG_LINE_MAX];
-    char *usage = NULL;
-    enum rpl_status st;
-    json_t *o;
+/* The lines a seat makes of its entropy, with the key of seed: format
+ * 1's entropy line (ROUND_ENTROPY), or format 2's pledge of value or its
+ * reveal (camelog(5), "Entropy"), as camelog seat entropy, commit and
+ * reveal make them.  The caller keeps value between the two rounds. */
+enum round { ROUND_ENTROPY, ROUND_PLEDGE, ROUND_REVEAL };
 
-    if (!has_log(h, &usage)) {
-        return usage;
-    }
-    st = rpl_seckey_from_seed(h->ctx, &sk, seed, &err);
-    if (st == RPL_OK) {
-        st = rpl_seat_entropy(h->log, seat, sk, eline, sig, &err);
-    }
-    rpl_seckey_free(sk);
-    if (st != RPL_OK) {
-        return jdump(fail_json(st, &err));
-    }
-    o = json_object();
-    jset(o, "ok", json_true());
-    jset(o, "seat", jsize(seat));
-    jset(o, "entropy", json_string(eline));
-    jset(o, "sig", json_string(sig));
-    return jdump(o);
-}
-
-/* Format 2's two rounds (camelog(5), "Entropy"): the seat's pledge of
- * value, or its reveal of it once the log holds the sealed start, as
- * camelog seat commit and camelog seat reveal make them.  The caller
- * keeps value between the two. */
-char *
-cw_round(const struct cw_log *h, size_t seat, const uint8_t seed[32],
-         const uint8_t value[32], int is_reveal)
+static char *
+seat_entropy(const struct cw_log *h, size_t seat, const uint8_t seed[32],
+             const uint8_t *value, enum round round)
 {
     struct rpl_seckey *sk = NULL;
     struct rpl_error err;
@@ -786,9 +759,17 @@ cw_round(const struct cw_log *h, size_t seat, const uint8_t seed[32],
     }
     st = rpl_seckey_from_seed(h->ctx, &sk, seed, &err);
     if (st == RPL_OK) {
-        st = is_reveal
-                 ? rpl_seat_reveal(h->log, seat, sk, value, line, sig, &err)
-                 : rpl_seat_pledge(h->log, seat, sk, value, line, sig, &err);
+        switch (round) {
+        case ROUND_ENTROPY:
+            st = rpl_seat_entropy(h->log, seat, sk, line, sig, &err);
+            break;
+        case ROUND_PLEDGE:
+            st = rpl_seat_pledge(h->log, seat, sk, value, line, sig, &err);
+            break;
+        case ROUND_REVEAL:
+            st = rpl_seat_reveal(h->log, seat, sk, value, line, sig, &err);
+            break;
+        }
     }
     rpl_seckey_free(sk);
     if (st != RPL_OK) {
@@ -797,7 +778,21 @@ cw_round(const struct cw_log *h, size_t seat, const uint8_t seed[32],
     o = json_object();
     jset(o, "ok", json_true());
     jset(o, "seat", jsize(seat));
-    jset(o, is_reveal ? "entropy" : "pledge", json_string(line));
+    jset(o, round == ROUND_PLEDGE ? "pledge" : "entropy", json_string(line));
     jset(o, "sig", json_string(sig));
     return jdump(o);
+}
+
+char *
+cw_entropy(const struct cw_log *h, size_t seat, const uint8_t seed[32])
+{
+    return seat_entropy(h, seat, seed, NULL, ROUND_ENTROPY);
+}
+
+char *
+cw_round(const struct cw_log *h, size_t seat, const uint8_t seed[32],
+         const uint8_t value[32], int is_reveal)
+{
+    return seat_entropy(h, seat, seed, value,
+                        is_reveal ? ROUND_REVEAL : ROUND_PLEDGE);
 }
