@@ -225,7 +225,8 @@ unit: $(TESTRUN)
 	$(TESTRUN)
 
 # The shared library exports rpl_* and nothing else (no rpl__ helper),
-# under the soname.
+# under the soname; libreplay(3) documents every function it exports
+# (tests/man_api.sh).
 symbols: $(LIB_SO)
 	@so=$(LIB_SO); \
 	soname=$$(objdump -p $$so | awk '$$1 == "SONAME" { print $$2 }'); \
@@ -241,6 +242,7 @@ symbols: $(LIB_SO)
 	    echo "symbols: $$so does not export rpl_version" >&2; exit 1; }; \
 	echo "symbols: $$(printf '%s\n' "$$syms" | wc -l) rpl_ symbols," \
 	    "soname $$soname"
+	@bash tests/man_api.sh $(LIB_SO) man/man3/libreplay.3
 
 # The layout rules of CONTRIBUTING.md that a formatter cannot check.
 layout: all
