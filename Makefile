@@ -464,9 +464,10 @@ $(TLOG_INTEROP): tests/tlog_interop/main.go
 
 # ---------------------------------------------------------------- archive
 
-# schema/archive.sql is the only copy of the archive schema: db.c
-# includes it as an array of C string literals, one per line (ISO C
-# bounds the length of one literal, not of an array).
+# schema/archive.sql is the only copy of the SQLite archive schema, and
+# schema/archive_pg.sql of the PostgreSQL one: each backend includes its
+# own as an array of C string literals, one per line (ISO C bounds the
+# length of one literal, not of an array).
 $(B)/archive_sql.h: schema/archive.sql
 	@mkdir -p $(@D)
 	{ echo '/* Generated from schema/archive.sql by make; do not edit. */'; \
@@ -474,7 +475,15 @@ $(B)/archive_sql.h: schema/archive.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
 	  echo '};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/libreplay/archive/db.o: $(B)/archive_sql.h
+$(B)/archive_pg_sql.h: schema/archive_pg.sql
+	@mkdir -p $(@D)
+	{ echo '/* Generated from schema/archive_pg.sql by make; do not edit. */'; \
+	  echo 'static const char *const archive_pg_sql[] = {'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
+	  echo '};'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/libreplay/archive/backend_sqlite.o: $(B)/archive_sql.h
+$(B)/libreplay/archive/backend_pg.o: $(B)/archive_pg_sql.h
 
 # ---------------------------------------------------------------- html
 
