@@ -112,7 +112,7 @@ due_file(bool is_json, const struct rpl_log *log, size_t as, const char *file,
                                st == RPL_OK
                                    ? json_null()
                                    : cli_json_str(cli_error_text(st, &err)));
-            if (!ok || json_array_append_new(extra, o) != 0) {
+            if (json_array_append_new(extra, o) != 0 || !ok) {
                 rc = CLI_EXIT_USAGE;
             }
         } else {
@@ -206,7 +206,7 @@ seat_due(struct rpl_ctx *ctx, const char *pubkey, const char *seat,
         }
         if (list) {
             json_t *o = json_object();
-            bool jok = o != NULL;
+            bool jok = true;
 
             jok &= cli_json_set(o, "line", cli_json_size(u->line));
             jok &= cli_json_set(o, "text", json_stringn(text, (size_t)tl));
@@ -221,7 +221,7 @@ seat_due(struct rpl_ctx *ctx, const char *pubkey, const char *seat,
                 ok        ? json_null()
                 : u->file ? cli_json_str(cli_error_text(u->err.code, &u->err))
                           : json_string("no delivery received"));
-            if (!jok || json_array_append_new(list, o) != 0) {
+            if (json_array_append_new(list, o) != 0 || !jok) {
                 rc = CLI_EXIT_USAGE;
             }
         } else if (!u->file) {
@@ -235,7 +235,7 @@ seat_due(struct rpl_ctx *ctx, const char *pubkey, const char *seat,
     }
     if (list) {
         json_t *o = json_object();
-        bool ok = o != NULL;
+        bool ok = true;
 
         ok &= cli_json_set(o, "log", cli_json_str(file));
         ok &= cli_json_set(o, "seat", cli_json_size(as));
