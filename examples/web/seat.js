@@ -97,6 +97,8 @@ function onLines(first, batch) {
     return;
   }
   lines.push(...batch);
+  // Kept as shown, a failing batch too: it is the evidence.
+  localStorage.setItem(`${store}/history`, text());
   const next = camelog.open(new TextEncoder().encode(text()),
     { pubkey: dealer, live: true });
   if (log) {
@@ -104,11 +106,17 @@ function onLines(first, batch) {
   }
   log = next;
   if (!log.report.valid) {
+    // A seat's signature that fails over the lines this seat was shown:
+    // that seat signed other lines, so the host shows the seats
+    // different histories.
+    const signer = log.report.code === "sig"
+      ? /signature of (p\d+)/.exec(log.report.error)?.[1] : null;
     fail(`The history the host showed this seat does not verify at line ${
-      log.report.line}.`, log.report.error);
+      log.report.line}.${signer ? ` ${who(signer)} signed other lines than ` +
+      "these: the host is showing the seats different histories." : ""}`,
+    log.report.error);
     return;
   }
-  localStorage.setItem(`${store}/history`, text());
   for (const l of batch) {
     const m = /^seat (p\d+) "([^"]*)"/.exec(l);
     if (m) {
@@ -140,7 +148,7 @@ function showLines(first, batch) {
 function showChecks() {
   const r = log.report;
   $("checks").textContent = `\u2713 ${lines.length} lines verified in this ` +
-    `browser (${r.summary}); ${deliveries} private message` +
+    `browser: ${r.summary}; ${deliveries} private message` +
     `${deliveries === 1 ? "" : "s"} checked.`;
 }
 
@@ -150,7 +158,8 @@ function onDelivery(d) {
   const r = log.checkDelivery(seat, JSON.stringify(d));
   if (!r.valid) {
     fail(`The dealer's private message for line ${d.line} ("${d.label}") ` +
-      "does not match what the public log commits to.", r.error);
+      "failed this seat's check: it is not what the dealer committed to " +
+      "and signed.", r.error);
     return;
   }
   deliveries++;
@@ -327,9 +336,16 @@ function showTable(pub) {
     cards: "the team plays its cards", assassinate: "the Assassin names Merlin",
     end: "the game is over",
   }[pub.phase] || pub.phase;
-  let t = `Quest ${pub.round}: ${phase}. Leader ${who(`p${pub.leader}`)}.`;
-  if (pub.proposal?.team) {
-    t += ` Team: ${pub.proposal.team.map((k) => who(`p${k}`)).join(", ")}.`;
+  // Who leads and who proposed what, from the verified log; the leader
+  // of the state is the one of the next proposal.
+  const last = [...lines].reverse().find((l) => l.startsWith("propose "));
+  let t = `Quest ${pub.round}: ${phase}.`;
+  if (pub.phase === "propose") {
+    t += ` Leader ${who(`p${pub.leader}`)}.`;
+  } else if (last && (pub.phase === "vote" || pub.phase === "cards")) {
+    const w = last.split(" ");
+    t += ` ${who(w[1])} proposed ${w[w.length - 1].split(",").map(who)
+      .join(", ")}.`;
   }
   t += ` Rejected teams in a row: ${pub.rejections}.`;
   if (pub.winner) {

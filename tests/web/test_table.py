@@ -202,6 +202,7 @@ class Table:
         self.p.terminate()
         self.p.wait()
         self.err.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def failed(k):
@@ -316,6 +317,9 @@ def lie_fork(driver, windows):
     pages, _ = t.play(lambda t, p: any(o["state"] == "failed" for o in p.values()),
                       seconds=25)
     lie = t.lie()
+    for j, o in pages.items():
+        if o["state"] == "failed":
+            print("table: fork: p%d failed: %s %s" % (j, o["what"], o["message"]))
     if check(lie, "fork: the bridge never forked"):
         k = lie["seat"]
         o = pages[k]
