@@ -51,7 +51,25 @@ function fail(what, message) {
   $("banner").hidden = false;
   $("actions").replaceChildren();
   $("prompt").textContent = "Stopped: this page signs nothing more.";
+  $("checks").className = "bad";
+  $("checks").textContent = `\u2717 Stopped at the failed check above, ` +
+    `after ${lines.length} lines and ${deliveries} private messages that ` +
+    "passed. Keep what you were shown: it is your evidence.";
+  downloads([["the history you were shown", `${me}.txt`,
+    new TextEncoder().encode(text())]]);
   document.title = `FAILED - ${me} - camelog seat`;
+}
+
+function downloads(files) {
+  const dl = $("downloads");
+  dl.replaceChildren();
+  for (const [name, file, data] of files) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([data]));
+    a.download = file;
+    a.textContent = `Download ${name}`;
+    dl.append(a, " ");
+  }
 }
 
 function setStatus(text) {
@@ -403,16 +421,9 @@ async function onFinal(url) {
     `browser in ${ms.toFixed(0)} ms: ${report.summary}; its first ` +
     `${h.lines} lines are the history you were shown.`;
   $("checks").dataset.final = report.summary;
-  const dl = $("downloads");
-  dl.replaceChildren();
-  for (const [name, data] of [["the finished file", bytes],
-    ["the history you were shown", new TextEncoder().encode(text())]]) {
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([data]));
-    a.download = name === "the finished file" ? "game.camelog" : `${me}.txt`;
-    a.textContent = `Download ${name}`;
-    dl.append(a, " ");
-  }
+  downloads([["the finished file", "game.camelog", bytes],
+    ["the history you were shown", `${me}.txt`,
+      new TextEncoder().encode(text())]]);
 }
 
 // ------------------------------------------------------------ events
