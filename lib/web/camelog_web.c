@@ -735,8 +735,8 @@ sign_line(const struct cw_log *h, size_t seat, const uint8_t seed[32],
     }
     st = rpl_seckey_from_seed(h->ctx, &sk, seed, &err);
     if (st == RPL_OK && action) {
-        st = rpl_seat_sign_action(h->log, seat, sk, line, action, label,
-                                  nonce, sig, &err);
+        st = rpl_seat_sign_action(h->log, seat, sk, line, action, label, nonce,
+                                  sig, &err);
     } else if (st == RPL_OK) {
         st = rpl_seat_sign(h->log, seat, sk, line, sig, &err);
     }
