@@ -38,7 +38,11 @@ let token = null;
 let log = null;          // the SeatLog of every line seen, verified
 const lines = [];        // every public line this seat was shown
 const names = {};        // p1 -> "Alice", from the verified header
-let choice = null;       // the action the player clicked last
+// The player's last click, and the line it was signed for: one click
+// signs one line (the same line again, should the host ask with a new
+// base), never a later one.
+let choice = null;       // { action, line }
+let lastTurn = null;     // the last turn drawn: [public, actions]
 let pledgeValue = null;  // the 32 bytes pledged, until the reveal
 let deliveries = 0;
 let failed = false;
@@ -269,6 +273,15 @@ function onTurn(pub, actions) {
   const box = $("actions");
   box.replaceChildren();
   $("notice").hidden = true;
+  lastTurn = [pub, actions];
+  const kindOf = (a) => a.split(" ")[0];
+  if (choice && choice.line === null && actions.length > 0 &&
+      kindOf(actions[0]) === kindOf(choice.action)) {
+    // Clicked, not yet taken by the host: no second click.
+    $("prompt").textContent = `You chose "${label(choice.action)}"; ` +
+      "waiting for the host.";
+    return;
+  }
   if (!$("role").dataset.role) {
     $("prompt").textContent = "Waiting for the deal.";
     return;
@@ -282,7 +295,7 @@ function onTurn(pub, actions) {
     const waiting = pub.waiting?.length ? pub.waiting.map(who).join(", ")
       : "the dealer";
     $("prompt").textContent = choice
-      ? `You chose "${label(choice)}". Waiting for ${waiting}.`
+      ? `You chose "${label(choice.action)}". Waiting for ${waiting}.`
       : `Waiting for ${waiting}.`;
     return;
   }
@@ -294,7 +307,7 @@ function onTurn(pub, actions) {
     assassinate: "Name the seat you believe is Merlin.",
   }[kind] || "Your move.";
   const send = (a, b) => {
-    choice = a;
+    choice = { action: a, line: null };
     for (const x of box.querySelectorAll("button")) {
       x.disabled = true;
     }
@@ -385,13 +398,18 @@ function showTable(pub) {
 // ---------------------------------------------------------- signing
 
 function onSign(req) {
+  // Without a click of its own for this line, the seat's choice is ""
+  // and the library refuses to sign.
+  const own = choice && (choice.line === null || choice.line === req.line)
+    ? choice.action : "";
   const r = log.sign(seat, key, req.text,
-    { action: choice || "", label: req.label, nonce: req.nonce });
+    { action: own, label: req.label, nonce: req.nonce });
   if (!r.ok) {
     fail(`The host asked this seat to sign line ${req.line}, which is not ` +
-      `what you chose${choice ? ` ("${label(choice)}")` : ""}.`, r.error);
+      `what you chose${own ? ` ("${label(own)}")` : ""}.`, r.error);
     return;
   }
+  choice.line = req.line;
   submit({ kind: "sign", line: req.line, sig: r.sig });
 }
 
@@ -443,6 +461,13 @@ async function handle(ev) {
     case "sign":
       return onSign(ev.req);
     case "refused":
+      // The host did not take the click: it is spent, choose again.
+      if (choice && choice.line === null) {
+        choice = null;
+        if (lastTurn) {
+          onTurn(...lastTurn);
+        }
+      }
       $("notice").hidden = false;
       $("notice").textContent = `The host refused: ${ev.reason}`;
       return undefined;
