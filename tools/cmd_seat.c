@@ -1010,6 +1010,10 @@ run_history(const struct args *a, struct rpl_ctx *ctx)
             if (rc == CLI_EXIT_OK) {
                 rc = cli_write_file(path, "", 0, 0600, true);
             }
+            /* A restart shows at the end of the game too. */
+            if (rc == CLI_EXIT_OK) {
+                warn_restarts(a->state, id);
+            }
         }
     }
 out:

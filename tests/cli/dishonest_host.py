@@ -989,9 +989,10 @@ def restart():
     g.play()
     g.finish()
     hist = [history(s, "game.camelog", "--state", s.table) for s in g.seats]
-    print("  seat history --state: exit %s; p1: %s" %
+    print("  seat history --state: exit %s; %d of 5 seats warn; p1: %s" %
           (",".join(str(h[0]) for h in hist),
-           (first_err(hist[0][2]) or hist[0][1].strip())))
+           sum("started before" in h[2] for h in hist), hist[0][1].strip()))
+    print("  %s" % first_err(hist[0][2]))
     starts = [run(CAMELOG, "seat", "starts", "--state", s.table)
               for s in g.seats]
     caught = [s.name for s, r in zip(g.seats, starts) if r[0] == 1]
