@@ -959,10 +959,21 @@ def game_value(k, game_id):
                            digest_size=32).hexdigest()
 
 
+def fixed_values(seats, game_id):
+    for s in seats:
+        os.makedirs(s.table, exist_ok=True)
+        path = os.path.join(s.table, "%s.%s.value" % (game_id, s.name))
+        with open(path, "w") as f:
+            f.write(game_value(s.k, game_id) + "\n")
+        os.chmod(path, 0o600)
+
+
 def restart():
     """The dealer deals, dislikes the deal, "crashes" and starts the
-    table again under a new id and a new S; the seats, whose table
-    directories keep the sealed start of every game, see it."""
+    table again under a new id and a new S; then it does it again
+    without a crash: it drops p3's reveal, ends that game as if p3 had
+    withheld it, and writes it.  The seats, whose table directories keep
+    the sealed start of every game, see both."""
     first = Game()
     first.start()
     roles = ",".join(s.role for s in first.seats)
@@ -970,19 +981,33 @@ def restart():
     first.p.wait()
     print("restart: game %s dealt %s; the dealer kills its host and starts "
           "again" % (GAME_ID, roles))
-    again = "a9a1a9a1a9a1a9a1a9a1a9a1a9a1a9a1"
-    for s in first.seats:
-        os.makedirs(s.table, exist_ok=True)
-        path = os.path.join(s.table, "%s.%s.value" % (again, s.name))
-        with open(path, "w") as f:
-            f.write(game_value(s.k, again) + "\n")
-        os.chmod(path, 0o600)
-    g = Game(secret="a7" * 32, game_id=again, seats=first.seats)
+    # The second game: every value revealed to the host, p3's dropped.
+    second = "a9a1a9a1a9a1a9a1a9a1a9a1a9a1a9a1"
+    fixed_values(first.seats, second)
+    g = Game(secret="a7" * 32, game_id=second, seats=first.seats)
     g.new()
     made = g.pledges()
     warned = [n for n, (_, _, err) in made.items() if "started before" in err]
     print("  seat commit of game %s: %d of 5 seats warn; p1: %s" %
-          (again, len(warned), first_err(made["p1"][2])))
+          (second, len(warned), first_err(made["p1"][2])))
+    g.reveals(skip=("p3",))
+    g.route(g.ask(op="abandon", seat="p3"))
+    g.ask(op="write", path="abandoned.camelog", force=True)
+    g.stop()
+    hist = [history(s, "abandoned.camelog", "--state", s.table)
+            for s in g.seats]
+    print("  game %s written 'abandoned p3'; seat history --state: exit %s" %
+          (second, ",".join(str(h[0]) for h in hist)))
+    # The third game, played to the end.
+    third = "a9a2a9a2a9a2a9a2a9a2a9a2a9a2a9a2"
+    fixed_values(first.seats, third)
+    g = Game(secret="a8" * 32, game_id=third, seats=first.seats)
+    g.new()
+    made = g.pledges()
+    warned = [n for n, (_, _, err) in made.items() if "started before" in err]
+    print("  seat commit of game %s: %d of 5 seats warn, %s times each" %
+          (third, len(warned),
+           made["p1"][2].count("started before")))
     g.reveals()
     g.step = "deal"
     g.route(g.ask(op="start"))
@@ -992,15 +1017,19 @@ def restart():
     print("  seat history --state: exit %s; %d of 5 seats warn; p1: %s" %
           (",".join(str(h[0]) for h in hist),
            sum("started before" in h[2] for h in hist), hist[0][1].strip()))
-    print("  %s" % first_err(hist[0][2]))
+    for ln in hist[0][2].splitlines():
+        print("  %s" % ln)
     starts = [run(CAMELOG, "seat", "starts", "--state", s.table)
               for s in g.seats]
     caught = [s.name for s, r in zip(g.seats, starts) if r[0] == 1]
-    kept = os.path.join(g.seats[0].table, "starts", GAME_ID + ".camelog")
-    rck, msgk = verify(kept)
+    kept = [os.path.join(g.seats[0].table, "starts", i + ".camelog")
+            for i in (GAME_ID, second)]
+    rcs = [verify(k)[0] for k in kept]
+    rck = max(rcs)
     print("  p1's seat starts: %s" % starts[0][1].strip().replace(
         "\n", "\n  "))
-    print("  the start kept: %s" % msgk.splitlines()[0])
+    print("  the starts kept, verified with the pinned key: exit %s" %
+          ",".join(map(str, rcs)))
     report("restart", len(caught) == 5,
            "seat starts exits 1 for %d of 5 seats" % len(caught),
            "every seat", "seat starts", "the next game's pledge",
@@ -1119,7 +1148,10 @@ def hostkey():
                   game_id=GAME_ID, secret=SECRET))
     g.step = "pledge"
     own = p3.round("commit")
+    # The host's value for p3, fixed as the seats' are.
     os.makedirs("host-p3", exist_ok=True)
+    with open(os.path.join("host-p3", GAME_ID + ".p3.value"), "w") as f:
+        f.write(game_value(3, GAME_ID) + "\n")
 
     def as_host(verb):
         return run(CAMELOG, "seat", verb, "--key", "dealer.key", "--state",
