@@ -453,20 +453,6 @@ rpl_log_seat_name(const struct rpl_log *log, size_t seat)
     return log->names[seat];
 }
 
-const char *
-rpl_progress_name(enum rpl_progress progress)
-{
-    switch (progress) {
-    case RPL_PROGRESS_IN_PROGRESS:
-        return "in_progress";
-    case RPL_PROGRESS_FINISHED:
-        return "finished";
-    case RPL_PROGRESS_COMPLETE:
-        return "complete";
-    }
-    return "in_progress";
-}
-
 bool
 rpl_log_dealer(const struct rpl_log *log, struct rpl_pubkey *pk)
 {
@@ -978,9 +964,7 @@ static enum rpl_status
 short_of(const struct rpl_log *log, enum rpl_progress require,
          struct rpl_error *err)
 {
-    const char *is = log->rep.progress == RPL_PROGRESS_FINISHED
-                         ? "finished, not revealed"
-                         : "in progress";
+    const char *is = rpl_progress_text(log->rep.progress);
     const char *want = require == RPL_PROGRESS_COMPLETE
                            ? "a complete game (revealed)"
                            : "a finished game";

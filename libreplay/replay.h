@@ -98,6 +98,11 @@ RPL_API const char *rpl_strerror(enum rpl_status code);
  * than a usage or environment failure (exit 2). */
 RPL_API bool rpl_status_is_invalid_input(enum rpl_status code);
 
+/* A stable lowercase name of a status ("seal", "rules"; "unknown" for a
+ * value not listed above), static storage: the "code" of the JSON
+ * outputs. */
+RPL_API const char *rpl_status_name(enum rpl_status code);
+
 /* ---------------------------------------------------------------------
  * Context
  * ------------------------------------------------------------------ */
@@ -282,6 +287,9 @@ enum rpl_progress {
 /* "in_progress", "finished" or "complete" (static storage): the
  * spelling of the JSON outputs and the archive. */
 RPL_API const char *rpl_progress_name(enum rpl_progress progress);
+/* "in progress", "finished, not revealed" or "complete" (static
+ * storage): the spelling of the text outputs. */
+RPL_API const char *rpl_progress_text(enum rpl_progress progress);
 
 struct rpl_verify_opts {
     /* The pinned dealer key, or NULL.  With it, the key must match the
@@ -1091,6 +1099,17 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
               size_t n, struct rpl_error *err) RPL_NONNULL(1);
+
+/* The sig message of camelog(5) ("Byte-exact definitions"): "camelog
+ * sig v1" || base || line[0..len), written to msg[0..cap) with its
+ * length in *msg_len; what a seat signs for a sign request
+ * (struct rpl_sign_request's base and text).  RPL_E_LIMIT for a line
+ * over RPL_MAX_LINE bytes, RPL_E_ARG when cap is short;
+ * RPL_SIG_MESSAGE_MAX always fits. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_sig_message(const uint8_t base[32], const char *line, size_t len,
+                uint8_t *msg, size_t cap, size_t *msg_len,
+                struct rpl_error *err) RPL_NONNULL(1, 2, 4, 6);
 
 /* The exact bytes seat must sign if line_text (NUL-terminated, no LF) is
  * appended at the end of log: "camelog sig v1" || base || line, base the

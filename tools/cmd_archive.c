@@ -472,7 +472,7 @@ add_json(const char *file, const char *id, const char *result,
     ok &= cli_json_set(o, "file", cli_json_str(file));
     ok &= cli_json_set(o, "id", str_or_null(id));
     ok &= cli_json_set(o, "result", json_string(result));
-    ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+    ok &= cli_json_set(o, "code", json_string(rpl_status_name(st)));
     ok &= cli_json_set(o, "line",
                        st == RPL_OK ? json_null() : cli_json_size(err->line));
     ok &= cli_json_set(o, "error",
@@ -1302,7 +1302,7 @@ report_problem(void *ud, const char *id, const struct rpl_error *e)
         cli_json_set(o, "id", str_or_null(id));
         cli_json_set(o, "line",
                      e->line > 0 ? cli_json_size(e->line) : json_null());
-        cli_json_set(o, "code", json_string(cli_status_name(e->code)));
+        cli_json_set(o, "code", json_string(rpl_status_name(e->code)));
         cli_json_set(o, "error", cli_json_str(e->msg));
         json_array_append_new(run->problems, o);
     }

@@ -351,7 +351,7 @@ report_json(const char *file, const struct rpl_report *rep, enum rpl_status st,
     ok &= cli_json_set(o, "error",
                        valid ? json_null()
                              : cli_json_str(cli_error_text(st, err)));
-    ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+    ok &= cli_json_set(o, "code", json_string(rpl_status_name(st)));
     ok &= cli_json_set(o, "warnings",
                        warnings ? json_incref(warnings) : json_array());
     ok &= cli_json_set(o, "seals", cli_json_size(rep->seals));
