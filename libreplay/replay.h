@@ -1166,6 +1166,11 @@ rpl_sig_message(const uint8_t base[32], const char *line, size_t len,
                 uint8_t *msg, size_t cap, size_t *msg_len,
                 struct rpl_error *err) RPL_NONNULL(1, 2, 4, 6);
 
+/* Reads line[0..len) as the line "sig pK <base64>" of seat K (88
+ * base64 digits, without LF): true with its 64 bytes in sig. */
+RPL_API bool rpl_sig_line_parse(const char *line, size_t len, size_t seat,
+                                uint8_t sig[64]) RPL_NONNULL(1, 4);
+
 /* The exact bytes seat must sign if line_text (NUL-terminated, no LF) is
  * appended at the end of log: "camelog sig v1" || base || line, base the
  * chain value of the log, or for a line that joins a group (a vote after

@@ -174,6 +174,21 @@ rpl__sig_line(char *out, size_t cap, size_t seat, const uint8_t sig[64])
     return done(snprintf(out, cap, "sig p%zu %s", seat, b64));
 }
 
+bool
+rpl_sig_line_parse(const char *line, size_t len, size_t seat, uint8_t sig[64])
+{
+    char prefix[32];
+    const int n = snprintf(prefix, sizeof(prefix), "sig p%zu ", seat);
+    const char *end = NULL;
+    size_t got = 0;
+
+    if (n <= 0 || len != (size_t)n + 88 || memcmp(line, prefix, (size_t)n))
+        return false;
+    return sodium_base642bin(sig, 64, line + n, 88, NULL, &got, &end,
+                             sodium_base64_VARIANT_ORIGINAL) == 0 &&
+           got == 64 && end == line + len;
+}
+
 size_t
 rpl__seal_line(char *out, size_t cap, const uint8_t sig[64])
 {

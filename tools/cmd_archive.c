@@ -778,8 +778,6 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
 static json_t *
 game_json(const struct rpl_archive_game *g)
 {
-    static const char *const progress[] = {"in_progress", "finished",
-                                           "complete"};
     json_t *o = json_object();
     json_t *seats = json_array();
     json_t *quests = json_array();
@@ -819,7 +817,7 @@ game_json(const struct rpl_archive_game *g)
                        cli_json_list(g->variants ? g->variants : ""));
     ok &= cli_json_set(o, "dealer", cli_json_str(g->dealer));
     ok &= cli_json_set(o, "players", cli_json_size(g->players));
-    ok &= cli_json_set(o, "progress", json_string(progress[g->progress]));
+    ok &= cli_json_set(o, "progress", json_string(rpl_progress_name(g->progress)));
     ok &= cli_json_set(o, "imported", json_boolean(g->is_imported));
     ok &= cli_json_set(o, "source", str_or_null(g->source));
     ok &= cli_json_set(o, "source_id", str_or_null(g->source_id));

@@ -432,9 +432,7 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
         struct rpl_refusal *why)
 {
     const char *s;
-    char prefix[32];
-    size_t len = 0, got = 0;
-    const char *end = NULL;
+    size_t len = 0;
 
     *present = false;
     if (!get_str(req, "sig", required, &s, why)) {
@@ -447,17 +445,9 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
         *present = true;
         return true;
     }
-    snprintf(prefix, sizeof(prefix), "sig p%zu ", seat);
-    if (strncmp(s, prefix, strlen(prefix)) == 0) {
-        const char *b64 = s + strlen(prefix);
-
-        if (strlen(b64) == 88 &&
-            sodium_base642bin(sig, 64, b64, 88, NULL, &got, &end,
-                              sodium_base64_VARIANT_ORIGINAL) == 0 &&
-            got == 64 && *end == '\0') {
-            *present = true;
-            return true;
-        }
+    if (rpl_sig_line_parse(s, strlen(s), seat, sig)) {
+        *present = true;
+        return true;
     }
     refuse(why, "bad-request",
            "field \"sig\" must be 128 hex digits or the line \"sig p%zu "
