@@ -66,7 +66,6 @@ SPELLINGS='
 "camelog delivery v1"
 "entropy p%zu %s
 "pledge p%zu %s
-"pledged %s
 "abandoned p%zu"
 "sig p%zu %s
 "seal %s

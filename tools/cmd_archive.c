@@ -817,7 +817,8 @@ game_json(const struct rpl_archive_game *g)
                        cli_json_list(g->variants ? g->variants : ""));
     ok &= cli_json_set(o, "dealer", cli_json_str(g->dealer));
     ok &= cli_json_set(o, "players", cli_json_size(g->players));
-    ok &= cli_json_set(o, "progress", json_string(rpl_progress_name(g->progress)));
+    ok &= cli_json_set(o, "progress",
+                       json_string(rpl_progress_name(g->progress)));
     ok &= cli_json_set(o, "imported", json_boolean(g->is_imported));
     ok &= cli_json_set(o, "source", str_or_null(g->source));
     ok &= cli_json_set(o, "source_id", str_or_null(g->source_id));
