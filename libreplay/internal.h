@@ -108,6 +108,10 @@ void rpl__buf_add(struct rpl__buf *b, const char *s, size_t len);
 void rpl__buf_puts(struct rpl__buf *b, const char *s);
 void rpl__buf_printf(struct rpl__buf *b, const char *fmt, ...)
     RPL__PRINTF(2, 3);
+/* A warning sink that drops every warning (struct rpl__env's warn), for
+ * the walks that replay a log already verified. */
+void rpl__no_warning(void *w, size_t line, const char *msg);
+
 /* Hands the text to the caller (freed with rpl_free); RPL_E_NOMEM when an
  * append failed.  The buffer is empty afterwards. */
 enum rpl_status rpl__buf_take(struct rpl__buf *b, char **out,

@@ -487,14 +487,6 @@ add_warning(void *w, size_t line, const char *msg)
     log->nwarn++;
 }
 
-static void
-ignore_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
-}
-
 /* Shows a line for an error message, cut at 60 bytes. */
 static void
 show_line(char *out, size_t cap, const struct rpl__line *ln)
@@ -951,7 +943,7 @@ env_init(struct rpl__env *env, struct rpl_log *log)
     env->id = log->id;
     env->seats = log->seats;
     env->names = (const char *const *)log->name_ptrs;
-    env->warn = ignore_warning;
+    env->warn = rpl__no_warning;
     env->w = log;
     env->imported = log->rep.is_imported;
     env->version = log->version;

@@ -20,14 +20,6 @@
 
 #include "rec.h"
 
-static void
-no_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
-}
-
 /* Appends one line (without LF) and advances the chain. */
 static enum rpl_status
 append(struct rpl_recorder *rec, const char *line, size_t len,
@@ -302,7 +294,7 @@ rpl__rec_make(struct rpl_ctx *ctx, struct rpl_recorder **out,
     rec->env.ctx = ctx;
     rec->env.id = rec->id;
     rec->env.names = rec->name_ptrs;
-    rec->env.warn = no_warning;
+    rec->env.warn = rpl__no_warning;
     rec->env.imported = cfg->import_source;
     rec->env.version = 2;
     rec->pub_env = rec->env;

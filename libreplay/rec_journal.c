@@ -1061,6 +1061,32 @@ out:
 
 /* ------------------------------------------------ the calls that record */
 
+/* The frame of every public call that changes the recorder: a refusal
+ * or failure changes nothing, the journal included.  call_begin() clears
+ * err and why and takes the snapshot; call_end() adds the journal record
+ * of cmd (seat, sig, data[0..len)) when rc is RPL_OK and writes the
+ * journal, or undoes the call. */
+static enum rpl_status
+call_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
+           struct rpl_refusal *why, struct rpl_error *err)
+{
+    rpl__err_clear(err);
+    if (why)
+        memset(why, 0, sizeof(*why));
+    return rpl__rec_begin(rec, snap, err);
+}
+
+static enum rpl_status
+call_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
+         enum rpl_status rc, unsigned cmd, size_t seat, const uint8_t *sig,
+         const void *data, size_t len, struct rpl_refusal *why,
+         struct rpl_error *err)
+{
+    if (rc == RPL_OK)
+        rpl__rec_cmd(rec, cmd, seat, sig, data, len, NULL, 0);
+    return rpl__rec_end(rec, snap, rc, why, err);
+}
+
 enum rpl_status
 rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
             const struct rpl_rec_config *cfg, struct rpl_error *err)
@@ -1088,24 +1114,19 @@ rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
 {
     struct rpl__rec_snap *snap = NULL;
     uint8_t sig[64];
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    for (size_t k = 1; k <= rec->seats; k++)
+    for (size_t k = 1; rc == RPL_OK && k <= rec->seats; k++)
         if (rec->has_sub_entropy[k])
             rc = rpl__err(err, RPL_E_STATE, 0,
                           "entropy was submitted: use "
                           "rpl_rec_submit_entropy()");
     if (rc == RPL_OK)
         rc = rpl__rec_entropy_line(rec, seat, entropy, seat_sk, NULL, sig, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ENTROPY, seat, seat_sk ? sig : NULL, entropy,
-                     32, NULL, 0);
+    rc = call_end(rec, snap, rc, RPL__CMD_ENTROPY, seat, seat_sk ? sig : NULL,
+                  entropy, 32, NULL, err);
     sodium_memzero(sig, sizeof(sig));
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return rc;
 }
 
 enum rpl_status
@@ -1115,20 +1136,14 @@ rpl_rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
 {
     struct rpl__rec_snap *snap = NULL;
     uint8_t made[64];
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_pledge(rec, seat, pledge, seat_sk, sig, made, why, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_PLEDGE, seat, seat_sk || sig ? made : NULL,
-                     pledge, 32, NULL, 0);
+        rc = rpl__rec_pledge(rec, seat, pledge, seat_sk, sig, made, why, err);
+    rc = call_end(rec, snap, rc, RPL__CMD_PLEDGE, seat,
+                  seat_sk || sig ? made : NULL, pledge, 32, why, err);
     sodium_memzero(made, sizeof(made));
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return rc;
 }
 
 enum rpl_status
@@ -1136,18 +1151,12 @@ rpl_rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_pledged(rec, why, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_PLEDGED, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+        rc = rpl__rec_pledged(rec, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_PLEDGED, 0, NULL, NULL, 0, why,
+                    err);
 }
 
 enum rpl_status
@@ -1155,18 +1164,12 @@ rpl_rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_abandon(rec, seat, why, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ABANDON, seat, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+        rc = rpl__rec_abandon(rec, seat, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_ABANDON, seat, NULL, NULL, 0, why,
+                    err);
 }
 
 enum rpl_status
@@ -1183,16 +1186,11 @@ enum rpl_status
 rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_start(rec, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_START, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+        rc = rpl__rec_start(rec, err);
+    return call_end(rec, snap, rc, RPL__CMD_START, 0, NULL, NULL, 0, NULL, err);
 }
 
 /* The record of an emit written by rpl_rec_act() or rpl_rec_bot(). */
@@ -1295,34 +1293,26 @@ enum rpl_status
 rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_abort(rec, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ABORT, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return call_end(rec, snap, rc, RPL__CMD_ABORT, 0, NULL, NULL, 0, NULL, err);
 }
 
 enum rpl_status
 rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK && !rec->started)
         rc = rpl__err(err, RPL_E_STATE, 0,
                       "a seal comes after the start: the game has not "
                       "started");
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_SEAL, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return call_end(rec, snap, rc, RPL__CMD_SEAL, 0, NULL, NULL, 0, NULL, err);
 }
 
 enum rpl_status
@@ -1345,37 +1335,26 @@ enum rpl_status
 rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_reveal(rec, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_REVEAL, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return call_end(rec, snap, rc, RPL__CMD_REVEAL, 0, NULL, NULL, 0, NULL,
+                    err);
 }
 
-/* The public calls: a refusal or failure changes nothing, the journal
- * included. */
 enum rpl_status
 rpl_rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                const uint8_t *sig, struct rpl_refusal *why,
                struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_submit(rec, seat, action, sig, why, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_SUBMIT, seat, sig, action, strlen(action),
-                     NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_SUBMIT, seat, sig, action,
+                    strlen(action), why, err);
 }
 
 enum rpl_status
@@ -1384,18 +1363,12 @@ rpl_rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
                        struct rpl_refusal *why, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_submit_entropy(rec, seat, entropy, sig, why, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ENTROPY_SUB, seat, sig, entropy, 32, NULL,
-                     0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_ENTROPY_SUB, seat, sig, entropy, 32,
+                    why, err);
 }
 
 enum rpl_status
@@ -1403,17 +1376,11 @@ rpl_rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
              struct rpl_refusal *why, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_sign(rec, seat, sig, why, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_SIGN, seat, sig, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_SIGN, seat, sig, NULL, 0, why, err);
 }
 
 void

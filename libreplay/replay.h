@@ -480,6 +480,12 @@ RPL_API bool rpl_log_variants(const struct rpl_log *log, char *out, size_t cap)
 RPL_API size_t rpl_text_escape(const char *s, char *out, size_t cap)
     RPL_NONNULL(1);
 
+/* The names the tools give seats they are given no names for, in seat
+ * order: "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace",
+ * "Heidi", "Ivan", "Judy" (RPL_SEATS_MAX of them, static storage).
+ * Thread-safe. */
+RPL_API const char *const *rpl_seat_default_names(void);
+
 /* Seats of a verified log, and seat k's display name (1-based, unescaped,
  * NUL-terminated, lent). */
 RPL_API size_t rpl_log_seats(const struct rpl_log *log) RPL_NONNULL(1);

@@ -87,14 +87,6 @@ struct walk {
     bool group_open;      /* the last game line belongs to a group */
 };
 
-static void
-no_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
-}
-
 static bool
 has_prefix(const char *text, size_t len, const char *prefix)
 {
@@ -117,7 +109,7 @@ walk_begin(struct walk *w, const struct rpl_log *log, struct rpl_error *err)
     w->env.names = log->name_ptrs;
     w->env.imported = log->rep.is_imported;
     w->env.version = log->version;
-    w->env.warn = no_warning;
+    w->env.warn = rpl__no_warning;
     w->st = rpl__calloc(log->ctx, 1, log->game->state_size);
     w->tmp = rpl__calloc(log->ctx, 1, log->game->state_size);
     if (!w->st || !w->tmp)

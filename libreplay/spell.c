@@ -4,8 +4,8 @@
  * messages a seal, a sig and a delivery's signature sign ("Byte-exact
  * definitions"), the lines a seat or the dealer adds of a value (entropy,
  * pledge, pledged, abandoned, sig, seal, reveal), the two forms of a
- * delivery, written and read, and the names of a game's progress and of
- * a status in the outputs.  No other file holds these strings:
+ * delivery, written and read, and the names of a game's progress in the
+ * outputs.  No other file holds these strings:
  * tests/layout.sh fails on a second spelling.
  */
 #include <stdio.h>
@@ -553,50 +553,4 @@ rpl_progress_text(enum rpl_progress progress)
         return "complete";
     }
     return "in progress";
-}
-
-const char *
-rpl_status_name(enum rpl_status st)
-{
-    switch (st) {
-    case RPL_OK:
-        return "ok";
-    case RPL_E_NOMEM:
-        return "nomem";
-    case RPL_E_ARG:
-        return "arg";
-    case RPL_E_IO:
-        return "io";
-    case RPL_E_LIMIT:
-        return "limit";
-    case RPL_E_GZIP:
-        return "gzip";
-    case RPL_E_SYNTAX:
-        return "syntax";
-    case RPL_E_SEAL:
-        return "seal";
-    case RPL_E_SIG:
-        return "sig";
-    case RPL_E_KEY:
-        return "key";
-    case RPL_E_RULES:
-        return "rules";
-    case RPL_E_FAIRNESS:
-        return "fairness";
-    case RPL_E_STATE:
-        return "state";
-    case RPL_E_PERM:
-        return "perm";
-    case RPL_E_CRYPTO:
-        return "crypto";
-    case RPL_E_EXISTS:
-        return "exists";
-    case RPL_E_INCOMPLETE:
-        return "incomplete";
-    case RPL_E_UNSUPPORTED:
-        return "unsupported";
-    case RPL_E_BUSY:
-        return "busy";
-    }
-    return "unknown";
 }

@@ -129,33 +129,20 @@ dealer_detail(const struct host *h, enum rpl_status st,
 static const char *
 status_code(enum rpl_status st)
 {
-    switch (st) {
-    case RPL_E_IO:
-        return "io";
-    case RPL_E_EXISTS:
-        return "exists";
-    case RPL_E_STATE:
-    case RPL_E_INCOMPLETE:
-        return "phase";
-    case RPL_E_LIMIT:
-        return "limit";
-    case RPL_E_BUSY:
-        return "locked";
-    case RPL_E_NOMEM:
-    case RPL_E_CRYPTO:
-        return "internal";
-    case RPL_OK:
-    case RPL_E_ARG:
-    case RPL_E_GZIP:
-    case RPL_E_SYNTAX:
-    case RPL_E_SEAL:
-    case RPL_E_SIG:
-    case RPL_E_KEY:
-    case RPL_E_RULES:
-    case RPL_E_FAIRNESS:
-    case RPL_E_PERM:
-    case RPL_E_UNSUPPORTED:
-        break;
+    static const struct {
+        enum rpl_status st;
+        const char *code;
+    } codes[] = {
+        {RPL_E_IO, "io"},          {RPL_E_EXISTS, "exists"},
+        {RPL_E_STATE, "phase"},    {RPL_E_INCOMPLETE, "phase"},
+        {RPL_E_LIMIT, "limit"},    {RPL_E_BUSY, "locked"},
+        {RPL_E_NOMEM, "internal"}, {RPL_E_CRYPTO, "internal"},
+    };
+
+    for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+        if (codes[i].st == st) {
+            return codes[i].code;
+        }
     }
     return "bad-request";
 }
