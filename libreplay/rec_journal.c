@@ -61,9 +61,9 @@ errno_text(int e, char *buf, size_t cap)
     return buf;
 }
 
-enum rpl_status
-rpl__rec_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
-               struct rpl_error *err)
+static enum rpl_status
+rec_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
+          struct rpl_error *err)
 {
     struct rpl__rec_snap *s;
     const size_t n = rec->game->state_size;
@@ -142,10 +142,10 @@ restore(struct rpl_recorder *rec, const struct rpl__rec_snap *s)
     rec->write_fn = now.write_fn;
 }
 
-void
-rpl__rec_cmd(struct rpl_recorder *rec, unsigned type, size_t seat,
-             const uint8_t *sig, const void *data, size_t len,
-             const void *data2, size_t len2)
+static void
+rec_cmd(struct rpl_recorder *rec, unsigned type, size_t seat,
+        const uint8_t *sig, const void *data, size_t len, const void *data2,
+        size_t len2)
 {
     uint8_t hdr[4 + 64 + 8];
 
@@ -328,9 +328,9 @@ out:
     return rc;
 }
 
-enum rpl_status
-rpl__rec_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
-             enum rpl_status rc, struct rpl_refusal *why, struct rpl_error *err)
+static enum rpl_status
+rec_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
+        enum rpl_status rc, struct rpl_refusal *why, struct rpl_error *err)
 {
     size_t written = 0;
 
@@ -454,9 +454,9 @@ secrets_path(struct rpl_ctx *ctx, const char *path)
     return p;
 }
 
-enum rpl_status
-rpl__rec_journal_open(struct rpl_recorder *rec,
-                      const struct rpl_rec_config *cfg, struct rpl_error *err)
+static enum rpl_status
+rec_journal_open(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
+                 struct rpl_error *err)
 {
     struct rpl__buf b;
     char *spath = NULL;
@@ -532,18 +532,6 @@ out:
     }
     rpl__free(rec->ctx, spath);
     return rc;
-}
-
-void
-rpl__rec_journal_close(struct rpl_recorder *rec)
-{
-    if (rec->jfd >= 0)
-        close(rec->jfd);
-    if (rec->sfd >= 0)
-        close(rec->sfd);
-    rec->jfd = rec->sfd = -1;
-    rpl__free(rec->ctx, rec->jpath);
-    rec->jpath = NULL;
 }
 
 /* -------------------------------------------------------------- resume */
@@ -1073,7 +1061,7 @@ call_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
     rpl__err_clear(err);
     if (why)
         memset(why, 0, sizeof(*why));
-    return rpl__rec_begin(rec, snap, err);
+    return rec_begin(rec, snap, err);
 }
 
 static enum rpl_status
@@ -1083,8 +1071,8 @@ call_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
          struct rpl_error *err)
 {
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, cmd, seat, sig, data, len, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+        rec_cmd(rec, cmd, seat, sig, data, len, NULL, 0);
+    return rec_end(rec, snap, rc, why, err);
 }
 
 enum rpl_status
@@ -1098,7 +1086,7 @@ rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
     *out = NULL;
     rc = rpl__rec_make(ctx, &rec, cfg, err);
     if (rc == RPL_OK && cfg->journal)
-        rc = rpl__rec_journal_open(rec, cfg, err);
+        rc = rec_journal_open(rec, cfg, err);
     if (rc != RPL_OK) {
         rpl_rec_free(rec);
         return rc;
@@ -1204,7 +1192,7 @@ emit_cmd(struct rpl_recorder *rec, unsigned type, const struct rpl__emit *e,
 
     memcpy(lv, e->label, ll + 1);
     memcpy(lv + ll + 1, e->value, vl);
-    rpl__rec_cmd(rec, type, 0, sig, e->line, strlen(e->line), lv, ll + 1 + vl);
+    rec_cmd(rec, type, 0, sig, e->line, strlen(e->line), lv, ll + 1 + vl);
     sodium_memzero(lv, sizeof(lv));
 }
 
@@ -1218,7 +1206,7 @@ rpl_rec_act(struct rpl_recorder *rec, const char *action,
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, &snap, err);
     if (rc != RPL_OK)
         return rc;
     if (rec->nqueue > 0)
@@ -1239,7 +1227,7 @@ rpl_rec_act(struct rpl_recorder *rec, const char *action,
     if (rc == RPL_OK)
         rc = rpl__rec_drain(rec, err);
     sodium_memzero(&e, sizeof(e));
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return rec_end(rec, snap, rc, NULL, err);
 }
 
 enum rpl_status
@@ -1256,7 +1244,7 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, &snap, err);
     if (rc != RPL_OK)
         return rc;
     if (rec->nqueue > 0)
@@ -1265,7 +1253,7 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     if (rc == RPL_OK)
         rc = rpl__rec_need_play(rec, err);
     if (rc != RPL_OK)
-        return rpl__rec_end(rec, snap, rc, NULL, err);
+        return rec_end(rec, snap, rc, NULL, err);
     memcpy(msg, label, sizeof(label) - 1);
     rpl__store_le64(msg + sizeof(label) - 1, rec->moves);
     rpl__hash(key, seed, msg, sizeof(msg));
@@ -1286,7 +1274,7 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     if (rc == RPL_OK)
         rec->moves++;
     sodium_memzero(&e, sizeof(e));
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return rec_end(rec, snap, rc, NULL, err);
 }
 
 enum rpl_status
@@ -1322,10 +1310,10 @@ rpl_rec_close(struct rpl_recorder *rec, struct rpl_error *err)
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_CLOSE, 0, NULL, NULL, 0, NULL, 0);
-    rc = rpl__rec_end(rec, snap, rc, NULL, err);
+        rec_cmd(rec, RPL__CMD_CLOSE, 0, NULL, NULL, 0, NULL, 0);
+    rc = rec_end(rec, snap, rc, NULL, err);
     if (rc == RPL_OK)
         rec->is_closed = true;
     return rc;

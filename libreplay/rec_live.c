@@ -190,8 +190,8 @@ judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
     return rc;
 }
 
-void
-rpl__rec_requests(struct rpl_recorder *rec)
+static void
+rec_requests(struct rpl_recorder *rec)
 {
     rec->nreq = 0;
     if (rec->starting) {
@@ -256,8 +256,8 @@ is_step_complete(struct rpl_recorder *rec)
     return true;
 }
 
-enum rpl_status
-rpl__rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
+static enum rpl_status
+rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
 {
     enum rpl_status rc = RPL_OK;
 
@@ -294,7 +294,7 @@ rpl__rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
     }
     if (rec->nqueue == 0)
         rec->is_flushing = false;
-    rpl__rec_requests(rec);
+    rec_requests(rec);
     return rc;
 }
 
@@ -430,7 +430,7 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                           "the signature does not verify");
     }
     add_queue(rec, seat, action, sig);
-    return rpl__rec_flush(rec, err);
+    return rec_flush(rec, err);
 }
 
 /* Writes the submitted entropy in seat order while it is signed where
@@ -469,7 +469,7 @@ entropy_step(struct rpl_recorder *rec, struct rpl_error *err)
             rc = rpl__rec_begin_play(rec, err);
         }
     }
-    rpl__rec_requests(rec);
+    rec_requests(rec);
     return rc;
 }
 
@@ -597,7 +597,7 @@ rpl__rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
             rec->queue[i].has_sig = true;
             memcpy(rec->queue[i].sig, sig, 64);
         }
-    return rpl__rec_flush(rec, err);
+    return rec_flush(rec, err);
 }
 
 size_t
