@@ -132,7 +132,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] librep
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
 CHECK_PARTS := symbols lint grammar help-synopsis layout cli pg install-test \
-               browser web-test
+               browser web-test web-table
 
 .PHONY: all deps deps-build pg fresh check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
@@ -225,7 +225,8 @@ unit: $(TESTRUN)
 	$(TESTRUN)
 
 # The shared library exports rpl_* and nothing else (no rpl__ helper),
-# under the soname.
+# under the soname; libreplay(3) documents every function it exports
+# (tests/man_api.sh).
 symbols: $(LIB_SO)
 	@so=$(LIB_SO); \
 	soname=$$(objdump -p $$so | awk '$$1 == "SONAME" { print $$2 }'); \
@@ -241,6 +242,7 @@ symbols: $(LIB_SO)
 	    echo "symbols: $$so does not export rpl_version" >&2; exit 1; }; \
 	echo "symbols: $$(printf '%s\n' "$$syms" | wc -l) rpl_ symbols," \
 	    "soname $$soname"
+	@bash tests/man_api.sh $(LIB_SO) man/man3/libreplay.3
 
 # The layout rules of CONTRIBUTING.md that a formatter cannot check.
 layout: all
@@ -637,7 +639,7 @@ WASM_DEPS    := $(WASM_SYS)/done
 WASM         := $(WASM_DIR)/camelog.wasm
 FORMAT_SRC   += $(sort $(wildcard lib/web/*.[ch]))
 
-.PHONY: wasm wasm-deps web-test web-bench
+.PHONY: wasm wasm-deps web-test web-table web-bench
 wasm: $(WASM) $(WASM_DIR)/camelog.js
 
 wasm-deps:
@@ -684,3 +686,11 @@ web-bench: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
 web-test: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
 	    bash tests/web/run.sh
+
+# The example table of examples/web: five headless Chromium seats play
+# against camelog host through the bridge, honest and lying
+# (tests/web/test_table.py); screenshots in $(B)/artifacts/.
+web-table: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
+	    ARTIFACTS=$(abspath $(B)/artifacts) BROWSER_REQUIRED=1 \
+	    $(BROWSER_PYTHON) tests/web/test_table.py
