@@ -49,7 +49,7 @@ VALGRIND   ?=
 # packages that provide them and the programs the tests use are kept in
 # the lists of deps/, one per purpose, read by deps/install.sh alone
 # (here and in .ci/run).
-DEPS_PKGS  := sqlite3 zlib libsodium jansson
+DEPS_PKGS  := sqlite3 libpq zlib libsodium jansson
 TEST_PKGS  := check
 DEPS_SH    := sh deps/install.sh
 # Sanitized objects never mix with plain ones: they get their own tree.
@@ -131,10 +131,10 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] librep
 
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
-CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test \
+CHECK_PARTS := symbols lint grammar help-synopsis layout cli pg install-test \
                browser web-test web-table
 
-.PHONY: all deps deps-build fresh check check-run unit $(CHECK_PARTS) sanitize valgrind \
+.PHONY: all deps deps-build pg fresh check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
 .DEFAULT_GOAL := all
 
@@ -267,6 +267,11 @@ cli: $(CAMELOG) $(TEST_BINS) $(TLOG_INTEROP)
 	@CAMELOG=$(abspath $(CAMELOG)) CAMELOG_TEST_BIN=$(abspath $(B)/tests) \
 	    VALGRIND=$(VALGRIND) bash tests/cli/run.sh
 
+# The archive's CLI tests again, on a PostgreSQL server of their own.
+pg: $(CAMELOG) $(TEST_BINS)
+	@CAMELOG=$(abspath $(CAMELOG)) CAMELOG_TEST_BIN=$(abspath $(B)/tests) \
+	    bash tests/pg.sh
+
 # make install into a temporary DESTDIR, then build and run a program
 # outside the tree against it with pkg-config.
 install-test: all
@@ -312,6 +317,7 @@ bench-run: all $(BENCH)
 	    $(HOST_COST_GAMES) -- --no-fsync)
 	$(if $(HOST_COST_V1),python3 bench/host_cost.py $(HOST_COST_V1) \
 	    $(HOST_COST_GAMES) --)
+	bash bench/archive_pg.sh $(CAMELOG) $(or $(BENCH_SCALE),1)
 	@$(MAKE) --no-print-directory web-bench
 
 # ---------------------------------------------------------------- demo
@@ -546,7 +552,7 @@ FUZZ_MAX_LEN_import  := 65536
 FUZZ_MAX_LEN_host    := 16384
 FUZZ_MAX_LEN_tlog    := 16384
 
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h $(B)/archive_pg_sql.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) \
@@ -556,7 +562,7 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h
 # links the commands' helpers.
 FUZZ_HOST_TOOLS := tools/cli.c tools/host_reply.c tools/host_tlog.c
 $(B)/fuzz/fuzz_host: tests/fuzz/fuzz_host.c tools/cmd_host.c $(FUZZ_HOST_TOOLS) \
-                     $(wildcard tools/*.h) $(LIB_SRC) $(B)/archive_sql.h
+                     $(wildcard tools/*.h) $(LIB_SRC) $(B)/archive_sql.h $(B)/archive_pg_sql.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
 	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote tools \

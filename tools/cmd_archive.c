@@ -106,7 +106,9 @@ static const char *const sub_names[] = {
 
 struct args {
     enum sub sub;
-    const char *db;
+    const char *db;    /* as messages name it: a URI without its password */
+    const char *where; /* as given: a path or a URI */
+    char db_shown[512];
     struct rpl_archive_filter filter;
     bool has_filter;
     const char *variant[RPL_ARCHIVE_MAX_VARIANTS];
@@ -126,6 +128,27 @@ struct args {
 };
 
 /* ------------------------------------------------------------ options */
+
+/* The archive as messages name it: a URI "scheme://user:password@..."
+ * without its password, which no output carries. */
+static const char *
+shown_name(const char *where, char *buf, size_t cap)
+{
+    const char *scheme = strstr(where, "://");
+    const char *at, *colon;
+    int n;
+
+    if (!scheme) {
+        return where;
+    }
+    at = strchr(scheme + 3, '@');
+    colon = strchr(scheme + 3, ':');
+    if (!at || !colon || colon > at || strchr(scheme + 3, '/') < at) {
+        return where;
+    }
+    n = snprintf(buf, cap, "%.*s%s", (int)(colon - where), where, at);
+    return n > 0 && (size_t)n < cap ? buf : "the archive";
+}
 
 static int
 parse_args(int argc, char **argv, struct args *a, bool *help)
@@ -321,7 +344,8 @@ parse_args(int argc, char **argv, struct args *a, bool *help)
         return cli_usage_error("archive", "archive %s: no archive given",
                                sub_names[sub]);
     }
-    a->db = argv[optind];
+    a->where = argv[optind];
+    a->db = shown_name(a->where, a->db_shown, sizeof(a->db_shown));
     a->rest = argv + optind + 1;
     a->nrest = argc - optind - 1;
     return CLI_EXIT_OK;
@@ -383,20 +407,21 @@ check_args(const struct args *a)
     return CLI_EXIT_OK;
 }
 
+/* Opens the archive at where (a path or a URI), named db in messages. */
 static int
-open_archive(struct rpl_ctx *ctx, const char *db, enum rpl_archive_mode mode,
-             bool warn, struct rpl_archive **ar)
+open_archive(struct rpl_ctx *ctx, const char *where, const char *db,
+             enum rpl_archive_mode mode, bool warn, struct rpl_archive **ar)
 {
     struct rpl_error err;
     struct stat sb;
     enum rpl_status st;
 
     /* SQLite would open a FIFO and wait for a writer for ever. */
-    if (stat(db, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+    if (stat(where, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
         cli_file_msg(db, 0, "not a regular file");
         return CLI_EXIT_USAGE;
     }
-    st = rpl_archive_open(ctx, ar, db, mode, &err);
+    st = rpl_archive_open(ctx, ar, where, mode, &err);
     if (st != RPL_OK) {
         return cli_file_error(db, st, &err);
     }
@@ -560,16 +585,62 @@ refuse(struct add_run *run, const char *file, enum rpl_status st,
     }
 }
 
+/* Times a chunk is stored again after another writer's transaction
+ * made it fail (RPL_E_BUSY: a deadlock or a serialization failure of a
+ * server). */
+#define ADD_RETRIES 3
+
+static void add_chunk_once(struct add_run *run, struct chunk *c,
+                           enum rpl_status *out_st, struct rpl_error *out_err);
+
 /* Stores a chunk of verified logs as one batch.  A log the archive
  * refuses is left out alone; a failure of the database loses the whole
  * chunk, which is then reported once. */
 static void
 add_chunk(struct add_run *run, struct chunk *c)
 {
+    enum rpl_status st = RPL_OK;
+    struct rpl_error err;
+    size_t i;
+
+    for (int tries = 0; tries <= ADD_RETRIES; tries++) {
+        add_chunk_once(run, c, &st, &err);
+        if (st != RPL_E_BUSY) {
+            break;
+        }
+    }
+    if (st != RPL_OK) {
+        run->rc = cli_worst(run->rc, cli_file_error(run->a->db, st, &err));
+        for (i = 0; i < c->n; i++) {
+            if (c->log[i]) {
+                refuse(run, c->file[i], st, &err);
+            }
+        }
+        return;
+    }
+    for (i = 0; i < c->n; i++) {
+        if (!c->log[i]) {
+            continue;
+        }
+        run->count[c->what[i]]++;
+        if (run->a->is_json) {
+            run->rc = cli_worst(run->rc, add_json(c->file[i], c->id[i],
+                                                  added_names[c->what[i]],
+                                                  RPL_OK, NULL));
+        }
+    }
+}
+
+/* One try of add_chunk(): the status of the batch in *out_st. */
+static void
+add_chunk_once(struct add_run *run, struct chunk *c, enum rpl_status *out_st,
+               struct rpl_error *out_err)
+{
     enum rpl_status st;
     struct rpl_error err;
     size_t i;
 
+    memset(&err, 0, sizeof(err));
     st = rpl_archive_begin(run->ar, &err);
     i = 0;
     while (st == RPL_OK && i < c->n) {
@@ -625,29 +696,11 @@ add_chunk(struct add_run *run, struct chunk *c)
         struct rpl_error ignored;
 
         if (rpl_archive_rollback(run->ar, &ignored) != RPL_OK) {
-            /* SQLite has rolled back already. */
+            /* The database has rolled back already. */
         }
     }
-    if (st != RPL_OK) {
-        run->rc = cli_worst(run->rc, cli_file_error(run->a->db, st, &err));
-        for (i = 0; i < c->n; i++) {
-            if (c->log[i]) {
-                refuse(run, c->file[i], st, &err);
-            }
-        }
-        return;
-    }
-    for (i = 0; i < c->n; i++) {
-        if (!c->log[i]) {
-            continue;
-        }
-        run->count[c->what[i]]++;
-        if (run->a->is_json) {
-            run->rc = cli_worst(run->rc, add_json(c->file[i], c->id[i],
-                                                  added_names[c->what[i]],
-                                                  RPL_OK, NULL));
-        }
-    }
+    *out_st = st;
+    *out_err = err;
 }
 
 static int
@@ -679,7 +732,7 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
         cli_msg("out of memory");
         return CLI_EXIT_USAGE;
     }
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_CREATE, true, &run.ar);
+    rc = open_archive(ctx, a->where, a->db, RPL_ARCHIVE_CREATE, true, &run.ar);
     if (rc != CLI_EXIT_OK) {
         free(c);
         return rc;
@@ -913,7 +966,7 @@ run_query(const struct args *a, struct rpl_ctx *ctx)
     enum rpl_status st;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
+    rc = open_archive(ctx, a->where, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1000,7 +1053,7 @@ run_sql(const struct args *a, struct rpl_ctx *ctx)
     enum rpl_status st;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
+    rc = open_archive(ctx, a->where, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1043,7 +1096,7 @@ run_stats(const struct args *a, struct rpl_ctx *ctx)
     char *svg = NULL, *text = NULL;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
+    rc = open_archive(ctx, a->where, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1177,7 +1230,7 @@ run_audit(const struct args *a, struct rpl_ctx *ctx)
     int rc;
 
     memset(&no_filter, 0, sizeof(no_filter));
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
+    rc = open_archive(ctx, a->where, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1221,7 +1274,7 @@ run_export(const struct args *a, struct rpl_ctx *ctx)
                      strerror(errno));
         return CLI_EXIT_USAGE;
     }
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, true, &ar);
+    rc = open_archive(ctx, a->where, a->db, RPL_ARCHIVE_READ, true, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -1317,7 +1370,7 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
     size_t games = 0;
     int rc;
 
-    rc = open_archive(ctx, a->db, RPL_ARCHIVE_READ, false, &ar);
+    rc = open_archive(ctx, a->where, a->db, RPL_ARCHIVE_READ, false, &ar);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }

@@ -11,6 +11,7 @@
 /* The backends, the default last: the first that claims a path or URI
  * takes it. */
 static const struct rpl__backend *const backends[] = {
+    &rpl__backend_pg,
     &rpl__backend_sqlite,
 };
 

@@ -41,8 +41,6 @@ camelog archive audit bias.db --json | grep -o '"flagged":[0-9]*,'
 echo "== usage and I/O"
 camelog archive audit
 echo "exit $?"
-camelog archive audit missing.db
-echo "exit $?"
 camelog archive audit fair.db --svg x.svg
 echo "exit $?"
 camelog archive audit fair.db --role merlim

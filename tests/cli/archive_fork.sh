@@ -14,7 +14,7 @@ camelog verify -q part.camelog full.camelog
 echo "== full, then part"
 camelog archive add games.db full.camelog part.camelog
 echo "exit $?"
-camelog archive sql games.db 'SELECT count(*) AS logs, progress FROM game'
+camelog archive sql games.db 'SELECT count(*) AS logs, min(progress) AS progress FROM game'
 echo "== part, then full"
 camelog archive add other.db part.camelog
 camelog archive add other.db full.camelog

@@ -13,7 +13,7 @@ camelog archive query games.db --json | grep -o '"progress":"[a-z_]*"'
 camelog archive add games.db complete.camelog
 camelog archive query games.db | cut -c1-90
 camelog archive add games.db finished.camelog complete.camelog
-camelog archive sql games.db 'SELECT count(*) AS games, progress FROM game'
+camelog archive sql games.db 'SELECT count(*) AS games, min(progress) AS progress FROM game'
 camelog archive check games.db
 echo "== export gives the complete log back"
 camelog archive export games.db -o out >/dev/null

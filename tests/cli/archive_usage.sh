@@ -23,6 +23,8 @@ echo "exit $?"
 echo "== no archive yet"
 camelog archive query games.db
 echo "exit $?"
+camelog archive audit games.db
+echo "exit $?"
 ls
 echo "== an empty archive"
 camelog archive add games.db 2>/dev/null

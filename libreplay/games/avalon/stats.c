@@ -320,7 +320,7 @@ const char *const rpl__av_details_sql[AV_NDETAILS_SQL] = {
     "CASE WHEN (SELECT count(*) FROM main.card c WHERE c.gid = q.gid "
     "AND c.round = q.round) > 0 THEN coalesce((SELECT group_concat('p' || "
     "seat, ',') FROM (SELECT c.seat FROM main.card c WHERE c.gid = q.gid "
-    "AND c.round = q.round AND c.card = 'fail' ORDER BY c.seat)), '') END "
+    "AND c.round = q.round AND c.card = 'fail' ORDER BY c.seat) f), '') END "
     "FROM main.quest q WHERE q.gid = ?1 ORDER BY q.round",
     "SELECT assassin, target FROM main.assassination WHERE gid = ?1",
 };

@@ -375,7 +375,7 @@ const struct rpl__audit rpl__soc_audit[SOC_NAUDIT] = {
      "FROM main.seat s JOIN sel USING (gid) "
      "JOIN main.game g ON g.gid = s.gid "
      "JOIN main.soc_game x ON x.gid = s.gid "
-     "JOIN (SELECT 'good' AS v UNION ALL SELECT 'evil') s2 "
+     "CROSS JOIN (SELECT 'good' AS v UNION ALL SELECT 'evil') s2 "
      "WHERE x.traitor IS NOT NULL AND g.progress = 'complete' "
      "GROUP BY s.name, s2.v ORDER BY s.name, s2.v",
      "the traitor's card where one was dealt, given the games each player "
