@@ -60,7 +60,9 @@ function fail(what, message) {
     `after ${lines.length} lines and ${deliveries} private messages that ` +
     "passed. Keep what you were shown: it is your evidence.";
   downloads([["the history you were shown", `${me}.txt`,
-    new TextEncoder().encode(text())]]);
+    new TextEncoder().encode(text())], ["the private messages you got",
+    `${me}.deliveries`, new TextEncoder().encode(
+      localStorage.getItem(`${store}/deliveries`) || "")]]);
   document.title = `FAILED - ${me} - camelog seat`;
 }
 
@@ -177,11 +179,22 @@ function showChecks() {
 // ------------------------------------------------------- deliveries
 
 function onDelivery(d) {
+  // Kept as received, a failing one too: it is the evidence.
+  localStorage.setItem(`${store}/deliveries`,
+    (localStorage.getItem(`${store}/deliveries`) || "") +
+    `${JSON.stringify(d)}\n`);
   const r = log.checkDelivery(seat, JSON.stringify(d));
   if (!r.valid) {
+    // Signed by the dealer but not what it committed to: the dealer
+    // lied, and the signed message proves it.  Otherwise it was not the
+    // dealer's message.
+    const signed = !/signature/.test(r.error);
     fail(`The dealer's private message for line ${d.line} ("${d.label}") ` +
-      "failed this seat's check: it is not what the dealer committed to " +
-      "and signed.", r.error);
+      (signed ? "is not what the dealer committed to in the public log: " +
+        "the dealer lied to you, and its signed message (kept below) " +
+        "proves it."
+        : "was not sent by the dealer: it was changed on the way."),
+    r.error);
     return;
   }
   deliveries++;
@@ -206,9 +219,6 @@ function onDelivery(d) {
     li.textContent = `Line ${r.line}, ${r.label}: ${value} (checked)`;
   }
   $("private").append(li);
-  localStorage.setItem(`${store}/deliveries`,
-    (localStorage.getItem(`${store}/deliveries`) || "") +
-    `${JSON.stringify(d)}\n`);
   showChecks();
 }
 

@@ -10,9 +10,13 @@ driver, one window a seat), every move a click on the seat's own page.
             with each seat's key pinned to the one its page made (so
             every seat's line carries that page's signature), and the
             page's verdict is camelog verify's.
-  delivery  the bridge changes p1's deal: p1's page shows the red
-            banner with the message camelog seat check gives for that
-            delivery against what p1 had seen; the other pages play on.
+  delivery  the bridge, as the dealer (the test's dealer-forge signs
+            with its key), tells p1 another role than it committed to:
+            p1's page shows the red banner with the message camelog seat
+            check gives for that delivery against what p1 had seen (the
+            commitment); the other pages play on.  Then the same with
+            the value changed on the way, under the dealer's signature
+            (the signature fails).
   flip      a seat that may play Fail clicks Success and the bridge
             submits Fail: that page refuses to sign, with the library's
             message, and the game goes no further.
@@ -25,7 +29,7 @@ The banners' texts are compared with the C tools' whole.  Screenshots
 (mid-game, and the banner) go to $ARTIFACTS.
 
 Environment: CAMELOG (the binary), WASM_DIR (make wasm's directory),
-ARTIFACTS.  Without BROWSER_REQUIRED a missing browser skips the test.
+DEALER_FORGE (build/tests/dealer-forge), ARTIFACTS.  Without BROWSER_REQUIRED a missing browser skips the test.
 """
 import json
 import os
@@ -41,6 +45,8 @@ CAMELOG = os.environ.get("CAMELOG", os.path.join(ROOT, "build", "camelog"))
 WASM_DIR = os.environ.get("WASM_DIR", os.path.join(ROOT, "build", "wasm"))
 ARTIFACTS = os.environ.get("ARTIFACTS", os.path.join(ROOT, "build", "artifacts"))
 BRIDGE = os.path.join(ROOT, "examples", "web", "bridge.py")
+FORGE = os.environ.get("DEALER_FORGE", os.path.join(ROOT, "build", "tests",
+                                                    "dealer-forge"))
 EVIL = ("assassin", "minion", "morgana", "mordred", "oberon")
 failures = []
 
@@ -102,7 +108,7 @@ return {state: b.dataset.state, role: role.dataset.role || null,
 class Table:
     """A bridge, and five windows of the driver, one a seat."""
 
-    def __init__(self, driver, windows, lie=None):
+    def __init__(self, driver, windows, lie=None, more=()):
         self.driver = driver
         self.windows = windows
         self.dir = tempfile.mkdtemp(prefix="camelog-table-test.")
@@ -110,6 +116,7 @@ class Table:
                 "--port", "0", "--dir", self.dir]
         if lie:
             args.append("--lie=" + lie)
+        args += more
         self.err = open(os.path.join(self.dir, "bridge.err"), "w")
         self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.err,
                                   text=True)
@@ -268,8 +275,8 @@ def write(d, name, text):
     return path
 
 
-def lie_delivery(driver, windows):
-    t = Table(driver, windows, "delivery")
+def lie_delivery(driver, windows, forge=True):
+    t = Table(driver, windows, "delivery", ["--forge", FORGE] if forge else [])
     pages, _ = t.play(failed(1), seconds=20)
     lie = t.lie()
     o = pages[1]
@@ -282,9 +289,17 @@ def lie_delivery(driver, windows):
         cj = json.loads(c.stdout.split("\n")[0])
         check(not cj["valid"] and o["message"] == cj["error"],
               "delivery: page %r, seat check %r" % (o["message"], cj))
-        print("table: delivery: p1's page: %s %s" % (o["what"], o["message"]))
-        driver.switch_to.window(windows[0])
-        driver.save_screenshot(os.path.join(ARTIFACTS, "table-banner.png"))
+        # Signed by the dealer, the lie fails on the commitment; changed
+        # on the way, on the dealer's signature.
+        check(lie["signed"] == forge and
+              ("does not verify" in cj["error"]) != forge,
+              "delivery: signed %s: %r" % (lie["signed"], cj["error"]))
+        print("table: delivery (%s): p1's page: %s %s"
+              % ("the dealer's lie" if forge else "changed on the way",
+                 o["what"], o["message"]))
+        if forge:
+            driver.switch_to.window(windows[0])
+            driver.save_screenshot(os.path.join(ARTIFACTS, "table-banner.png"))
         check(o["role"] is None, "delivery: p1's page shows a role: %r" % o["role"])
     for k in range(2, 6):
         check(pages[k]["state"] == "playing" and pages[k]["role"],
@@ -372,6 +387,8 @@ def main():
             driver.switch_to.new_window("window")
             windows.append(driver.current_window_handle)
         for name, fn in (("honest", honest), ("delivery", lie_delivery),
+                         ("delivery-unsigned",
+                          lambda d, w: lie_delivery(d, w, forge=False)),
                          ("flip", lie_flip), ("fork", lie_fork)):
             if len(sys.argv) > 1 and name not in sys.argv[1:]:
                 continue
