@@ -212,7 +212,12 @@ function onDelivery(d) {
     b.textContent = ROLE_NAMES[role] || role;
     p.append("You are ", b, ` (${side}).`);
     if (sees) {
-      p.append(` You see: ${sees.split(",").map(who).join(", ")}.`);
+      const seen = sees.split(",").map(who).join(", ");
+      p.append(" " + ({
+        merlin: `You see these seats as evil: ${seen}.`,
+        percival: `One of these is Merlin, the other Morgana: ${seen}.`,
+      }[role] || (EVIL.has(role) ? `Your fellow evil: ${seen}.`
+        : `You see: ${seen}.`)));
     }
     li.textContent = `Line ${r.line}, your deal: ${value} (checked)`;
   } else {
@@ -397,7 +402,7 @@ function showTable(pub) {
   ol.replaceChildren();
   for (const q of pub.quests || []) {
     const li = document.createElement("li");
-    li.textContent = `${q.size} seats` + (q.fails_needed > 1
+    li.textContent = `Quest ${q.slot}: ${q.size} seats` + (q.fails_needed > 1
       ? ` (${q.fails_needed} fails)` : "") + (q.result
       ? `: ${q.result}${q.fails ? `, ${q.fails} fail` : ""}` : "");
     li.className = q.result || "";
