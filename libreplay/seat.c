@@ -376,6 +376,64 @@ out:
     return rc;
 }
 
+/* The seat a committing game line's delivery goes to besides its
+ * receiver: its author, or for a line of the dealer the seat it names
+ * (its last pK before the commitment: "deal p3", "white p2 3"); 0 for a
+ * line that commits nothing. */
+static size_t
+due_to(const struct walk *w, const struct rpl__line *ln)
+{
+    uint8_t c[RPL__HASH];
+    size_t to = 0;
+
+    if (!w->is_game || ln->ntok < 2 ||
+        !rpl__tok_hex(&ln->tok[ln->ntok - 1], c, sizeof(c)))
+        return 0;
+    if (w->author)
+        return w->author;
+    for (size_t i = 1; i + 1 < ln->ntok; i++) {
+        size_t seat = 0;
+
+        if (rpl__tok_seat(&ln->tok[i], w->log->seats, &seat))
+            to = seat;
+    }
+    return to;
+}
+
+enum rpl_status
+rpl_seat_due(const struct rpl_log *log, size_t seat, size_t *lines, size_t cap,
+             size_t *n, struct rpl_error *err)
+{
+    struct walk w;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *n = 0;
+    rc = walk_begin(&w, log, err);
+    if (rc == RPL_OK && (seat == 0 || seat > log->seats))
+        rc = rpl__err(err, RPL_E_ARG, 0, "no seat p%zu in this game", seat);
+    while (rc == RPL_OK && w.walked < log->nlines) {
+        struct rpl__line ln;
+        size_t len = 0;
+        const size_t no = w.walked + 1;
+        const char *text = rpl__log_line(log, no, &len);
+
+        rc = walk_line(&w, err);
+        if (rc == RPL_OK && w.is_game)
+            rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc != RPL_OK || !w.is_game)
+            continue;
+        if (due_to(&w, &ln) == seat ||
+            (w.receiver == seat && due_to(&w, &ln) != 0)) {
+            if (lines && *n < cap)
+                lines[*n] = no;
+            (*n)++;
+        }
+    }
+    walk_end(&w);
+    return rc;
+}
+
 /* ------------------------------------------------------ a seat's view */
 
 static int
