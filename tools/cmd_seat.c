@@ -677,7 +677,7 @@ print_check(const struct args *a, const char *file, size_t no,
         ok &=
             cli_json_set(o, "label", d ? cli_json_str(d->label) : json_null());
         ok &= cli_json_set(o, "valid", json_boolean(st == RPL_OK));
-        ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+        ok &= cli_json_set(o, "code", json_string(rpl_status_name(st)));
         ok &= cli_json_set(
             o, "error",
             st == RPL_OK ? json_null() : cli_json_str(cli_error_text(st, err)));
