@@ -23,6 +23,7 @@ substitute, unsigned, hostkey, withheld.
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,9 @@ GAME_ID = "d15e0e57d15e0e57d15e0e57d15e0e57"
 SECRET = "5e" * 32
 EVIL = ("assassin", "minion", "morgana", "mordred", "oberon")
 SUMMARY = "summary.jsonl"
+# A game line that ends in a commitment: a private message is due.
+COMMITS = re.compile(r"^(?!seal |sig |commit |pledge |entropy )\S.* "
+                     r"[0-9a-f]{64}$")
 
 
 def run(*args):
@@ -138,6 +142,7 @@ class Seat:
             self.pub = f.read().splitlines()[1]
         self.value = ("%02x" % self.k) * 32
         self.nd = 0
+        self.dfiles = []
         self.new_game(game_id)
 
     def new_game(self, game_id):
@@ -162,6 +167,7 @@ class Seat:
         """Checks one delivery the moment it arrives: (exit, message)."""
         self.nd += 1
         path = os.path.join(self.dir, "d%d.jsonl" % self.nd)
+        self.dfiles.append(path)
         with open(path, "w") as f:
             f.write(json.dumps(d, separators=(",", ":")) + "\n")
         if d["label"].startswith("deal ") and \
@@ -173,6 +179,14 @@ class Seat:
             args += ["--seat-key", self.pubfile]
         rc, _, err = run(*args, self.seen, path)
         return rc, err
+
+    def due(self):
+        """seat due: every delivery the log so far says is due to this
+        seat, received and checked: (exit, last line of stdout,
+        standard error)."""
+        rc, out, err = run(CAMELOG, "seat", "due", "--pubkey", "dealer.pub",
+                           "--as", self.name, self.seen, *self.dfiles)
+        return rc, (out.splitlines() or [""])[-1], err
 
     def round(self, verb, key=None):
         """seat commit or seat reveal: (exit, lines, message).  The first
@@ -251,6 +265,10 @@ class Game:
         # response that wrote lines, each seat's key pinned
         self.step_checks = None
         self.checks = 0
+        # with due_checks, every seat runs seat due after every step
+        # whose lines commit a private message
+        self.due_checks = False
+        self.dues = 0
         self.distinct = 0
         self.check_failed = []
 
@@ -291,6 +309,12 @@ class Game:
                                          err))
                 if rc != 0 and self.stop_on_catch and not self.caught:
                     self.caught = self.catches[-1]
+        if self.due_checks and any(COMMITS.search(x) for x in r["lines"]):
+            for s in self.seats:
+                rc, last, err = s.due()
+                self.dues += 1
+                if rc != 0:
+                    self.check_failed.append((s.name, self.step, err))
         if r["lines"] and self.step_checks:
             # The histories that differ, one file of each, in one verify:
             # a history byte for byte another's has the other's verdict.
@@ -479,6 +503,7 @@ def honest(game="avalon"):
     requirement and every seat's history holds."""
     g = Game(game=game)
     g.step_checks = "signatures"
+    g.due_checks = True
     g.new()
     g.pledges()
     g.reveals()
@@ -496,23 +521,27 @@ def honest(game="avalon"):
                     "--state", s.table)[0] for s in g.seats]
     starts = [run(CAMELOG, "seat", "starts", "--state", s.table)[0]
               for s in g.seats]
+    dues = [s.due() for s in g.seats]
     checked = sum(s.nd for s in g.seats)
     name = "honest" if game == "avalon" else "honest-soc"
     ok = not g.caught and not g.check_failed and rc == 0 and \
-        not any(hist) and not any(starts)
+        not any(hist) and not any(starts) and not any(d[0] for d in dues)
     print("%s: %s; %d deliveries checked, every one ok; every line signed "
           "by its seat with seat sign --action; %d step checks (verify "
-          "--live, keys pinned, signatures required; %s), %d failed; "
+          "--live, keys pinned, signatures required; %s), %d seat due "
+          "after every step that commits a private message, %d failed; "
           "verify "
           "--require=complete,reveal,entropy,signatures exit %d; seat "
           "history --seat-key exit %s; seat starts exit %s" %
           (name, "every check passed" if ok else "A CHECK FAILED", checked,
            g.checks, "the five histories alike at every step"
            if g.distinct == 1 else "at most %d histories differing at a "
-           "step" % g.distinct, len(g.check_failed), rc,
+           "step" % g.distinct, g.dues, len(g.check_failed), rc,
            ",".join(map(str, hist)), ",".join(map(str, starts))))
     for who, step, m in g.check_failed[:3]:
         print("  %s at %s: %s" % (who, step, m))
+    print("  seat due at the end: exit %s; p1: %s" %
+          (",".join(str(d[0]) for d in dues), dues[0][1]))
     if g.caught:
         print("  caught: %s" % (g.caught,))
     print("  %s" % msg)
@@ -1030,11 +1059,16 @@ def restart():
         "\n", "\n  "))
     print("  the starts kept, verified with the pinned key: exit %s" %
           ",".join(map(str, rcs)))
+    rcd, out, _ = run(CAMELOG, "diff", *kept)
+    proof = [x for x in out.splitlines() if x.startswith("proof")]
+    print("  diff of the two kept starts: exit %d; %s" %
+          (rcd, proof[0] if proof else "no proof"))
     report("restart", len(caught) == 5,
            "seat starts exits 1 for %d of 5 seats" % len(caught),
-           "every seat", "seat starts", "the next game's pledge",
-           first_err(starts[0][2]), rck == 0,
-           "each kept start verifies with the pinned key")
+           "every seat", "seat starts, diff", "the next game's pledge",
+           first_err(starts[0][2]), rck == 0 and bool(proof),
+           "each kept start verifies with the pinned key, and diff of two "
+           "says the dealer sealed both")
 
 
 def substitute():
@@ -1201,23 +1235,27 @@ def hostkey():
 # ------------------------------------------------------------ deliveries
 
 def withheld():
-    """The host never hands p3 its deal."""
+    """The host never hands p3 its deal; each seat runs seat due after
+    every step that commits a private message."""
     g = Game()
+    g.due_checks = True
     g.deliver_hook = lambda s, ds: [] if s.name == "p3" else ds
     g.start()
     g.stop()
     p3 = g.seat("p3")
+    missing = [c for c in g.check_failed if c[0] == "p3"]
+    others = [c for c in g.check_failed if c[0] != "p3"]
     no = next(i for i, x in enumerate(p3.lines, 1)
               if x.startswith("deal p3 "))
-    rc, _, err = run(CAMELOG, "seat", "check", "--pubkey", "dealer.pub",
-                     "--as", "p3", p3.seen)
-    report("withheld: p3's deal never delivered", False,
-           "no seat command lists the deliveries due; seat check needs a "
-           "delivery to check (exit %d)" % rc, "-",
-           "seat check (p3 holds none)", "deal",
-           "the log shows line %d, 'deal p3 <commitment>', committing a "
-           "delivery p3 never got" % no, False,
-           "p3 can only say that it is missing")
+    rc, last, err = p3.due()
+    report("withheld: p3's deal never delivered",
+           bool(missing) and rc == 1 and "line %d:" % no in err,
+           "seat due exit %d at the step it is due; %d other seats "
+           "missing anything" % (rc, len(set(c[0] for c in others))), "p3",
+           "seat due", missing[0][1] if missing else "-", first_err(err),
+           False, "the sealed line %d proves a delivery was due, not that "
+           "it was never sent: p3 can only say that it is missing" % no)
+    print("  %s" % last)
 
 
 CHEATS = {
