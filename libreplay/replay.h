@@ -220,6 +220,13 @@ struct rpl_game_info {
     const char *title; /* one line for people ("The Resistance: Avalon") */
     size_t min_seats;  /* the fewest seats its rules line accepts */
     size_t max_seats;  /* the most */
+    /* The most bytes a seat's state (rpl_rec_state_json(), compact JSON)
+     * holds beyond the public state of the same moment, its deliveries
+     * aside: its legal actions, its held submissions, what it knows of
+     * the board.  A host pads every seat's state to the public one's
+     * length plus this (camelog-host(1)), so that its length tells
+     * nothing of the seat's secrets. */
+    size_t state_pad;
 };
 
 /* How many games the library knows (at least 1).  Thread-safe. */

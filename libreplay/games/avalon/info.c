@@ -14,6 +14,10 @@ const struct rpl_game_info rpl__avalon_info = {
     .title = "The Resistance: Avalon",
     .min_seats = AV_MIN_SEATS,
     .max_seats = AV_MAX_SEATS,
+    /* A seat's actions and held submission: at most the Assassin's nine
+     * targets ("assassinate p10 p9", 21 bytes each with quotes and
+     * comma) or five proposal forms with Targeting, well under 512. */
+    .state_pad = 512,
 };
 
 const char *const rpl__av_role_order[AV_NROLES] = {

@@ -13,6 +13,10 @@ const struct rpl_game_info rpl__soc_info = {
     .title = "Shadows over Camelot",
     .min_seats = SOC_MIN_SEATS,
     .max_seats = SOC_MAX_SEATS,
+    /* A seat's actions (at most SOC_LIVE_ACTIONS, 64, of at most 255
+     * bytes, quoted, comma), its loyalty and its hand (every white card
+     * at most, 16 bytes each in the JSON), with room to spare. */
+    .state_pad = 64 * 258 + SOC_NWHITE * 16 + 256,
 };
 
 enum rpl_status
