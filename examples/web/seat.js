@@ -449,7 +449,11 @@ function onSign(req) {
   const again = signed[req.line]?.sig === r.sig;
   signed[req.line] = { action: own, sig: r.sig };
   localStorage.setItem(`${store}/signed/${gameId()}`, JSON.stringify(signed));
-  localStorage.removeItem(`${store}/pending/${gameId()}`);
+  if (own === pending) {
+    // The click is signed (a reloaded page signing its old lines again
+    // leaves a click still to sign alone).
+    localStorage.removeItem(`${store}/pending/${gameId()}`);
+  }
   if (!again) {
     submit({ kind: "sign", line: req.line, sig: r.sig });
   }
