@@ -110,7 +110,8 @@ class Table:
         self.total = 0
         self.forwarded = set()
         self.lied = False
-        self.fork_seat = None
+        self.fork_seat = None  # --lie=fork: the seat shown another line
+        self.fork_of = None    # the seat whose deal line it is shown
         self.fork_line = None
 
     # ------------------------------------------------------ the pages

@@ -323,7 +323,6 @@ function onTurn(pub, actions) {
   }[kind] || "Your move.";
   const send = (a, b) => {
     choice = { action: a, line: null };
-    localStorage.setItem(`${store}/pending/${gameId()}`, a);
     for (const x of box.querySelectorAll("button")) {
       x.disabled = true;
     }
@@ -413,27 +412,11 @@ function showTable(pub) {
 
 // ---------------------------------------------------------- signing
 
-// The clicks this page signed, line by line, and the one it has not
-// signed yet, kept so that a reloaded page signs what it chose before,
-// and nothing else.
-function kept() {
-  return JSON.parse(localStorage.getItem(`${store}/signed/${gameId()}`) ||
-    "{}");
-}
-
 function onSign(req) {
   // Without a click of its own for this line, the seat's choice is ""
   // and the library refuses to sign.
-  const signed = kept();
-  const pending = localStorage.getItem(`${store}/pending/${gameId()}`);
-  let own = "";
-  if (choice && (choice.line === null || choice.line === req.line)) {
-    own = choice.action;
-  } else if (signed[req.line]) {
-    own = signed[req.line].action;
-  } else if (!choice && pending) {
-    own = pending;
-  }
+  const own = choice && (choice.line === null || choice.line === req.line)
+    ? choice.action : "";
   const r = log.sign(seat, key, req.text,
     { action: own, label: req.label, nonce: req.nonce });
   if (!r.ok) {
@@ -441,18 +424,8 @@ function onSign(req) {
       `what you chose${own ? ` ("${label(own)}")` : ""}.`, r.error);
     return;
   }
-  if (choice && choice.action === own) {
-    choice.line = req.line;
-  }
-  // A request seen again (a reloaded page reads every event again) is
-  // answered once.
-  const again = signed[req.line]?.sig === r.sig;
-  signed[req.line] = { action: own, sig: r.sig };
-  localStorage.setItem(`${store}/signed/${gameId()}`, JSON.stringify(signed));
-  localStorage.removeItem(`${store}/pending/${gameId()}`);
-  if (!again) {
-    submit({ kind: "sign", line: req.line, sig: r.sig });
-  }
+  choice.line = req.line;
+  submit({ kind: "sign", line: req.line, sig: r.sig });
 }
 
 // --------------------------------------------------------- the end
@@ -506,7 +479,6 @@ async function handle(ev) {
       // The host did not take the click: it is spent, choose again.
       if (choice && choice.line === null) {
         choice = null;
-        localStorage.removeItem(`${store}/pending/${gameId()}`);
         if (lastTurn) {
           onTurn(...lastTurn);
         }
@@ -536,16 +508,10 @@ async function poll() {
       await new Promise((ok) => setTimeout(ok, 1000));
       continue;
     }
-    // Only the last turn of a batch is drawn: the others are past (a
-    // reloaded page gets every event at once).
-    const drawn = evs.map((e) => e.t).lastIndexOf("turn");
-    for (const [i, ev] of evs.entries()) {
+    for (const ev of evs) {
       since++;
       if (failed) {
         break;
-      }
-      if (ev.t === "turn" && i !== drawn) {
-        continue;
       }
       try {
         await handle(ev);
