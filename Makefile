@@ -698,7 +698,7 @@ web-test: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
 # The example table of examples/web: five headless Chromium seats play
 # against camelog host through the bridge, honest and lying
 # (tests/web/test_table.py); screenshots in $(B)/artifacts/.
-web-table: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
+web-table: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG) $(B)/tests/dealer-forge
 	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
-	    ARTIFACTS=$(abspath $(B)/artifacts) BROWSER_REQUIRED=1 \
+	    DEALER_FORGE=$(abspath $(B)/tests/dealer-forge) ARTIFACTS=$(abspath $(B)/artifacts) BROWSER_REQUIRED=1 \
 	    $(BROWSER_PYTHON) tests/web/test_table.py

@@ -106,6 +106,10 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 [ -e "$root/etc/hosts" ] ||
     printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost\n' \
         >"$root/etc/hosts"
+# A root is not a booted machine: packages install their services but
+# start none (a PostgreSQL left running in it would hold its mounts).
+printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+chmod 755 "$root/usr/sbin/policy-rc.d"
 mount_in proc proc "$root/proc"
 mount_in sysfs sysfs "$root/sys"
 mount_in bind /dev "$root/dev"

@@ -5,7 +5,9 @@
  * writes for the vector's inputs, its chain values and its verdict, and
  * the page itself, whose vector block must be that text byte for byte
  * and which must hold every value, so that the page and the code cannot
- * drift apart.
+ * drift apart.  Format 1's sealed log ("A sealed log"), which the
+ * recorder no longer writes, is read from the page and verified with
+ * its keys pinned, its chain values checked.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -325,24 +327,43 @@ ck_page_hex(const char *page, const char *hex)
     ck_assert_msg(b && b - a < 80, "camelog(5) lacks %s", hex);
 }
 
-START_TEST(test_page_holds_the_vectors)
+/* The display between the marker lines ".\" NAME-BEGIN" and
+ * ".\" NAME-END" of page, without its .Bd and .Ed lines (malloc'ed). */
+static char *
+page_block(const char *page, const char *name, size_t *len)
 {
-    static const char begin[] = ".\\\" VECTOR-V2-BEGIN";
-    static const char end[] = ".Ed\n.\\\" VECTOR-V2-END";
-    char *page = read_page();
-    const char *b = strstr(page, begin);
-    const char *e;
+    char begin[64], end[64];
+    const char *b, *e;
+    char *out;
 
-    ck_assert_msg(b, "camelog(5) has no VECTOR-V2-BEGIN marker");
+    snprintf(begin, sizeof(begin), ".\\\" %s-BEGIN", name);
+    snprintf(end, sizeof(end), ".Ed\n.\\\" %s-END", name);
+    b = strstr(page, begin);
+    ck_assert_msg(b, "camelog(5) has no %s marker", begin);
     b = strchr(b, '\n');
     ck_assert_ptr_nonnull(b);
     b++;
     ck_assert_int_eq(strncmp(b, ".Bd -literal\n", 13), 0);
     b += 13;
     e = strstr(b, end);
-    ck_assert_msg(e, "camelog(5) has no VECTOR-V2-END marker");
-    ck_assert_uint_eq((size_t)(e - b), sizeof(tv_log2) - 1);
-    ck_assert_int_eq(memcmp(b, tv_log2, sizeof(tv_log2) - 1), 0);
+    ck_assert_msg(e, "camelog(5) has no %s marker", end);
+    *len = (size_t)(e - b);
+    out = malloc(*len + 1);
+    ck_assert_ptr_nonnull(out);
+    memcpy(out, b, *len);
+    out[*len] = '\0';
+    return out;
+}
+
+START_TEST(test_page_holds_the_vectors)
+{
+    char *page = read_page();
+    size_t len = 0;
+    char *block = page_block(page, "VECTOR-V2", &len);
+
+    ck_assert_uint_eq(len, sizeof(tv_log2) - 1);
+    ck_assert_str_eq(block, tv_log2);
+    free(block);
     ck_page_hex(page, PLEDGE_P1);
     ck_page_hex(page, PLEDGE_P3);
     ck_page_hex(page, SEED2);
@@ -362,6 +383,65 @@ START_TEST(test_page_holds_the_vectors)
 }
 END_TEST
 
+/* "A sealed log": format 1, verified with the dealer's key and p1's
+ * pinned, in progress, p1's entropy signed; the chain values of the
+ * page. */
+START_TEST(test_sealed_log1)
+{
+    struct rpl_ctx *ctx = NULL;
+    struct rpl_seckey *dealer, *p1;
+    struct rpl_pubkey p1_pk, dealer_pk;
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_error err;
+    struct rpl_verify_opts opts;
+    uint8_t h[32];
+    char *page = read_page();
+    size_t len = 0;
+    char *text = page_block(page, "VECTOR-V1", &len);
+
+    ck_assert_int_eq(strncmp(text, "camelog 1\n", 10), 0);
+    ck_assert_int_eq(rpl_ctx_new(&ctx, NULL, NULL), RPL_OK);
+    dealer = tv_key(ctx, 0x21);
+    p1 = tv_key(ctx, 0x41);
+    rpl_seckey_pubkey(p1, &p1_pk);
+    rpl_seckey_pubkey(dealer, &dealer_pk);
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err), RPL_OK);
+    memset(&opts, 0, sizeof(opts));
+    opts.pubkey = &dealer_pk;
+    opts.seat_pin[1] = &p1_pk;
+    ck_assert_msg(rpl_log_verify(log, &opts, &rep) == RPL_OK, "line %zu: %s",
+                  rep.error.line, rep.error.msg);
+    ck_assert_uint_eq(rep.version, 1);
+    ck_assert_uint_eq(rep.revealed, 0x5u);
+    ck_assert_uint_eq(rep.reveal_signed, 0x1u);
+    ck_assert_uint_eq(rep.pledged, 0);
+    ck_assert_int_eq(rep.progress, RPL_PROGRESS_IN_PROGRESS);
+    ck_assert_uint_eq(rpl_log_lines(log), 26);
+    ck_assert_int_eq(rpl_log_head(log, 14, h, &err), RPL_OK);
+    ck_page_hex(page, "3b811d0b8e82dbbb77b253361ccc50fa"
+                      "0c0fe8be8be11caece79e9fe49ab159d");
+    ck_hex(h, 32,
+           "3b811d0b8e82dbbb77b253361ccc50fa0c0fe8be8be11caece79e9fe49ab159d");
+    ck_assert_int_eq(rpl_log_head(log, 25, h, &err), RPL_OK);
+    ck_hex(h, 32,
+           "7dab0b2ebf5ab6acc60aa2901e23c6aa49a9ba594e7bcac25f834b880076ebb2");
+    ck_page_hex(page, "7dab0b2ebf5ab6acc60aa2901e23c6aa"
+                      "49a9ba594e7bcac25f834b880076ebb2");
+    ck_assert_int_eq(rpl_log_head(log, 26, h, &err), RPL_OK);
+    ck_hex(h, 32,
+           "3c9453be824eb9c87c81d16aae297119fa9c0a06350ad26af37cee7a3523bc8f");
+    ck_page_hex(page, "3c9453be824eb9c87c81d16aae297119"
+                      "fa9c0a06350ad26af37cee7a3523bc8f");
+    rpl_log_free(log);
+    rpl_seckey_free(p1);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+    free(text);
+    free(page);
+}
+END_TEST
+
 Suite *
 vectors_suite(void)
 {
@@ -372,6 +452,7 @@ vectors_suite(void)
     tcase_add_test(tc, test_seed2);
     tcase_add_test(tc, test_sealed_log2);
     tcase_add_test(tc, test_page_holds_the_vectors);
+    tcase_add_test(tc, test_sealed_log1);
     suite_add_tcase(s, tc);
     return s;
 }

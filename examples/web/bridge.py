@@ -27,7 +27,8 @@ signature.  The finished file is GET /final.camelog.
 
 --lie MODE makes the bridge a dishonest host, for the test of the
 example (tests/web/test_table.py) only: delivery (the first deal
-delivery to p1 has another value), flip (the first Success card of a
+delivery to p1 has another value; with --forge PATH, the test's
+dealer-forge, the dealer signs it), flip (the first Success card of a
 seat that may play Fail is submitted as Fail), fork (the seat after the
 first leader is shown another deal line of the leader than every other
 seat, with the dealer's seals made again over it).  What it changed is
@@ -94,8 +95,12 @@ class Table:
         self.final = None
         self.dir = args.dir
         self.dealer_key = os.path.join(self.dir, "dealer.key")
+        # With --forge the bridge lies as the dealer itself, whose key it
+        # then derives from a seed it keeps.
+        self.seed = secrets.token_hex(32) if args.forge else None
         p = subprocess.run([args.camelog, "keygen", "-o",
-                            os.path.join(self.dir, "dealer")],
+                            os.path.join(self.dir, "dealer")] +
+                           (["--seed", self.seed] if self.seed else []),
                            capture_output=True, text=True)
         if p.returncode != 0:
             sys.exit("bridge: camelog keygen: " + p.stderr.strip())
@@ -202,19 +207,30 @@ class Table:
         log("lie: %s" % json.dumps(what))
 
     def tamper(self, s, d):
-        """--lie=delivery: the first deal delivery to p1 says another role
-        (its length kept)."""
+        """--lie=delivery: the first deal delivery to p1 says another role.
+        With --forge (the dealer's own tool) the dealer signs the lie;
+        without, the value is changed under the dealer's signature."""
         if self.args.lie != "delivery" or s.k != 1 or self.lied or \
                 not d["label"].startswith("deal "):
             return d
         d = dict(d)
-        value = d["value"]
+        value = d["value"].rstrip(".")
         role = value.split()[0]
         other = "role=merlin" if role != "role=merlin" else "role=servant"
-        new = other + value[len(role):]
-        d["value"] = new.ljust(len(value), ".") if len(new) <= len(value) \
-            else new[:len(value)]
-        self.record(mode="delivery", seat=s.k, seen=s.seen, delivery=d)
+        value = other + value[len(role):]
+        if self.args.forge:
+            game_id = next(x for x in s.seen if x.startswith("id "))[3:]
+            p = subprocess.run([self.args.forge, "delivery", self.seed,
+                                game_id, str(s.k), str(d["line"]), d["label"],
+                                value, d["nonce"]],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                die("forge: %s" % p.stderr.strip())
+            d = json.loads(p.stdout)
+        else:
+            d["value"] = value.ljust(len(d["value"]), ".")
+        self.record(mode="delivery", seat=s.k, seen=s.seen, delivery=d,
+                    signed=bool(self.args.forge))
         return d
 
     def route(self, r):
@@ -442,6 +458,9 @@ def main():
                     help="where the keys, the journal and the file go")
     ap.add_argument("--lie", choices=("delivery", "flip", "fork"),
                     help="for the example's test only: a dishonest host")
+    ap.add_argument("--forge", default=None,
+                    help="with --lie=delivery: the test's dealer-forge, "
+                    "with which the dealer signs its lie")
     args = ap.parse_args()
     for f in ("camelog.js", "camelog.wasm"):
         if not os.path.exists(os.path.join(args.wasm, f)):

@@ -60,7 +60,9 @@ function fail(what, message) {
     `after ${lines.length} lines and ${deliveries} private messages that ` +
     "passed. Keep what you were shown: it is your evidence.";
   downloads([["the history you were shown", `${me}.txt`,
-    new TextEncoder().encode(text())]]);
+    new TextEncoder().encode(text())], ["the private messages you got",
+    `${me}.deliveries`, new TextEncoder().encode(
+      localStorage.getItem(`${store}/deliveries`) || "")]]);
   document.title = `FAILED - ${me} - camelog seat`;
 }
 
@@ -177,11 +179,22 @@ function showChecks() {
 // ------------------------------------------------------- deliveries
 
 function onDelivery(d) {
+  // Kept as received, a failing one too: it is the evidence.
+  localStorage.setItem(`${store}/deliveries`,
+    (localStorage.getItem(`${store}/deliveries`) || "") +
+    `${JSON.stringify(d)}\n`);
   const r = log.checkDelivery(seat, JSON.stringify(d));
   if (!r.valid) {
+    // Signed by the dealer but not what it committed to: the dealer
+    // lied, and the signed message proves it.  Otherwise it was not the
+    // dealer's message.
+    const signed = !/signature/.test(r.error);
     fail(`The dealer's private message for line ${d.line} ("${d.label}") ` +
-      "failed this seat's check: it is not what the dealer committed to " +
-      "and signed.", r.error);
+      (signed ? "is not what the dealer committed to in the public log: " +
+        "the dealer lied to you, and its signed message (kept below) " +
+        "proves it."
+        : "was not sent by the dealer: it was changed on the way."),
+    r.error);
     return;
   }
   deliveries++;
@@ -199,16 +212,18 @@ function onDelivery(d) {
     b.textContent = ROLE_NAMES[role] || role;
     p.append("You are ", b, ` (${side}).`);
     if (sees) {
-      p.append(` You see: ${sees.split(",").map(who).join(", ")}.`);
+      const seen = sees.split(",").map(who).join(", ");
+      p.append(" " + ({
+        merlin: `You see these seats as evil: ${seen}.`,
+        percival: `One of these is Merlin, the other Morgana: ${seen}.`,
+      }[role] || (EVIL.has(role) ? `Your fellow evil: ${seen}.`
+        : `You see: ${seen}.`)));
     }
     li.textContent = `Line ${r.line}, your deal: ${value} (checked)`;
   } else {
     li.textContent = `Line ${r.line}, ${r.label}: ${value} (checked)`;
   }
   $("private").append(li);
-  localStorage.setItem(`${store}/deliveries`,
-    (localStorage.getItem(`${store}/deliveries`) || "") +
-    `${JSON.stringify(d)}\n`);
   showChecks();
 }
 
@@ -308,6 +323,7 @@ function onTurn(pub, actions) {
   }[kind] || "Your move.";
   const send = (a, b) => {
     choice = { action: a, line: null };
+    localStorage.setItem(`${store}/pending/${gameId()}`, a);
     for (const x of box.querySelectorAll("button")) {
       x.disabled = true;
     }
@@ -387,7 +403,7 @@ function showTable(pub) {
   ol.replaceChildren();
   for (const q of pub.quests || []) {
     const li = document.createElement("li");
-    li.textContent = `${q.size} seats` + (q.fails_needed > 1
+    li.textContent = `Quest ${q.slot}: ${q.size} seats` + (q.fails_needed > 1
       ? ` (${q.fails_needed} fails)` : "") + (q.result
       ? `: ${q.result}${q.fails ? `, ${q.fails} fail` : ""}` : "");
     li.className = q.result || "";
@@ -397,11 +413,27 @@ function showTable(pub) {
 
 // ---------------------------------------------------------- signing
 
+// The clicks this page signed, line by line, and the one it has not
+// signed yet, kept so that a reloaded page signs what it chose before,
+// and nothing else.
+function kept() {
+  return JSON.parse(localStorage.getItem(`${store}/signed/${gameId()}`) ||
+    "{}");
+}
+
 function onSign(req) {
   // Without a click of its own for this line, the seat's choice is ""
   // and the library refuses to sign.
-  const own = choice && (choice.line === null || choice.line === req.line)
-    ? choice.action : "";
+  const signed = kept();
+  const pending = localStorage.getItem(`${store}/pending/${gameId()}`);
+  let own = "";
+  if (choice && (choice.line === null || choice.line === req.line)) {
+    own = choice.action;
+  } else if (signed[req.line]) {
+    own = signed[req.line].action;
+  } else if (!choice && pending) {
+    own = pending;
+  }
   const r = log.sign(seat, key, req.text,
     { action: own, label: req.label, nonce: req.nonce });
   if (!r.ok) {
@@ -409,8 +441,18 @@ function onSign(req) {
       `what you chose${own ? ` ("${label(own)}")` : ""}.`, r.error);
     return;
   }
-  choice.line = req.line;
-  submit({ kind: "sign", line: req.line, sig: r.sig });
+  if (choice && choice.action === own) {
+    choice.line = req.line;
+  }
+  // A request seen again (a reloaded page reads every event again) is
+  // answered once.
+  const again = signed[req.line]?.sig === r.sig;
+  signed[req.line] = { action: own, sig: r.sig };
+  localStorage.setItem(`${store}/signed/${gameId()}`, JSON.stringify(signed));
+  localStorage.removeItem(`${store}/pending/${gameId()}`);
+  if (!again) {
+    submit({ kind: "sign", line: req.line, sig: r.sig });
+  }
 }
 
 // --------------------------------------------------------- the end
@@ -464,6 +506,7 @@ async function handle(ev) {
       // The host did not take the click: it is spent, choose again.
       if (choice && choice.line === null) {
         choice = null;
+        localStorage.removeItem(`${store}/pending/${gameId()}`);
         if (lastTurn) {
           onTurn(...lastTurn);
         }
@@ -493,10 +536,16 @@ async function poll() {
       await new Promise((ok) => setTimeout(ok, 1000));
       continue;
     }
-    for (const ev of evs) {
+    // Only the last turn of a batch is drawn: the others are past (a
+    // reloaded page gets every event at once).
+    const drawn = evs.map((e) => e.t).lastIndexOf("turn");
+    for (const [i, ev] of evs.entries()) {
       since++;
       if (failed) {
         break;
+      }
+      if (ev.t === "turn" && i !== drawn) {
+        continue;
       }
       try {
         await handle(ev);

@@ -3,16 +3,21 @@
 against a real `camelog host` on loopback, in headless Chromium (one
 driver, one window a seat), every move a click on the seat's own page.
 
-  honest    the whole game; every page checks every delivery, signs its
-            own clicks and ends with the finished file verified in the
+  honest    the whole game (one page reloaded mid-game, which checks it
+            all again and signs on from its storage); every page checks
+            every delivery, signs its own clicks and ends with the finished file verified in the
             page, which is the history it was shown; the file passes
             camelog verify --require complete,reveal,entropy,signatures
             with each seat's key pinned to the one its page made (so
             every seat's line carries that page's signature), and the
             page's verdict is camelog verify's.
-  delivery  the bridge changes p1's deal: p1's page shows the red
-            banner with the message camelog seat check gives for that
-            delivery against what p1 had seen; the other pages play on.
+  delivery  the bridge, as the dealer (the test's dealer-forge signs
+            with its key), tells p1 another role than it committed to:
+            p1's page shows the red banner with the message camelog seat
+            check gives for that delivery against what p1 had seen (the
+            commitment); the other pages play on.  Then the same with
+            the value changed on the way, under the dealer's signature
+            (the signature fails).
   flip      a seat that may play Fail clicks Success and the bridge
             submits Fail: that page refuses to sign, with the library's
             message, and the game goes no further.
@@ -25,7 +30,7 @@ The banners' texts are compared with the C tools' whole.  Screenshots
 (mid-game, and the banner) go to $ARTIFACTS.
 
 Environment: CAMELOG (the binary), WASM_DIR (make wasm's directory),
-ARTIFACTS.  Without BROWSER_REQUIRED a missing browser skips the test.
+DEALER_FORGE (build/tests/dealer-forge), ARTIFACTS.  Without BROWSER_REQUIRED a missing browser skips the test.
 """
 import json
 import os
@@ -41,6 +46,8 @@ CAMELOG = os.environ.get("CAMELOG", os.path.join(ROOT, "build", "camelog"))
 WASM_DIR = os.environ.get("WASM_DIR", os.path.join(ROOT, "build", "wasm"))
 ARTIFACTS = os.environ.get("ARTIFACTS", os.path.join(ROOT, "build", "artifacts"))
 BRIDGE = os.path.join(ROOT, "examples", "web", "bridge.py")
+FORGE = os.environ.get("DEALER_FORGE", os.path.join(ROOT, "build", "tests",
+                                                    "dealer-forge"))
 EVIL = ("assassin", "minion", "morgana", "mordred", "oberon")
 failures = []
 
@@ -102,7 +109,7 @@ return {state: b.dataset.state, role: role.dataset.role || null,
 class Table:
     """A bridge, and five windows of the driver, one a seat."""
 
-    def __init__(self, driver, windows, lie=None):
+    def __init__(self, driver, windows, lie=None, more=()):
         self.driver = driver
         self.windows = windows
         self.dir = tempfile.mkdtemp(prefix="camelog-table-test.")
@@ -110,6 +117,7 @@ class Table:
                 "--port", "0", "--dir", self.dir]
         if lie:
             args.append("--lie=" + lie)
+        args += more
         self.err = open(os.path.join(self.dir, "bridge.err"), "w")
         self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.err,
                                   text=True)
@@ -164,7 +172,8 @@ class Table:
                     return x
         return a
 
-    def play(self, until, evil_on_team=False, seconds=40, shot=None):
+    def play(self, until, evil_on_team=False, seconds=40, shot=None,
+             reload=None):
         """Clicks, seat after seat, until until(table, pages) is true."""
         t0 = time.monotonic()
         moves = 0
@@ -184,6 +193,13 @@ class Table:
                     continue
                 moves += 1
                 clicked = True
+                if reload and moves == reload:
+                    # A player reloads the page mid-game: it reads its
+                    # key, its pledge and its signed clicks from storage
+                    # and checks everything again from the first line.
+                    self.driver.switch_to.window(self.windows[k - 1])
+                    self.driver.refresh()
+                    self.reloaded = k
                 if shot and moves == shot[0]:
                     time.sleep(0.3)
                     self.driver.save_screenshot(shot[1])
@@ -225,7 +241,9 @@ def honest(driver, windows):
     pages, moves = t.play(lambda t, p: all(o["state"] in ("done", "failed")
                                            for o in p.values()),
                           seconds=45,
-                          shot=(9, os.path.join(ARTIFACTS, "table-mid-game.png")))
+                          shot=(9, os.path.join(ARTIFACTS, "table-mid-game.png")),
+                          reload=14)
+    check(getattr(t, "reloaded", None), "honest: no page was reloaded")
     secs = time.monotonic() - t0
     for k, o in pages.items():
         check(o["state"] == "done", "honest: p%d: %s %s %s" % (k, o["state"],
@@ -254,8 +272,9 @@ def honest(driver, windows):
                     final)
         check(r.returncode == 0, "honest: p%d: seat history: %s" % (k, r.stderr))
     sigs = re.search(r"(\d+) sigs", summary)
-    print("table: honest: %d clicks, %s in %.1f s; every page: %s"
-          % (moves, summary, secs, pages[1]["checks"]))
+    print("table: honest: %d clicks (p%s's page reloaded after the 14th), %s "
+          "in %.1f s; every page: %s"
+          % (moves, t.reloaded, summary, secs, pages[1]["checks"]))
     check(sigs and int(sigs.group(1)) >= moves, "honest: %s sigs for %d clicks"
           % (sigs and sigs.group(1), moves))
     t.close()
@@ -268,8 +287,8 @@ def write(d, name, text):
     return path
 
 
-def lie_delivery(driver, windows):
-    t = Table(driver, windows, "delivery")
+def lie_delivery(driver, windows, forge=True):
+    t = Table(driver, windows, "delivery", ["--forge", FORGE] if forge else [])
     pages, _ = t.play(failed(1), seconds=20)
     lie = t.lie()
     o = pages[1]
@@ -282,9 +301,17 @@ def lie_delivery(driver, windows):
         cj = json.loads(c.stdout.split("\n")[0])
         check(not cj["valid"] and o["message"] == cj["error"],
               "delivery: page %r, seat check %r" % (o["message"], cj))
-        print("table: delivery: p1's page: %s %s" % (o["what"], o["message"]))
-        driver.switch_to.window(windows[0])
-        driver.save_screenshot(os.path.join(ARTIFACTS, "table-banner.png"))
+        # Signed by the dealer, the lie fails on the commitment; changed
+        # on the way, on the dealer's signature.
+        check(lie["signed"] == forge and
+              ("does not verify" in cj["error"]) != forge,
+              "delivery: signed %s: %r" % (lie["signed"], cj["error"]))
+        print("table: delivery (%s): p1's page: %s %s"
+              % ("the dealer's lie" if forge else "changed on the way",
+                 o["what"], o["message"]))
+        if forge:
+            driver.switch_to.window(windows[0])
+            driver.save_screenshot(os.path.join(ARTIFACTS, "table-banner.png"))
         check(o["role"] is None, "delivery: p1's page shows a role: %r" % o["role"])
     for k in range(2, 6):
         check(pages[k]["state"] == "playing" and pages[k]["role"],
@@ -372,6 +399,8 @@ def main():
             driver.switch_to.new_window("window")
             windows.append(driver.current_window_handle)
         for name, fn in (("honest", honest), ("delivery", lie_delivery),
+                         ("delivery-unsigned",
+                          lambda d, w: lie_delivery(d, w, forge=False)),
                          ("flip", lie_flip), ("fork", lie_fork)):
             if len(sys.argv) > 1 and name not in sys.argv[1:]:
                 continue
