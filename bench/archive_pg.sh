@@ -17,7 +17,7 @@ case $camelog in
 *) camelog=$PWD/$camelog ;;
 esac
 n=$((400 * scale))
-repeat=3
+repeat=${REPEAT:-3}
 . "$srcdir/tests/pg_server.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/camelog-bench-pg.XXXXXX") || exit 2
@@ -44,7 +44,7 @@ run_sqlite() { # jobs
     for ((i = 0; i < repeat; i++)); do
         rm -f s.db s.db-wal s.db-shm
         start=$(now)
-        "$camelog" archive add -q -j "$1" s.db "${files[@]}" || return 1
+        "$camelog" archive add -q -j "$1" s.db "${files[@]}" >/dev/null || return 1
         t+=("$(awk -v a="$start" -v b="$(now)" 'BEGIN { print b - a }')")
     done
     best "${t[@]}"
@@ -63,7 +63,7 @@ run_pg() { # writers
             for ((k = w; k < n; k += $1)); do
                 part+=("${files[$k]}")
             done
-            "$camelog" archive add -q -j 1 "$uri" "${part[@]}" &
+            "$camelog" archive add -q -j 1 "$uri" "${part[@]}" >/dev/null &
             pids+=($!)
         done
         for w in "${pids[@]}"; do

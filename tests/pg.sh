@@ -19,6 +19,7 @@ left_out='
 archive_check: copies the file and damages its bytes
 archive_kill: watches the file'"'"'s -wal to kill a writer in a chunk
 archive_escapes: writes hostile names into the file with Python'"'"'s sqlite3
+archive_relatives: damages the stored text in the file with Python'"'"'s sqlite3
 archive_sql_bounds: the bounds of SQLite'"'"'s own SQL (printf, memory, steps)
 archive_usage: a missing file, a text file, SQLite'"'"'s PRAGMA and ATTACH
 '

@@ -63,6 +63,7 @@ enum rpl__ar_stmt {
     RPL__AR_DELETE,
     RPL__AR_SEATS_OF,
     RPL__AR_EXPORT,
+    RPL__AR_LOG_OF,
     RPL__AR_VARIANTS_OF,
     RPL__AR_NSTMT
 };

@@ -31,9 +31,9 @@ static const char *const ins_sql[RPL__AR_NINS] = {
 static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
     /* RPL__AR_FIND */
     "SELECT gid FROM main.game WHERE id = ?1 AND seal = ?2",
-    /* RPL__AR_SAME_ID: other logs of the game, with their text */
-    "SELECT g.gid, l.gz, g.seal FROM main.game g JOIN main.log l "
-    "USING (gid) WHERE g.id = ?1 AND g.game = ?2 ORDER BY g.gid",
+    /* RPL__AR_SAME_ID: other logs of the game, where they end */
+    "SELECT g.gid, g.lines, g.seal, g.dealer FROM main.game g "
+    "WHERE g.id = ?1 AND g.game = ?2 ORDER BY g.gid",
     /* RPL__AR_DELETE: the other tables follow (ON DELETE CASCADE) */
     "DELETE FROM main.game WHERE gid = ?1",
     /* RPL__AR_SEATS_OF */
@@ -42,6 +42,8 @@ static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
     /* RPL__AR_EXPORT */
     "SELECT l.gz FROM main.game g JOIN main.log l USING (gid) "
     "WHERE g.id = ?1 AND g.seal = ?2",
+    /* RPL__AR_LOG_OF */
+    "SELECT gz FROM main.log WHERE gid = ?1",
     /* RPL__AR_VARIANTS_OF */
     "SELECT variant FROM main.game_variant WHERE gid = ?1 ORDER BY n",
 };

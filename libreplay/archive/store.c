@@ -286,19 +286,92 @@ parting_line(const char *a, size_t a_len, const char *b, size_t b_len)
     return line;
 }
 
+/* Whether the stored log that ends at line `lines` with the seal line
+ * whose hash is seal, sealed by dealer, is a prefix of log, known from
+ * the chain alone: log verified, so its line `lines`, when it is that
+ * very seal line, is the dealer's signature of the same chain value, and
+ * one chain value is one sequence of lines.  False says nothing: the
+ * texts decide (compare_text()). */
+static bool
+is_sealed_prefix(const struct rpl_log *log, const struct ix *x, size_t lines,
+                 const void *seal, size_t seal_len, const char *dealer)
+{
+    uint8_t h[RPL__HASH];
+    size_t len = 0;
+    const char *text;
+
+    if (lines == 0 || lines >= log->nlines || seal_len != sizeof(h) ||
+        !dealer || strcmp(dealer, x->dealer) != 0)
+        return false;
+    text = rpl__log_line(log, lines, &len);
+    if (len < 5 || memcmp(text, "seal ", 5) != 0)
+        return false;
+    rpl__hash(h, NULL, text, len);
+    return memcmp(h, seal, sizeof(h)) == 0;
+}
+
+/* Compares the log with stored log gid, text against text: sets *replace
+ * or *superseded, or refuses a fork (RPL_E_SEAL) naming its seal. */
+static enum rpl_status
+compare_text(struct rpl_archive *ar, const struct rpl_log *log, int64_t gid,
+             const char *seal, int64_t *replace, bool *superseded,
+             struct rpl_error *err)
+{
+    struct rpl__st *st = NULL;
+    char *text = NULL;
+    size_t text_len = 0;
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_stmt(ar, RPL__AR_LOG_OF, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    rpl__st_bind_int(st, 1, gid);
+    src = rpl__st_step(st);
+    if (src == RPL__DB_ROW) {
+        size_t gz_len = 0;
+        const void *gz = rpl__st_blob(st, 0, &gz_len);
+
+        rc = rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &text_len, err);
+    } else if (src != RPL__DB_DONE) {
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    }
+    rpl__ar_done(st);
+    if (rc != RPL_OK || !text)
+        return rc;
+    if (is_prefix(text, text_len, log->text, log->len)) {
+        *replace = gid;
+    } else if (is_prefix(log->text, log->len, text, text_len)) {
+        *superseded = true;
+    } else {
+        const size_t line = parting_line(text, text_len, log->text, log->len);
+
+        rc = rpl__err(err, RPL_E_SEAL, line,
+                      "a fork of game %s: the archive holds another log "
+                      "of it (seal %.64s) that parts from this one here; "
+                      "not stored",
+                      log->rep.id, seal);
+    }
+    rpl__free(ar->ctx, text);
+    return rc;
+}
+
 /* Compares the log with the other stored logs of its game: sets
  * *replace to the gid of an earlier log it extends, or *superseded when
  * a stored log extends it.  A stored log that is neither a prefix of
  * this one nor extends it is another history of the same game, both
  * sealed by its dealer: a fork, which the archive refuses (RPL_E_SEAL,
- * at the line where they part) rather than count the game twice. */
+ * at the line where they part) rather than count the game twice.  An
+ * earlier log this one extends is known by where it ends and its seal,
+ * without its text; only the others are inflated. */
 static enum rpl_status
 find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
-               int64_t *replace, bool *superseded, struct rpl_error *err)
+               const struct ix *x, int64_t *replace, bool *superseded,
+               struct rpl_error *err)
 {
     struct rpl__st *st = NULL;
     enum rpl_status rc;
-    int src;
+    int src = RPL__DB_DONE;
 
     *replace = 0;
     *superseded = false;
@@ -307,34 +380,19 @@ find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
         return rc;
     rpl__ar_bind_text(st, 1, log->rep.id);
     rpl__ar_bind_text(st, 2, log->rep.game);
-    while ((src = rpl__st_step(st)) == RPL__DB_ROW) {
-        size_t gz_len = 0;
-        const void *gz = rpl__st_blob(st, 1, &gz_len);
-        char *text = NULL;
-        size_t text_len = 0;
+    while (rc == RPL_OK && (src = rpl__st_step(st)) == RPL__DB_ROW) {
+        const int64_t gid = rpl__st_int(st, 0);
+        size_t seal_len = 0;
+        const void *seal = rpl__st_blob(st, 2, &seal_len);
+        char seal_hex[65];
 
-        rc = rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &text_len, err);
-        if (rc != RPL_OK)
-            break;
-        if (is_prefix(text, text_len, log->text, log->len)) {
-            *replace = rpl__st_int(st, 0);
-        } else if (is_prefix(log->text, log->len, text, text_len)) {
-            *superseded = true;
-        } else {
-            const size_t line =
-                parting_line(text, text_len, log->text, log->len);
-            char seal[65];
-
-            rpl__ar_col_hex32(st, 2, seal);
-            rc = rpl__err(err, RPL_E_SEAL, line,
-                          "a fork of game %s: the archive holds another log "
-                          "of it (seal %.64s) that parts from this one here; "
-                          "not stored",
-                          log->rep.id, seal);
+        if (is_sealed_prefix(log, x, rpl__ar_col_uint(st, 1), seal, seal_len,
+                             rpl__ar_col_text_or_null(st, 3))) {
+            *replace = gid;
+            continue;
         }
-        rpl__free(ar->ctx, text);
-        if (rc != RPL_OK)
-            break;
+        rpl__ar_col_hex32(st, 2, seal_hex);
+        rc = compare_text(ar, log, gid, seal_hex, replace, superseded, err);
     }
     if (rc == RPL_OK && src != RPL__DB_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
@@ -374,7 +432,7 @@ add_rows(struct rpl_archive *ar, struct rpl_log *log, const struct ix *x,
     }
     if (src != RPL__DB_DONE)
         return rpl__ar_fail(ar, err, src, "cannot read the archive");
-    rc = find_relatives(ar, log, &replace, &superseded, err);
+    rc = find_relatives(ar, log, x, &replace, &superseded, err);
     if (rc != RPL_OK)
         return rc;
     if (superseded) {
