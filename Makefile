@@ -132,7 +132,7 @@ FORMAT_SRC := $(sort $(wildcard libreplay/*.[ch] libreplay/archive/*.[ch] librep
 # The parts of make check, in the order they run; the Check suites run
 # last so that their summary line ends the output.
 CHECK_PARTS := symbols lint grammar help-synopsis layout cli install-test \
-               browser web-test
+               browser web-test web-table
 
 .PHONY: all deps deps-build fresh check check-run unit $(CHECK_PARTS) sanitize valgrind \
         demo demo-run bench bench-run fuzz fuzz-run fuzz-replay install uninstall format format-check clean need-check
@@ -225,7 +225,8 @@ unit: $(TESTRUN)
 	$(TESTRUN)
 
 # The shared library exports rpl_* and nothing else (no rpl__ helper),
-# under the soname.
+# under the soname; libreplay(3) documents every function it exports
+# (tests/man_api.sh).
 symbols: $(LIB_SO)
 	@so=$(LIB_SO); \
 	soname=$$(objdump -p $$so | awk '$$1 == "SONAME" { print $$2 }'); \
@@ -241,6 +242,7 @@ symbols: $(LIB_SO)
 	    echo "symbols: $$so does not export rpl_version" >&2; exit 1; }; \
 	echo "symbols: $$(printf '%s\n' "$$syms" | wc -l) rpl_ symbols," \
 	    "soname $$soname"
+	@bash tests/man_api.sh $(LIB_SO) man/man3/libreplay.3
 
 # The layout rules of CONTRIBUTING.md that a formatter cannot check.
 layout: all
@@ -462,9 +464,10 @@ $(TLOG_INTEROP): tests/tlog_interop/main.go
 
 # ---------------------------------------------------------------- archive
 
-# schema/archive.sql is the only copy of the archive schema: db.c
-# includes it as an array of C string literals, one per line (ISO C
-# bounds the length of one literal, not of an array).
+# schema/archive.sql is the only copy of the SQLite archive schema, and
+# schema/archive_pg.sql of the PostgreSQL one: each backend includes its
+# own as an array of C string literals, one per line (ISO C bounds the
+# length of one literal, not of an array).
 $(B)/archive_sql.h: schema/archive.sql
 	@mkdir -p $(@D)
 	{ echo '/* Generated from schema/archive.sql by make; do not edit. */'; \
@@ -472,7 +475,15 @@ $(B)/archive_sql.h: schema/archive.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
 	  echo '};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/libreplay/archive/db.o: $(B)/archive_sql.h
+$(B)/archive_pg_sql.h: schema/archive_pg.sql
+	@mkdir -p $(@D)
+	{ echo '/* Generated from schema/archive_pg.sql by make; do not edit. */'; \
+	  echo 'static const char *const archive_pg_sql[] = {'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
+	  echo '};'; } >$@.tmp && mv $@.tmp $@
+
+$(B)/libreplay/archive/backend_sqlite.o: $(B)/archive_sql.h
+$(B)/libreplay/archive/backend_pg.o: $(B)/archive_pg_sql.h
 
 # ---------------------------------------------------------------- html
 
@@ -622,7 +633,7 @@ WASM_DEPS    := $(WASM_SYS)/done
 WASM         := $(WASM_DIR)/camelog.wasm
 FORMAT_SRC   += $(sort $(wildcard lib/web/*.[ch]))
 
-.PHONY: wasm wasm-deps web-test web-bench
+.PHONY: wasm wasm-deps web-test web-table web-bench
 wasm: $(WASM) $(WASM_DIR)/camelog.js
 
 wasm-deps:
@@ -669,3 +680,11 @@ web-bench: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
 web-test: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
 	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
 	    bash tests/web/run.sh
+
+# The example table of examples/web: five headless Chromium seats play
+# against camelog host through the bridge, honest and lying
+# (tests/web/test_table.py); screenshots in $(B)/artifacts/.
+web-table: $(WASM) $(WASM_DIR)/camelog.js $(CAMELOG)
+	@CAMELOG=$(abspath $(CAMELOG)) WASM_DIR=$(abspath $(WASM_DIR)) \
+	    ARTIFACTS=$(abspath $(B)/artifacts) BROWSER_REQUIRED=1 \
+	    $(BROWSER_PYTHON) tests/web/test_table.py

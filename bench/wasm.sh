@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/wasm.sh - make bench's wasm figures (bench/wasm.mjs) on three
+# bench/wasm.sh - make bench's wasm figures (bench/wasm.mjs, and
+# bench/web_page.py in headless Chromium) on three
 # simulated sets: Avalon (7 seats, the plausible bot) dealt by the dealer
 # alone; the same with every seat contributing entropy and signing its
 # lines; Shadows over Camelot (5 seats) with them.
@@ -32,3 +33,6 @@ sim soc-signed "$n_soc" --game soc --players 5 --entropy --sigs \
     --seed 5eedb2
 node "$here/wasm.mjs" "$CAMELOG" "$WASM_DIR" "$tmp/avalon" \
     "$tmp/avalon-signed" "$tmp/soc-signed"
+# The seat page's bytes, and the same verify in headless Chromium.
+CAMELOG=$CAMELOG WASM_DIR=$WASM_DIR "${BROWSER_PYTHON:-/usr/bin/python3}" \
+    "$here/web_page.py" "$tmp/avalon" "$tmp/avalon-signed" "$tmp/soc-signed"

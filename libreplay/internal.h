@@ -161,6 +161,9 @@ bool rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat);
  * 0 when none: whom the dealer tells a secret about a line no seat
  * authored (the recorder, and a seat checking where a delivery goes). */
 size_t rpl__label_seat(const char *label, size_t seats);
+/* Whether d can be a delivery: a line, a label of 1..63 bytes and a value
+ * of at most 191, both UTF-8 without control characters (delivery.c). */
+bool rpl__delivery_ok(const struct rpl_delivery *d);
 /* Decimal without leading zeros, <= max. */
 bool rpl__tok_uint(const struct rpl__tok *t, unsigned long max,
                    unsigned long *v);

@@ -1069,6 +1069,19 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
                         struct rpl_error *err) RPL_NONNULL(1, 2);
 
+/* The deliveries due to seat in a verified log (camelog(5), "Deliveries
+ * due"): the game lines carrying a commitment whose delivery goes to seat
+ * (its author, the receiver of a secret that changes hands, or for a line
+ * of the dealer the seat the line names), in log order, through the log's
+ * last line, sealed or not.  Writes the first cap of their line numbers to
+ * lines (NULL with cap 0: count only) and their number to *n, which may
+ * exceed cap (rpl_log_lines() entries always suffice).  The list is
+ * public: any reader of the log computes it.  RPL_E_STATE for a log that
+ * did not verify, RPL_E_ARG for a seat not in the game, RPL_E_NOMEM. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_seat_due(const struct rpl_log *log, size_t seat, size_t *lines, size_t cap,
+             size_t *n, struct rpl_error *err) RPL_NONNULL(1, 5);
+
 /* Gives a verified log seat's own deliveries d[0..n) (the seat's side of a
  * game in progress, whose log has no reveal yet): each is first checked
  * as rpl_seat_check_delivery() checks it, addressed to seat (d->seat 0 is

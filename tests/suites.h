@@ -22,6 +22,7 @@ SUITE_FN(seat_suite);
 SUITE_FN(live_suite);
 SUITE_FN(rec_suite);
 SUITE_FN(tlog_suite);
+SUITE_FN(vectors_suite);
 #undef SUITE_FN
 
 #endif

@@ -452,6 +452,71 @@ START_TEST(test_check_unverified)
 }
 END_TEST
 
+/* The deliveries due to each seat, from the public log alone, are the
+ * lines of the recorder's deliveries to it, in order, at the end and at
+ * every prefix (those of lines written so far). */
+START_TEST(test_due_like_recorder)
+{
+    struct game g;
+    struct rpl_error err;
+    struct rpl_log *log;
+    size_t lines[256], n = 0, total = 0;
+
+    record(&g, true);
+    log = whole(&g);
+    for (size_t k = 1; k <= 7; k++) {
+        size_t want = 0;
+
+        ck_assert_int_eq(rpl_seat_due(log, k, lines, 256, &n, &err), RPL_OK);
+        for (size_t i = 0; i < g.ndeliv; i++) {
+            if (g.deliv[i].seat != k)
+                continue;
+            ck_assert_uint_lt(want, n);
+            ck_assert_uint_eq(lines[want], g.deliv[i].line);
+            want++;
+        }
+        ck_assert_uint_eq(n, want);
+        ck_assert_uint_gt(n, 0);
+        total += n;
+    }
+    ck_assert_uint_eq(total, g.ndeliv);
+    /* Counting only, and a short array: n is the whole count. */
+    ck_assert_int_eq(rpl_seat_due(log, 1, NULL, 0, &n, &err), RPL_OK);
+    ck_assert_int_eq(rpl_seat_due(log, 1, lines, 1, &total, &err), RPL_OK);
+    ck_assert_uint_eq(n, total);
+    ck_assert_uint_gt(n, 1);
+    for (size_t i = 0; i < g.ndeliv; i++)
+        if (g.deliv[i].seat == 1) {
+            ck_assert_uint_eq(lines[0], g.deliv[i].line);
+            break;
+        }
+    for (size_t cut = 20; cut < rpl_log_lines(log); cut += 7) {
+        struct rpl_log *at = prefix(&g, cut);
+
+        for (size_t k = 1; k <= 7; k++) {
+            size_t want = 0;
+
+            for (size_t i = 0; i < g.ndeliv; i++)
+                want += g.deliv[i].seat == k && g.deliv[i].line <= cut;
+            ck_assert_int_eq(rpl_seat_due(at, k, NULL, 0, &n, &err), RPL_OK);
+            ck_assert_msg(n == want, "p%zu at line %zu: %zu due, %zu sent", k,
+                          cut, n, want);
+        }
+        rpl_log_free(at);
+    }
+    ck_assert_int_eq(rpl_seat_due(log, 0, lines, 256, &n, &err), RPL_E_ARG);
+    ck_assert_int_eq(rpl_seat_due(log, 8, lines, 256, &n, &err), RPL_E_ARG);
+    ck_assert_uint_eq(n, 0);
+    rpl_log_free(log);
+    log = NULL;
+    ck_assert_int_eq(rpl_log_parse(g.ctx, &log, g.text, g.len, false, &err),
+                     RPL_OK);
+    ck_assert_int_eq(rpl_seat_due(log, 1, lines, 256, &n, &err), RPL_E_STATE);
+    rpl_log_free(log);
+    game_free(&g);
+}
+END_TEST
+
 /* Every sig line of the recorder, made again by the seat from the prefix
  * before the signed line: Ed25519 is deterministic, so byte for byte. */
 START_TEST(test_sign_like_recorder)
@@ -1195,6 +1260,7 @@ seat_suite(void)
     tcase_add_test(tc, test_check_honest);
     tcase_add_test(tc, test_check_lies);
     tcase_add_test(tc, test_check_unverified);
+    tcase_add_test(tc, test_due_like_recorder);
     tcase_add_test(tc, test_sign_like_recorder);
     tcase_add_test(tc, test_sign_refusals);
     tcase_add_test(tc, test_sign_action);

@@ -1064,10 +1064,8 @@ cli_coverage_json(const struct cli_coverage *c, size_t g)
 #define DELIV_LINE_MAX  4096u
 #define DELIV_LINES_MAX 100000u
 
-/* Reads the deliveries file (either form of camelog(5), one a line, not
- * mixed) into *out (free(); wiped: it holds nonces); reports failures. */
-static int
-read_deliveries(const char *file, struct rpl_delivery **out, size_t *count)
+int
+cli_read_deliveries(const char *file, struct rpl_delivery **out, size_t *count)
 {
     char *buf = NULL;
     size_t len = 0, no = 0, n = 0, cap = 0;
@@ -1160,7 +1158,7 @@ cli_learn_deliveries(struct rpl_log *log, const char *file, size_t seat,
     struct rpl_error err;
     enum rpl_status st;
     size_t n = 0;
-    int rc = read_deliveries(deliveries, &d, &n);
+    int rc = cli_read_deliveries(deliveries, &d, &n);
 
     if (rc != CLI_EXIT_OK) {
         return rc;

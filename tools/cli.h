@@ -328,6 +328,12 @@ void cli_coverage_print(const struct cli_coverage *c, FILE *f);
  * when out of memory. */
 json_t *cli_coverage_json(const struct cli_coverage *c, size_t game);
 
+/* Reads the deliveries file (either form of camelog(5), one a line, not
+ * mixed) into *out, *count of them (free() it, wiped first: it holds
+ * nonces); reports failures, naming the file and line. */
+int cli_read_deliveries(const char *file, struct rpl_delivery **out,
+                        size_t *count);
+
 /* Gives log seat's deliveries from the file deliveries (either form of
  * camelog(5), one a line, not mixed), checked against their commitments
  * (rpl_log_learn()); reports failures as file's. */

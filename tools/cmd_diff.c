@@ -10,6 +10,13 @@
  * proof.  When one side has only a seat's signature over the parting
  * line, it is a claim, not a proof: a seat can sign a history of its
  * own making, so diff reports it as the seat's word.
+ *
+ * Two verified logs of one table (the same header but for the id, the
+ * created line and the commitment: one game, rules, seats, seat keys and
+ * dealer key) and two game ids are two starts of that table; each one
+ * that carries a seal of the dealer is the dealer's signed word that it
+ * started that game, so two sealed starts prove it started the table
+ * twice.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -111,6 +118,151 @@ is_proof(const struct side *a, const struct side *b, size_t part,
                    (eb->nseals > 0 || eb->nsigs > 0)
                ? EV_CLAIM
                : EV_NONE;
+}
+
+/* Two starts of one table (a and b verified, of different ids and
+ * otherwise the same header): the first seal of each (0: none). */
+struct starts {
+    size_t seal_a;
+    size_t seal_b;
+};
+
+/* The header line no (through commit) that says what the table is: not
+ * the id, the created line or the commitment. */
+static bool
+is_table_line(const char *s, size_t len)
+{
+    return !(len > 3 && memcmp(s, "id ", 3) == 0) &&
+           !(len > 8 && memcmp(s, "created ", 8) == 0) &&
+           !(len > 7 && memcmp(s, "commit ", 7) == 0);
+}
+
+/* The line of the header's commit line, 0 when the log has none. */
+static size_t
+commit_line(const struct rpl_log *log)
+{
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t len = 0;
+        const char *s = rpl_log_line(log, no, &len);
+
+        if (len > 7 && memcmp(s, "commit ", 7) == 0) {
+            return no;
+        }
+    }
+    return 0;
+}
+
+static size_t
+first_seal(const struct rpl_log *log)
+{
+    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
+        size_t len = 0;
+        const char *s = rpl_log_line(log, no, &len);
+
+        if (len > 5 && memcmp(s, "seal ", 5) == 0) {
+            return no;
+        }
+    }
+    return 0;
+}
+
+static bool
+same_table(const struct side *a, const struct side *b, struct starts *st)
+{
+    const size_t ca = commit_line(a->log), cb = commit_line(b->log);
+    size_t i = 1, j = 1;
+
+    memset(st, 0, sizeof(*st));
+    if (!a->is_verified || !b->is_verified || ca == 0 || cb == 0 ||
+        a->rep.id[0] == '\0' || strcmp(a->rep.id, b->rep.id) == 0) {
+        return false;
+    }
+    for (;;) {
+        size_t la = 0, lb = 0;
+        const char *sa = NULL, *sb = NULL;
+
+        while (i <= ca && (sa = rpl_log_line(a->log, i, &la)) &&
+               !is_table_line(sa, la)) {
+            i++;
+        }
+        while (j <= cb && (sb = rpl_log_line(b->log, j, &lb)) &&
+               !is_table_line(sb, lb)) {
+            j++;
+        }
+        if (i > ca || j > cb) {
+            if (i <= ca || j <= cb) {
+                return false;
+            }
+            break;
+        }
+        if (la != lb || memcmp(sa, sb, la) != 0) {
+            return false;
+        }
+        i++;
+        j++;
+    }
+    st->seal_a = first_seal(a->log);
+    st->seal_b = first_seal(b->log);
+    return true;
+}
+
+/* Whether s's game was played to its end: finished, and neither aborted
+ * nor abandoned before its start. */
+static bool
+played_out(const struct side *s)
+{
+    return s->rep.progress != RPL_PROGRESS_IN_PROGRESS &&
+           strcmp(s->rep.winner, "aborted") != 0 &&
+           strcmp(s->rep.winner, "abandoned") != 0;
+}
+
+static void
+print_starts(const struct side *a, const struct side *b,
+             const struct starts *st)
+{
+    printf("two starts of one table: game %s (", a->rep.id);
+    if (st->seal_a) {
+        printf("sealed at line %zu", st->seal_a);
+    } else {
+        printf("no seal");
+    }
+    printf(") and game %s (", b->rep.id);
+    if (st->seal_b) {
+        printf("sealed at line %zu", st->seal_b);
+    } else {
+        printf("no seal");
+    }
+    printf(")\n");
+    if (st->seal_a && st->seal_b) {
+        printf("proof: each start is sealed by the dealer: the dealer started "
+               "this table twice\n");
+    } else {
+        printf("not a proof: a start without the dealer's seal is no one's "
+               "signed word\n");
+    }
+    if (played_out(a) && played_out(b)) {
+        printf("both games were played to their end: two games of one "
+               "table, neither start abandoned\n");
+    }
+    for (int k = 0; k < 2; k++) {
+        const struct side *s = k == 0 ? a : b;
+
+        if (!played_out(s)) {
+            printf("%s: game %s is not played to its end\n", s->file,
+                   s->rep.id);
+        }
+    }
+}
+
+static json_t *
+start_json(const struct side *s, size_t seal)
+{
+    json_t *o = json_object();
+
+    cli_json_set(o, "id", json_string(s->rep.id));
+    cli_json_set(o, "seal", seal ? cli_json_size(seal) : json_null());
+    cli_json_set(o, "played_out", json_boolean(played_out(s)));
+    return o;
 }
 
 static void
@@ -228,7 +380,8 @@ cmd_diff(int argc, char **argv)
     struct rpl_ctx *ctx = NULL;
     struct side a, b;
     struct evidence ea, eb;
-    bool is_json = false;
+    struct starts st;
+    bool is_json = false, is_starts = false;
     int proof = EV_NONE;
     size_t na, nb, no, n;
     int c, rc;
@@ -278,6 +431,7 @@ cmd_diff(int argc, char **argv)
         }
     }
     proof = no <= n ? is_proof(&a, &b, no, &ea, &eb) : EV_NONE;
+    is_starts = no <= n && same_table(&a, &b, &st);
     if (is_json) {
         json_t *obj = json_object();
         const bool same = no > n;
@@ -298,6 +452,15 @@ cmd_diff(int argc, char **argv)
             ok &= cli_json_set(p, "a", evidence_json(&ea));
             ok &= cli_json_set(p, "b", evidence_json(&eb));
             ok &= cli_json_set(obj, proof == EV_PROOF ? "proof" : "claim", p);
+        }
+        if (is_starts) {
+            json_t *p = json_object();
+
+            ok &= cli_json_set(p, "a", start_json(&a, st.seal_a));
+            ok &= cli_json_set(p, "b", start_json(&b, st.seal_b));
+            ok &=
+                cli_json_set(p, "proof", json_boolean(st.seal_a && st.seal_b));
+            ok &= cli_json_set(obj, "starts", p);
         }
         rc = ok ? cli_json_print(obj) : CLI_EXIT_USAGE;
         json_decref(obj);
@@ -320,6 +483,9 @@ cmd_diff(int argc, char **argv)
                    a.rep.id, no);
             print_evidence(&a, &ea);
             print_evidence(&b, &eb);
+        }
+        if (is_starts) {
+            print_starts(&a, &b, &st);
         }
         if (rc == CLI_EXIT_OK) {
             rc = CLI_EXIT_INVALID;

@@ -21,6 +21,8 @@
 
 #include "cli.h"
 #include "replay.h"
+#include "seat_due.h"
+#include "seat_log.h"
 #include "seat_tlog.h"
 
 static const char usage[] =
@@ -34,6 +36,8 @@ static const char usage[] =
     "                            [--pubkey key|file --tlog dir --seen dir]\n"
     "       camelog seat check [--json] --pubkey key|file --as seat\n"
     "                          [--seat-key key|file] log delivery ...\n"
+    "       camelog seat due [--json] --pubkey key|file --as seat\n"
+    "                        [--seat-key key|file] log [delivery ...]\n"
     "       camelog seat sign [--json] --key file [--action text |\n"
     "                         --choice value] [--label label --nonce hex]\n"
     "                         log line\n"
@@ -53,11 +57,13 @@ static const char options[] =
     "                     sealed starts it saw)\n"
     "  --log log          entropy (format 1): the log so far (up to\n"
     "                     commit, or the entropy of an earlier seat)\n"
-    "  --pubkey key|file  commit, reveal, check, history, logged (entropy\n"
+    "  --pubkey key|file  commit, reveal, check, due, history, logged "
+    "(entropy\n"
     "                     with --tlog): the dealer's public key, pinned\n"
-    "  --seat-key key|file  check, history: the seat's own public key,\n"
+    "  --seat-key key|file  check, due, history: the seat's own public key,\n"
     "                     which must be its key in the header\n"
-    "  --as seat          check: who receives the deliveries (p1, p2, ...)\n"
+    "  --as seat          check, due: who receives the deliveries (p1, p2,\n"
+    "                     ...)\n"
     "  --action text      sign: the seat's own action in private form; a\n"
     "                     line that is not that action is refused\n"
     "  --choice value     sign: the seat's secret choice on a line that\n"
@@ -97,51 +103,6 @@ struct args {
     char **rest;
     int nrest;
 };
-
-/* Reads file as a .camelog (gzip) or as canonical text (a host journal),
- * and verifies it with pin (may be NULL).  A live game's log may end in
- * lines the dealer has not sealed yet; a final file may not.  Reports
- * failures itself. */
-static int
-open_log(struct rpl_ctx *ctx, const char *file, const struct rpl_pubkey *pin,
-         bool is_live, struct rpl_log **out)
-{
-    struct rpl_verify_opts opts = {.pubkey = pin, .unsealed_tail_ok = is_live};
-    struct rpl_report rep;
-    struct rpl_error err;
-    struct rpl_log *log = NULL;
-    enum rpl_status st;
-    char *buf = NULL;
-    size_t len = 0;
-    int rc = cli_read_file(file, TEXT_MAX, &buf, &len);
-
-    if (rc == CLI_EXIT_INVALID) {
-        cli_file_msg(file, 0, "larger than %u bytes (RPL_MAX_TEXT)", TEXT_MAX);
-        return rc;
-    }
-    if (rc != CLI_EXIT_OK) {
-        cli_file_msg(file, 0, "%s", strerror(errno));
-        return rc;
-    }
-    if (len >= 2 && (unsigned char)buf[0] == 0x1f &&
-        (unsigned char)buf[1] == 0x8b) {
-        st = rpl_log_read_mem(ctx, &log, buf, len, &err);
-    } else {
-        st = rpl_log_parse(ctx, &log, buf, len, false, &err);
-    }
-    free(buf);
-    if (st != RPL_OK) {
-        return cli_file_error(file, st, &err);
-    }
-    memset(&rep, 0, sizeof(rep));
-    st = rpl_log_verify(log, &opts, &rep);
-    if (st != RPL_OK) {
-        rpl_log_free(log);
-        return cli_file_error(file, st, &rep.error);
-    }
-    *out = log;
-    return CLI_EXIT_OK;
-}
 
 static int
 load_key(struct rpl_ctx *ctx, const char *file, struct rpl_seckey **sk)
@@ -186,7 +147,7 @@ run_entropy(const struct args *a, struct rpl_ctx *ctx)
     int rc = a->tlog ? cli_load_pubkey(a->pubkey, &pin) : CLI_EXIT_OK;
 
     if (rc == CLI_EXIT_OK) {
-        rc = open_log(ctx, a->log, a->tlog ? &pin : NULL, true, &log);
+        rc = seat_open_log(ctx, a->log, a->tlog ? &pin : NULL, true, &log);
     }
     if (rc == CLI_EXIT_OK) {
         rc = load_key(ctx, a->key, &sk);
@@ -465,7 +426,7 @@ run_round(const struct args *a, struct rpl_ctx *ctx, bool is_reveal)
     int rc = cli_load_pubkey(a->pubkey, &pin);
 
     if (rc == CLI_EXIT_OK) {
-        rc = open_log(ctx, file, &pin, true, &log);
+        rc = seat_open_log(ctx, file, &pin, true, &log);
     }
     if (rc == CLI_EXIT_OK) {
         rc = load_key(ctx, a->key, &sk);
@@ -584,52 +545,6 @@ run_starts(const struct args *a, struct rpl_ctx *ctx)
     return rc;
 }
 
-/* Whether the header's key of seat as (0: of any seat) is the seat's own
- * public key arg (--seat-key); *found is the seat that has it. */
-static int
-own_key(const char *file, const struct rpl_log *log, const char *arg, size_t as,
-        size_t *found)
-{
-    struct rpl_pubkey pk;
-    char text[RPL_PUBKEY_B64_LEN + 1], want[RPL_PUBKEY_B64_LEN + 8];
-    int rc = cli_load_pubkey(arg, &pk);
-    size_t wl;
-
-    *found = 0;
-    if (rc != CLI_EXIT_OK) {
-        return rc;
-    }
-    rpl_pubkey_format(&pk, text);
-    snprintf(want, sizeof(want), " key=%s", text);
-    wl = strlen(want);
-    for (size_t no = 1; no <= rpl_log_lines(log); no++) {
-        size_t len = 0, k = 0;
-        const char *t = rpl_log_line(log, no, &len);
-
-        if (len > 7 && memcmp(t, "dealer ", 7) == 0) {
-            break;
-        }
-        if (len > 6 && memcmp(t, "seat p", 6) == 0 && len > wl &&
-            memcmp(t + len - wl, want, wl) == 0) {
-            k = strtoul(t + 6, NULL, 10);
-            if (*found == 0 || k == as) {
-                *found = k;
-            }
-        }
-    }
-    if (as != 0 && *found != as) {
-        cli_file_msg(file, 0,
-                     "the header's key of p%zu is not the seat's own key", as);
-        return CLI_EXIT_INVALID;
-    }
-    if (*found == 0) {
-        cli_file_msg(file, 0,
-                     "the seat's own key is on no seat line of the header");
-        return CLI_EXIT_INVALID;
-    }
-    return CLI_EXIT_OK;
-}
-
 /* --------------------------------------------------------------- sign */
 
 static int
@@ -646,7 +561,7 @@ run_sign(const struct args *a, struct rpl_ctx *ctx)
     const char *line = a->rest[1];
     bool any_seat = false;
     size_t seat, seats;
-    int rc = open_log(ctx, file, NULL, true, &log);
+    int rc = seat_open_log(ctx, file, NULL, true, &log);
 
     if (rc == CLI_EXIT_OK) {
         rc = load_key(ctx, a->key, &sk);
@@ -857,7 +772,7 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
-    rc = open_log(ctx, a->rest[0], &pin, true, &log);
+    rc = seat_open_log(ctx, a->rest[0], &pin, true, &log);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -873,7 +788,7 @@ run_check(const struct args *a, struct rpl_ctx *ctx)
     if (a->seat_key) {
         size_t found = 0;
 
-        rc = own_key(a->rest[0], log, a->seat_key, as, &found);
+        rc = seat_own_key(a->rest[0], log, a->seat_key, as, &found);
         if (rc != CLI_EXIT_OK) {
             rpl_log_free(log);
             return rc;
@@ -896,7 +811,7 @@ run_logged(const struct args *a, struct rpl_ctx *ctx)
     int rc = cli_load_pubkey(a->pubkey, &pin);
 
     if (rc == CLI_EXIT_OK) {
-        rc = open_log(ctx, a->rest[0], &pin, !a->is_end, &log);
+        rc = seat_open_log(ctx, a->rest[0], &pin, !a->is_end, &log);
     }
     if (rc == CLI_EXIT_OK) {
         rc = seat_logged(ctx, &pin, log, a->rest[0], a->is_end, a->tlog,
@@ -941,10 +856,10 @@ run_history(const struct args *a, struct rpl_ctx *ctx)
     int rc = cli_load_pubkey(a->pubkey, &pin);
 
     if (rc == CLI_EXIT_OK) {
-        rc = open_log(ctx, fseen, &pin, true, &seen);
+        rc = seat_open_log(ctx, fseen, &pin, true, &seen);
     }
     if (rc == CLI_EXIT_OK) {
-        rc = open_log(ctx, ffinal, &pin, false, &final);
+        rc = seat_open_log(ctx, ffinal, &pin, false, &final);
     }
     if (rc != CLI_EXIT_OK) {
         goto out;
@@ -952,7 +867,7 @@ run_history(const struct args *a, struct rpl_ctx *ctx)
     if (a->seat_key) {
         size_t found = 0;
 
-        rc = own_key(ffinal, final, a->seat_key, 0, &found);
+        rc = seat_own_key(ffinal, final, a->seat_key, 0, &found);
         if (rc != CLI_EXIT_OK) {
             goto out;
         }
@@ -1107,8 +1022,8 @@ cmd_seat(int argc, char **argv)
     a.nrest = argc - optind;
     if (!a.sub) {
         return cli_usage_error("seat", "no subcommand (commit, reveal, "
-                                       "starts, entropy, check, sign, "
-                                       "history or logged)");
+                                       "starts, entropy, check, due, "
+                                       "sign, history or logged)");
     }
     if (strcmp(a.sub, "commit") == 0 || strcmp(a.sub, "reveal") == 0) {
         want = 1;
@@ -1142,6 +1057,11 @@ cmd_seat(int argc, char **argv)
         want = -2;
         if (!a.pubkey || !a.as) {
             return cli_usage_error("seat", "check needs --pubkey and --as");
+        }
+    } else if (strcmp(a.sub, "due") == 0) {
+        want = -1;
+        if (!a.pubkey || !a.as) {
+            return cli_usage_error("seat", "due needs --pubkey and --as");
         }
     } else if (strcmp(a.sub, "sign") == 0) {
         want = 2;
@@ -1179,20 +1099,20 @@ cmd_seat(int argc, char **argv)
     }
     const bool is_round =
         strcmp(a.sub, "commit") == 0 || strcmp(a.sub, "reveal") == 0;
+    const bool is_check =
+        strcmp(a.sub, "check") == 0 || strcmp(a.sub, "due") == 0;
 
     if ((a.key && strcmp(a.sub, "entropy") != 0 && strcmp(a.sub, "sign") != 0 &&
          !is_round) ||
-        (a.log && strcmp(a.sub, "entropy") != 0) ||
-        (a.as && strcmp(a.sub, "check") != 0) ||
+        (a.log && strcmp(a.sub, "entropy") != 0) || (a.as && !is_check) ||
         (a.state && !is_round && strcmp(a.sub, "starts") != 0 &&
          strcmp(a.sub, "history") != 0) ||
-        (a.seat_key && strcmp(a.sub, "check") != 0 &&
-         strcmp(a.sub, "history") != 0) ||
+        (a.seat_key && !is_check && strcmp(a.sub, "history") != 0) ||
         ((a.action || a.choice || a.label || a.nonce) &&
          strcmp(a.sub, "sign") != 0) ||
-        (a.pubkey && strcmp(a.sub, "check") != 0 &&
-         strcmp(a.sub, "history") != 0 && strcmp(a.sub, "logged") != 0 &&
-         strcmp(a.sub, "entropy") != 0 && !is_round) ||
+        (a.pubkey && !is_check && strcmp(a.sub, "history") != 0 &&
+         strcmp(a.sub, "logged") != 0 && strcmp(a.sub, "entropy") != 0 &&
+         !is_round) ||
         ((a.tlog || a.seen) && strcmp(a.sub, "logged") != 0 &&
          strcmp(a.sub, "entropy") != 0 && strcmp(a.sub, "commit") != 0) ||
 
@@ -1211,6 +1131,9 @@ cmd_seat(int argc, char **argv)
         rc = run_entropy(&a, ctx);
     } else if (strcmp(a.sub, "check") == 0) {
         rc = run_check(&a, ctx);
+    } else if (strcmp(a.sub, "due") == 0) {
+        rc = seat_due(ctx, a.pubkey, a.as, a.seat_key, a.is_json, a.rest,
+                      a.nrest);
     } else if (strcmp(a.sub, "sign") == 0) {
         rc = run_sign(&a, ctx);
     } else if (strcmp(a.sub, "logged") == 0) {

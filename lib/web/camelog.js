@@ -85,6 +85,13 @@ function b64encode(bytes) {
   return btoa(s);
 }
 
+function hexdecode(text, n) {
+  if (typeof text !== "string" || !new RegExp(`^[0-9a-fA-F]{${2 * n}}$`).test(text)) {
+    throw new Error(`camelog: expected ${2 * n} hex digits`);
+  }
+  return Uint8Array.from(text.match(/../g), (h) => parseInt(h, 16));
+}
+
 function b64decode(text) {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
@@ -131,11 +138,34 @@ class SeatLog {
       this.lib.json(this.lib.exports.cw_check_delivery(h, seat, p, n)));
   }
 
-  sign(seat, key, line) {
+  // With choice.action (the seat's own action in private form), the line
+  // is signed only if it is that action, or, for a secret choice, if its
+  // commitment under choice.label and choice.nonce (the sign request's,
+  // 64 hex digits) is that of the action's value: camelog seat sign
+  // --action.
+  sign(seat, key, line, choice = null) {
     const h = this.live();
-    return this.lib.withBytes(key.seed, (seed) =>
-      this.lib.withBytes(this.lib.encode(line, true), (text) =>
-        this.lib.json(this.lib.exports.cw_sign(h, seat, seed, text))));
+    const lib = this.lib;
+    if (!choice || choice.action === undefined || choice.action === null) {
+      return lib.withBytes(key.seed, (seed) =>
+        lib.withBytes(lib.encode(line, true), (text) =>
+          lib.json(lib.exports.cw_sign(h, seat, seed, text))));
+    }
+    const nonce = choice.nonce ? hexdecode(choice.nonce, 32) : null;
+    const withNonce = (fn) => nonce ? lib.withBytes(nonce, fn) : fn(0);
+    return lib.withBytes(key.seed, (seed) =>
+      lib.withBytes(lib.encode(line, true), (text) =>
+        lib.withBytes(lib.encode(choice.action, true), (action) =>
+          lib.withBytes(lib.encode(choice.label || "", true), (label) =>
+            withNonce((n) => lib.json(lib.exports.cw_sign_action(
+              h, seat, seed, text, action, label, n)))))));
+  }
+
+  // Whether final (a SeatLog of the finished file) begins with every
+  // line of this one, the history the seat saw: camelog seat history.
+  history(final) {
+    const h = this.live();
+    return this.lib.json(this.lib.exports.cw_history(h, final.live()));
   }
 
   entropy(seat, key) {

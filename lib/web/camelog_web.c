@@ -205,6 +205,13 @@ CW_EXPORT(cw_key_pubkey) char *cw_key_pubkey(const uint8_t seed[32]);
 CW_EXPORT(cw_sign)
 char *cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
               const char *line);
+CW_EXPORT(cw_sign_action)
+char *cw_sign_action(const struct cw_log *h, size_t seat,
+                     const uint8_t seed[32], const char *line,
+                     const char *action, const char *label,
+                     const uint8_t *nonce);
+CW_EXPORT(cw_history)
+char *cw_history(const struct cw_log *seen, const struct cw_log *final);
 CW_EXPORT(cw_entropy)
 char *cw_entropy(const struct cw_log *h, size_t seat, const uint8_t seed[32]);
 CW_EXPORT(cw_round)
@@ -707,9 +714,14 @@ cw_key_pubkey(const uint8_t seed[32])
 
 /* ---------------------------------------------------------- signing */
 
-char *
-cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
-        const char *line)
+/* The sig line of line, by seat with the key of seed; with action (not
+ * NULL), only when line is that action, or for a secret choice when its
+ * commitment under label and nonce is that of the action's value, as
+ * rpl_seat_sign_action() decides. */
+static char *
+sign_line(const struct cw_log *h, size_t seat, const uint8_t seed[32],
+          const char *line, const char *action, const char *label,
+          const uint8_t *nonce)
 {
     struct rpl_seckey *sk = NULL;
     struct rpl_error err;
@@ -722,7 +734,10 @@ cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
         return usage;
     }
     st = rpl_seckey_from_seed(h->ctx, &sk, seed, &err);
-    if (st == RPL_OK) {
+    if (st == RPL_OK && action) {
+        st = rpl_seat_sign_action(h->log, seat, sk, line, action, label, nonce,
+                                  sig, &err);
+    } else if (st == RPL_OK) {
         st = rpl_seat_sign(h->log, seat, sk, line, sig, &err);
     }
     rpl_seckey_free(sk);
@@ -734,6 +749,69 @@ cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
     jset(o, "seat", jsize(seat));
     jset(o, "line", jstr(line));
     jset(o, "sig", json_string(sig));
+    return jdump(o);
+}
+
+char *
+cw_sign(const struct cw_log *h, size_t seat, const uint8_t seed[32],
+        const char *line)
+{
+    return sign_line(h, seat, seed, line, NULL, NULL, NULL);
+}
+
+/* As `camelog seat sign --action action [--label label --nonce hex]`:
+ * label "" and nonce NULL for a line without a commitment of the
+ * seat's. */
+char *
+cw_sign_action(const struct cw_log *h, size_t seat, const uint8_t seed[32],
+               const char *line, const char *action, const char *label,
+               const uint8_t *nonce)
+{
+    return sign_line(h, seat, seed, line, action,
+                     label && label[0] != '\0' ? label : NULL, nonce);
+}
+
+/* ---------------------------------------------------------- history */
+
+static json_t *
+line_json(const struct rpl_log *log, size_t no)
+{
+    size_t len = 0;
+    const char *s = rpl_log_line(log, no, &len);
+
+    return s ? json_stringn(s, len) : json_null();
+}
+
+/* Whether the lines of final begin with every line of seen, the history
+ * a seat saw, as `camelog seat history --json` says it: {"extends",
+ * "lines" (seen's), "line" (the first that differs, or null),
+ * "seen_text", "final_text" (that line in each, null past an end)}. */
+char *
+cw_history(const struct cw_log *seen, const struct cw_log *final)
+{
+    char *usage = NULL;
+    size_t n, no;
+    json_t *o;
+
+    if (!has_log(seen, &usage) || !has_log(final, &usage)) {
+        return usage;
+    }
+    n = rpl_log_lines(seen->log);
+    for (no = 1; no <= n; no++) {
+        size_t la = 0, lb = 0;
+        const char *sa = rpl_log_line(seen->log, no, &la);
+        const char *sb = rpl_log_line(final->log, no, &lb);
+
+        if (!sb || la != lb || memcmp(sa, sb, la) != 0) {
+            break;
+        }
+    }
+    o = json_object();
+    jset(o, "extends", json_boolean(no > n));
+    jset(o, "lines", jsize(n));
+    jset(o, "line", no > n ? json_null() : jsize(no));
+    jset(o, "seen_text", no > n ? json_null() : line_json(seen->log, no));
+    jset(o, "final_text", no > n ? json_null() : line_json(final->log, no));
     return jdump(o);
 }
 

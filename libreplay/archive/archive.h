@@ -4,23 +4,24 @@
  * here is public API; the public half is in replay.h.
  *
  * The files, each one verb, and who calls whom (no circle):
- *   stmt.c   SQLite helpers: errors, prepared and cached statements,
- *            binding, columns, which tables are whose;
+ *   backend.h the door to the database (backend_sqlite.c,
+ *            backend_sqlite_sql.c, backend_pg.c behind it);
+ *   stmt.c   helpers over the door: errors, transactions, prepared and
+ *            cached statements, binding, columns, which tables are whose;
  *   index.c  reads a verified log into a struct ix: the header, and the
  *            game's rows through its index hook (games/game.h), kept in
  *            memory by a generic row sink;
  *   store.c  writes a struct ix (add, replace, index again), batches;
- *   db.c     open and close, pragmas, the schema and its tables,
- *            migrations (store.c);
+ *   db.c     open and close: which backend, the schema's tables (the
+ *            backends open, create and migrate, with store.c);
  *   query.c  the filter, query and export (with the games' side names
  *            and details hooks);
  *   stats.c  the statistics (query.c's filter, the games' stats hooks);
- *   sql.c    read-only SQL;
  *   check.c  rebuilds and compares the index (index.c, store.c);
  *   audit.c  the deal audit (query.c's filter, the games' audit tables).
  *
- * Every value reaches SQLite as a bound parameter; the only SQL text built
- * at run time is made of constant fragments (the schema's table names,
+ * Every value reaches the database as a bound parameter; the only SQL text
+ * built at run time is made of constant fragments (the schema's table names,
  * schema prefixes, the filter's clauses, the constant statements a game
  * hands the archive) and of our own integers.  No file here names a game
  * or its tokens: what is a game's comes through games/game.h.
@@ -28,14 +29,13 @@
 #ifndef LIBREPLAY_ARCHIVE_H
 #define LIBREPLAY_ARCHIVE_H
 
-#include <sqlite3.h>
-
+#include "backend.h"
 #include "internal.h"
 #include "log.h"
 
 /* A minute: long enough for another process's batch to commit. */
 #define RPL__AR_BUSY_TIMEOUT_MS 60000
-/* Tables of schema/archive.sql (the build's copy is checked at open). */
+/* Tables of the backend's schema (read from it at open). */
 #define RPL__AR_MAX_TABLES 32
 #define RPL__AR_TABLE_NAME 32
 /* Seats and quests of a game as struct rpl_archive_game gives them
@@ -51,6 +51,7 @@ enum rpl__ar_target { RPL__AR_MAIN = 0, RPL__AR_CHECK = 1 };
 enum rpl__ar_stmt {
     /* Inserts into the common tables: one per target. */
     RPL__AR_INS_GAME,
+    RPL__AR_INS_GAME_AUTO, /* without a gid: the archive picks it */
     RPL__AR_INS_LOG,
     RPL__AR_INS_RULE,
     RPL__AR_INS_SEAT,
@@ -62,75 +63,83 @@ enum rpl__ar_stmt {
     RPL__AR_DELETE,
     RPL__AR_SEATS_OF,
     RPL__AR_EXPORT,
+    RPL__AR_VARIANTS_OF,
     RPL__AR_NSTMT
 };
 
 struct rpl_archive {
     struct rpl_ctx *ctx;
-    sqlite3 *db;
+    /* The backend (backend.h) and its connection. */
+    const struct rpl__backend *be;
+    void *db;
     unsigned version;
     bool is_readonly;
     bool in_batch;
     /* The tables of the schema, in its order (db.c). */
     size_t ntables;
     char table[RPL__AR_MAX_TABLES][RPL__AR_TABLE_NAME];
-    sqlite3_stmt *ins[RPL__AR_NTARGETS][RPL__AR_NINS];
-    sqlite3_stmt *ins_table[RPL__AR_NTARGETS][RPL__AR_MAX_TABLES];
-    sqlite3_stmt *st[RPL__AR_NSTMT];
-    /* The step budget of the running statement (db.c). */
-    uint64_t steps, budget, tick;
-    bool is_over_budget;
-    /* A typed statement's bounds (sql.c; off, 0, otherwise): the most
-     * memory SQLite may hold and the CLOCK_MONOTONIC second and
-     * nanosecond it must end by, and which one stopped it. */
-    int64_t heap_cap;
-    int64_t end_s, end_ns;
-    bool is_over_heap, is_over_time;
-    /* Objects of sqlite_schema that are not the embedded schema's, or
-     * differ from it (db.c): the first as a message, NULL when none. */
+    struct rpl__st *ins[RPL__AR_NTARGETS][RPL__AR_NINS];
+    struct rpl__st *ins_table[RPL__AR_NTARGETS][RPL__AR_MAX_TABLES];
+    struct rpl__st *st[RPL__AR_NSTMT];
+    /* Objects of the archive's schema that are not this library's, or
+     * differ from it (the backend's open): the first as a message, NULL
+     * when none. */
     size_t nforeign;
     char *warning;
 };
 
-/* The progress handler of every connection (db.c): counts ar->tick
- * steps a call. */
-int rpl__ar_on_progress(void *ud);
-
 /* ------------------------------------------------------------- stmt.c */
 
-/* A failed SQLite call as our status, at the place it happened. */
+/* A failed call of the backend as our status, at the place it
+ * happened. */
 enum rpl_status rpl__ar_fail(const struct rpl_archive *ar,
                              struct rpl_error *err, int rc, const char *what);
 /* Runs constant SQL without parameters (transactions, schema). */
 enum rpl_status rpl__ar_exec(struct rpl_archive *ar, const char *sql,
                              const char *what, struct rpl_error *err);
 enum rpl_status rpl__ar_prepare(struct rpl_archive *ar, const char *sql,
-                                sqlite3_stmt **out, bool is_cached,
+                                struct rpl__st **out, bool is_cached,
                                 struct rpl_error *err);
 /* A cached statement (main only), prepared on first use and reset after
  * each use by its caller (rpl__ar_done()). */
 enum rpl_status rpl__ar_stmt(struct rpl_archive *ar, enum rpl__ar_stmt which,
-                             sqlite3_stmt **out, struct rpl_error *err);
+                             struct rpl__st **out, struct rpl_error *err);
 /* The insert into a common table (which < RPL__AR_NINS) of target t. */
 enum rpl_status rpl__ar_ins(struct rpl_archive *ar, enum rpl__ar_target t,
-                            enum rpl__ar_stmt which, sqlite3_stmt **out,
+                            enum rpl__ar_stmt which, struct rpl__st **out,
                             struct rpl_error *err);
 /* The insert into table i of the schema (a game's table) of target t,
  * with ncols parameters (gid and the cells). */
 enum rpl_status rpl__ar_ins_table(struct rpl_archive *ar, enum rpl__ar_target t,
-                                  size_t i, size_t ncols, sqlite3_stmt **out,
+                                  size_t i, size_t ncols, struct rpl__st **out,
                                   struct rpl_error *err);
 /* Resets a statement after use (its error, if any, was reported). */
-void rpl__ar_done(sqlite3_stmt *st);
+void rpl__ar_done(struct rpl__st *st);
+/* Opens a write transaction (waiting for other writers), a read one. */
+enum rpl_status rpl__ar_begin_write(struct rpl_archive *ar,
+                                    struct rpl_error *err);
+enum rpl_status rpl__ar_begin_read(struct rpl_archive *ar,
+                                   struct rpl_error *err);
+/* Ends the transaction, if one is open, ignoring failures (COMMIT or
+ * ROLLBACK). */
+void rpl__ar_end(struct rpl_archive *ar, bool is_commit);
 /* Steps a statement that returns no row, then resets it. */
-enum rpl_status rpl__ar_step(struct rpl_archive *ar, sqlite3_stmt *st,
+enum rpl_status rpl__ar_step(struct rpl_archive *ar, struct rpl__st *st,
                              const char *what, struct rpl_error *err);
-void rpl__ar_bind_text(sqlite3_stmt *st, int i, const char *s);
-void rpl__ar_bind_uint(sqlite3_stmt *st, int i, size_t v);
+void rpl__ar_bind_text(struct rpl__st *st, int i, const char *s);
+void rpl__ar_bind_uint(struct rpl__st *st, int i, size_t v);
+/* A named parameter (:name) bound to a copy-free text, when the
+ * statement has it. */
+void rpl__ar_bind_named(struct rpl__st *st, const char *name,
+                        const char *value);
+void rpl__ar_bind_named_int(struct rpl__st *st, const char *name, int64_t v);
 /* A column as text: "" for NULL, or NULL for NULL. */
-const char *rpl__ar_col_text(sqlite3_stmt *st, int i);
-const char *rpl__ar_col_text_or_null(sqlite3_stmt *st, int i);
-size_t rpl__ar_col_uint(sqlite3_stmt *st, int i);
+const char *rpl__ar_col_text(struct rpl__st *st, int i);
+const char *rpl__ar_col_text_or_null(struct rpl__st *st, int i);
+size_t rpl__ar_col_uint(struct rpl__st *st, int i);
+/* A blob column of 32 bytes as 64 lowercase hex digits in out[65] ("" for
+ * another length). */
+void rpl__ar_col_hex32(struct rpl__st *st, int i, char out[65]);
 /* Whether table i is the archive's own (game, log, rule, seat,
  * game_variant) rather
  * than a game's. */
@@ -138,18 +147,15 @@ bool rpl__ar_is_own(const struct rpl_archive *ar, size_t i);
 /* Whether table i is an index table (every table but log). */
 bool rpl__ar_is_index(const struct rpl_archive *ar, size_t i);
 
-/* --------------------------------------------------------------- db.c */
-
-/* Reads the tables of the embedded schema into ar->table. */
-enum rpl_status rpl__ar_tables(struct rpl_archive *ar, struct rpl_error *err);
-/* Compares sqlite_schema of the archive with the schema this library
- * creates at the archive's version, object by object (type and name,
- * then the SQL text with runs of white space made one space): calls
- * each for every difference, a message naming the object, and sets
- * *n to their count. */
-enum rpl_status rpl__ar_schema_diff(struct rpl_archive *ar,
-                                    void (*each)(void *ud, const char *msg),
-                                    void *ud, size_t *n, struct rpl_error *err);
+/* The version of the schema this library writes: the last step of the
+ * backend's schema lines. */
+unsigned rpl__ar_schema_version(const char *const *lines, size_t n);
+/* The SQL of the steps after version from up to version to, one
+ * text. */
+enum rpl_status rpl__ar_schema_steps(struct rpl_ctx *ctx,
+                                     const char *const *lines, size_t n,
+                                     unsigned from, unsigned to, char **out,
+                                     struct rpl_error *err);
 
 /* ------------------------------------------------------------ index.c */
 
@@ -225,8 +231,8 @@ size_t rpl__ar_last_seal(const struct rpl_log *log);
 /* Writes the index rows of x into target t; gid 0 lets the archive pick
  * it (main), and *out_gid tells which. */
 enum rpl_status rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
-                               const struct ix *x, sqlite3_int64 gid,
-                               sqlite3_int64 *out_gid, struct rpl_error *err);
+                               const struct ix *x, int64_t gid,
+                               int64_t *out_gid, struct rpl_error *err);
 /* Indexes every stored log again (a migration). */
 enum rpl_status rpl__ar_reindex_all(struct rpl_archive *ar,
                                     struct rpl_error *err);
@@ -245,7 +251,7 @@ enum rpl_status rpl__ar_filter_values(const struct rpl_archive_filter *f,
 enum rpl_status rpl__ar_prepare_filtered(struct rpl_archive *ar,
                                          const char *head,
                                          const struct rpl_archive_filter *f,
-                                         const char *tail, sqlite3_stmt **out,
+                                         const char *tail, struct rpl__st **out,
                                          struct rpl_error *err);
 
 /* ------------------------------------------------------------ audit.c */

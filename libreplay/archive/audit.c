@@ -176,7 +176,7 @@ static const char count_sql[] = "SELECT count(*) FROM sel";
 
 static enum rpl_status
 prepare(struct audit *au, unsigned group, const struct rpl__game *game,
-        const char *sql, sqlite3_stmt **out, struct rpl_error *err)
+        const char *sql, struct rpl__st **out, struct rpl_error *err)
 {
     struct rpl__buf b;
     char *tail = NULL;
@@ -192,13 +192,9 @@ prepare(struct audit *au, unsigned group, const struct rpl__game *game,
     rpl_free(au->ar->ctx, tail);
     if (rc != RPL_OK)
         return rc;
-    sqlite3_bind_int(*out,
-                     sqlite3_bind_parameter_index(*out, ":audit_imported"),
-                     (int)group);
+    rpl__ar_bind_named_int(*out, ":audit_imported", (int64_t)group);
     if (game)
-        sqlite3_bind_text(*out,
-                          sqlite3_bind_parameter_index(*out, ":audit_game"),
-                          game->name, -1, SQLITE_STATIC);
+        rpl__ar_bind_named(*out, ":audit_game", game->name);
     return RPL_OK;
 }
 
@@ -206,19 +202,19 @@ static enum rpl_status
 count_games(struct audit *au, unsigned group, const struct rpl__game *game,
             uint64_t *n, struct rpl_error *err)
 {
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     enum rpl_status rc;
     int src;
 
     rc = prepare(au, group, game, count_sql, &st, err);
     if (rc != RPL_OK)
         return rc;
-    src = sqlite3_step(st);
-    if (src == SQLITE_ROW)
+    src = rpl__st_step(st);
+    if (src == RPL__DB_ROW)
         *n = rpl__ar_col_uint(st, 0);
     else
         rc = rpl__ar_fail(au->ar, err, src, "cannot audit the archive");
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     return rc;
 }
 
@@ -327,7 +323,7 @@ run_table(struct audit *au, unsigned group, const struct rpl__game *game,
           size_t i, struct rpl_error *err)
 {
     const struct rpl__audit *d = &game->audit[i];
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     struct table *t;
     enum rpl_status rc;
     int src;
@@ -348,9 +344,9 @@ run_table(struct audit *au, unsigned group, const struct rpl__game *game,
     if (rc != RPL_OK)
         return rc;
     au->ncells = 0;
-    while (rc == RPL_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+    while (rc == RPL_OK && (src = rpl__st_step(st)) == RPL__DB_ROW) {
         const char *stratum = rpl__ar_col_text(st, 0);
-        const double expected = sqlite3_column_double(st, 3);
+        const double expected = rpl__st_double(st, 3);
         struct cell *c;
 
         if (au->ncells > 0 && strcmp(stratum, au->stratum) != 0)
@@ -359,7 +355,7 @@ run_table(struct audit *au, unsigned group, const struct rpl__game *game,
             break;
         if (au->ncells == 0) {
             snprintf(au->stratum, sizeof(au->stratum), "%s", stratum);
-            au->factor = sqlite3_column_double(st, 4);
+            au->factor = rpl__st_double(st, 4);
             au->stratum_games = rpl__ar_col_uint(st, 5);
         }
         if (au->ncells == AUDIT_MAX_CELLS) {
@@ -375,11 +371,11 @@ run_table(struct audit *au, unsigned group, const struct rpl__game *game,
         c->observed = rpl__ar_col_uint(st, 2);
         c->expected = expected;
     }
-    if (rc == RPL_OK && src != SQLITE_DONE)
+    if (rc == RPL_OK && src != RPL__DB_DONE)
         rc = rpl__ar_fail(au->ar, err, src, "cannot audit the archive");
     if (rc == RPL_OK)
         rc = close_stratum(au, t, err);
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     return rc;
 }
 
@@ -656,9 +652,7 @@ rpl_archive_audit(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     au.f = f;
     rpl__buf_init(&b, ar->ctx);
     /* One read transaction: every table counts the same games. */
-    rc = ar->in_batch
-             ? RPL_OK
-             : rpl__ar_exec(ar, "BEGIN", "cannot read the archive", err);
+    rc = ar->in_batch ? RPL_OK : rpl__ar_begin_read(ar, err);
     if (rc != RPL_OK)
         goto out;
     for (unsigned g = 0; rc == RPL_OK && g < 2; g++) {
@@ -668,7 +662,7 @@ rpl_archive_audit(struct rpl_archive *ar, const struct rpl_archive_filter *f,
                 rc = run_table(&au, g, game, k, err);
     }
     if (!ar->in_batch)
-        sqlite3_exec(ar->db, "COMMIT", NULL, NULL, NULL);
+        (void)ar->be->exec(ar, "COMMIT");
     if (rc != RPL_OK)
         goto out;
     for (size_t k = 0; k < au.ntests; k++)

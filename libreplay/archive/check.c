@@ -1,7 +1,9 @@
 /*
- * check.c - camelog archive check: SQLite's own checks, then every stored
- * log verified and its index rebuilt (index.c, store.c) into temporary
- * tables (temp.chk_*) and compared with the stored rows, table by table.
+ * check.c - camelog archive check: the database's own checks (the
+ * backend's), then every stored log verified and its index rebuilt
+ * (index.c, store.c) into temporary tables (the backend's temp_prefix:
+ * temp.chk_* on SQLite) and compared with the stored rows, table by
+ * table.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,8 +22,8 @@ struct check {
     /* The index tables: every table of the schema but log. */
     size_t n;
     const char *name[RPL__AR_MAX_TABLES];
-    sqlite3_stmt *cmp[RPL__AR_MAX_TABLES];
-    sqlite3_stmt *clear[RPL__AR_MAX_TABLES];
+    struct rpl__st *cmp[RPL__AR_MAX_TABLES];
+    struct rpl__st *clear[RPL__AR_MAX_TABLES];
 };
 
 static void
@@ -70,6 +72,7 @@ static enum rpl_status
 check_prepare(struct check *c, struct rpl_error *err)
 {
     struct rpl_archive *ar = c->ar;
+    const char *tmp = ar->be->temp_prefix;
     char sql[512];
     enum rpl_status rc = RPL_OK;
 
@@ -82,19 +85,19 @@ check_prepare(struct check *c, struct rpl_error *err)
 
         snprintf(sql, sizeof(sql),
                  "CREATE TEMP TABLE chk_%s AS SELECT * FROM main.%s "
-                 "WHERE 0",
+                 "WHERE 1 = 0",
                  t, t);
         rc = rpl__ar_exec(ar, sql, "cannot check the archive", err);
         snprintf(sql, sizeof(sql),
                  "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s "
-                 "WHERE gid = ?1 EXCEPT SELECT * FROM temp.chk_%s WHERE "
-                 "gid = ?1)) + (SELECT count(*) FROM (SELECT * FROM "
-                 "temp.chk_%s WHERE gid = ?1 EXCEPT SELECT * FROM main.%s "
-                 "WHERE gid = ?1))",
-                 t, t, t, t);
+                 "WHERE gid = ?1 EXCEPT SELECT * FROM %s%s WHERE "
+                 "gid = ?1) a) + (SELECT count(*) FROM (SELECT * FROM "
+                 "%s%s WHERE gid = ?1 EXCEPT SELECT * FROM main.%s "
+                 "WHERE gid = ?1) b)",
+                 t, tmp, t, tmp, t, t);
         if (rc == RPL_OK)
             rc = rpl__ar_prepare(ar, sql, &c->cmp[i], true, err);
-        snprintf(sql, sizeof(sql), "DELETE FROM temp.chk_%s", t);
+        snprintf(sql, sizeof(sql), "DELETE FROM %s%s", tmp, t);
         if (rc == RPL_OK)
             rc = rpl__ar_prepare(ar, sql, &c->clear[i], true, err);
     }
@@ -108,21 +111,21 @@ check_release(struct check *c)
     char sql[128];
 
     for (size_t i = 0; i < c->n; i++) {
-        sqlite3_finalize(c->cmp[i]);
-        sqlite3_finalize(c->clear[i]);
+        rpl__st_finalize(c->cmp[i]);
+        rpl__st_finalize(c->clear[i]);
     }
     for (size_t i = 0; i < RPL__AR_NINS; i++) {
-        sqlite3_finalize(ar->ins[RPL__AR_CHECK][i]);
+        rpl__st_finalize(ar->ins[RPL__AR_CHECK][i]);
         ar->ins[RPL__AR_CHECK][i] = NULL;
     }
     for (size_t i = 0; i < RPL__AR_MAX_TABLES; i++) {
-        sqlite3_finalize(ar->ins_table[RPL__AR_CHECK][i]);
+        rpl__st_finalize(ar->ins_table[RPL__AR_CHECK][i]);
         ar->ins_table[RPL__AR_CHECK][i] = NULL;
     }
     for (size_t i = 0; i < c->n; i++) {
         snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS temp.chk_%s",
                  c->name[i]);
-        sqlite3_exec(ar->db, sql, NULL, NULL, NULL);
+        (void)ar->be->exec(ar, sql);
     }
 }
 
@@ -130,24 +133,23 @@ check_release(struct check *c)
  * rebuilt equals the stored one.  Problems of the log go to c; the
  * return value is for failures of the check itself. */
 static enum rpl_status
-check_game(struct check *c, sqlite3_stmt *row, struct rpl_error *err)
+check_game(struct check *c, struct rpl__st *row, struct rpl_error *err)
 {
     struct rpl_archive *ar = c->ar;
-    const sqlite3_int64 gid = sqlite3_column_int64(row, 0);
+    const int64_t gid = rpl__st_int(row, 0);
     const char *id = rpl__ar_col_text(row, 1);
     const char *game = rpl__ar_col_text(row, 2);
-    const void *seal = sqlite3_column_blob(row, 3);
-    const size_t seal_len = (size_t)sqlite3_column_bytes(row, 3);
+    size_t seal_len = 0, gz_len = 0;
+    const void *seal = rpl__st_blob(row, 3, &seal_len);
     const size_t text_len = rpl__ar_col_uint(row, 4);
-    const void *gz = sqlite3_column_blob(row, 5);
-    const size_t gz_len = (size_t)sqlite3_column_bytes(row, 5);
+    const void *gz = rpl__st_blob(row, 5, &gz_len);
     struct rpl_log *log = NULL;
     struct rpl_report rep;
     struct rpl_error e;
     struct ix *x = NULL;
     char *text = NULL;
     size_t len = 0;
-    sqlite3_int64 out_gid = 0;
+    int64_t out_gid = 0;
     enum rpl_status rc = RPL_OK;
 
     if (rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &len, &e) != RPL_OK) {
@@ -190,11 +192,11 @@ check_game(struct check *c, sqlite3_stmt *row, struct rpl_error *err)
     for (size_t i = 0; rc == RPL_OK && i < c->n; i++) {
         int src;
 
-        sqlite3_bind_int64(c->cmp[i], 1, gid);
-        src = sqlite3_step(c->cmp[i]);
-        if (src != SQLITE_ROW)
+        rpl__st_bind_int(c->cmp[i], 1, gid);
+        src = rpl__st_step(c->cmp[i]);
+        if (src != RPL__DB_ROW)
             rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
-        else if (sqlite3_column_int64(c->cmp[i], 0) != 0)
+        else if (rpl__st_int(c->cmp[i], 0) != 0)
             problem_msg(c, id, RPL_E_STATE,
                         "the index table %s does not match the log",
                         c->name[i]);
@@ -229,7 +231,7 @@ static enum rpl_status
 check_forks(struct check *c, struct rpl_error *err)
 {
     struct rpl_archive *ar = c->ar;
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     char *prev = NULL, *text = NULL;
     size_t prev_len = 0, text_len = 0;
     char prev_id[33] = "", prev_seal[65] = "";
@@ -238,20 +240,21 @@ check_forks(struct check *c, struct rpl_error *err)
 
     rc = rpl__ar_prepare(
         ar,
-        "SELECT g.id, lower(hex(g.seal)), l.gz FROM main.game g JOIN "
+        "SELECT g.id, g.seal, l.gz FROM main.game g JOIN "
         "main.log l USING (gid) WHERE (g.id, g.game) IN (SELECT id, game "
         "FROM main.game GROUP BY id, game HAVING count(*) > 1) "
         "ORDER BY g.game, g.id, g.gid",
         &st, false, err);
     if (rc != RPL_OK)
         return rc;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((src = rpl__st_step(st)) == RPL__DB_ROW) {
         const char *id = rpl__ar_col_text(st, 0);
-        const char *seal = rpl__ar_col_text(st, 1);
-        const void *gz = sqlite3_column_blob(st, 2);
-        const size_t gz_len = (size_t)sqlite3_column_bytes(st, 2);
+        size_t gz_len = 0;
+        const void *gz = rpl__st_blob(st, 2, &gz_len);
+        char seal[65];
         struct rpl_error e;
 
+        rpl__ar_col_hex32(st, 1, seal);
         if (rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &text_len, &e) !=
             RPL_OK) {
             text = NULL;
@@ -281,43 +284,18 @@ check_forks(struct check *c, struct rpl_error *err)
         snprintf(prev_id, sizeof(prev_id), "%.32s", id);
         snprintf(prev_seal, sizeof(prev_seal), "%.64s", seal);
     }
-    if (src != SQLITE_DONE)
+    if (src != RPL__DB_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     rpl__free(ar->ctx, prev);
     return rc;
 }
 
-/* SQLite's own checks: each row that is not "ok" is a problem. */
-static enum rpl_status
-check_pragma(struct check *c, const char *sql, struct rpl_error *err)
+/* A problem of the database as a whole (the backend's integrity). */
+static void
+db_problem(void *ud, const struct rpl_error *e)
 {
-    sqlite3_stmt *st = NULL;
-    enum rpl_status rc;
-    int src;
-
-    rc = rpl__ar_prepare(c->ar, sql, &st, false, err);
-    if (rc != RPL_OK)
-        return rc;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        struct rpl_error e;
-        const char *what = rpl__ar_col_text(st, 0);
-
-        if (strcmp(what, "ok") == 0)
-            continue;
-        if (sqlite3_column_count(st) >= 3)
-            rpl__err(&e, RPL_E_STATE, 0,
-                     "row %lld of table %s refers to a missing %s row",
-                     (long long)sqlite3_column_int64(st, 1), what,
-                     rpl__ar_col_text(st, 2));
-        else
-            rpl__err(&e, RPL_E_STATE, 0, "database: %s", what);
-        problem(c, NULL, &e);
-    }
-    if (src != SQLITE_DONE)
-        rc = rpl__ar_fail(c->ar, err, src, "cannot check the archive");
-    sqlite3_finalize(st);
-    return rc;
+    problem(ud, NULL, e);
 }
 
 enum rpl_status
@@ -327,10 +305,10 @@ rpl_archive_check(struct rpl_archive *ar,
                   void *ud, size_t *games, struct rpl_error *err)
 {
     struct check c;
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     size_t n = 0;
     enum rpl_status rc;
-    int src = SQLITE_DONE;
+    int src = RPL__DB_DONE;
 
     rpl__err_clear(err);
     if (ar->in_batch)
@@ -340,24 +318,19 @@ rpl_archive_check(struct rpl_archive *ar,
     c.ar = ar;
     c.each = each;
     c.ud = ud;
-    /* check writes its temporary tables only (temp.chk_*). */
-    if (ar->is_readonly)
-        rc = rpl__ar_exec(ar, "PRAGMA query_only = OFF", "cannot check", err);
-    else
-        rc = RPL_OK;
+    /* check writes its temporary tables only. */
+    rc = ar->be->temp_writes(ar, true, err);
     /* One read transaction: the logs and the index of one moment. */
     if (rc == RPL_OK)
-        rc = rpl__ar_exec(ar, "BEGIN", "cannot read the archive", err);
+        rc = rpl__ar_begin_read(ar, err);
     if (rc == RPL_OK)
-        rc = check_pragma(&c, "PRAGMA main.integrity_check", err);
-    if (rc == RPL_OK)
-        rc = check_pragma(&c, "PRAGMA main.foreign_key_check", err);
+        rc = ar->be->integrity(ar, db_problem, &c, err);
     /* Every object of the schema is this library's: a view or trigger
      * of someone else's makes the index say what it likes. */
     if (rc == RPL_OK) {
         size_t nschema = 0;
 
-        rc = rpl__ar_schema_diff(ar, schema_problem, &c, &nschema, err);
+        rc = ar->be->schema_diff(ar, schema_problem, &c, &nschema, err);
     }
     if (rc == RPL_OK)
         rc = check_forks(&c, err);
@@ -366,12 +339,12 @@ rpl_archive_check(struct rpl_archive *ar,
                              "SELECT g.id FROM main.game g WHERE NOT EXISTS "
                              "(SELECT 1 FROM main.log l WHERE l.gid = g.gid)",
                              &st, false, err);
-    while (rc == RPL_OK && (src = sqlite3_step(st)) == SQLITE_ROW)
+    while (rc == RPL_OK && (src = rpl__st_step(st)) == RPL__DB_ROW)
         problem_msg(&c, rpl__ar_col_text(st, 0), RPL_E_STATE,
                     "the archive has no stored log for this game");
-    if (rc == RPL_OK && src != SQLITE_DONE)
+    if (rc == RPL_OK && src != RPL__DB_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     st = NULL;
     if (rc == RPL_OK)
         rc = check_prepare(&c, err);
@@ -382,17 +355,16 @@ rpl_archive_check(struct rpl_archive *ar,
             "FROM main.game g JOIN main.log l USING (gid) "
             "ORDER BY g.gid",
             &st, false, err);
-    while (rc == RPL_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+    while (rc == RPL_OK && (src = rpl__st_step(st)) == RPL__DB_ROW) {
         rc = check_game(&c, st, err);
         n++;
     }
-    if (rc == RPL_OK && src != SQLITE_DONE)
+    if (rc == RPL_OK && src != RPL__DB_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot check the archive");
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     check_release(&c);
-    sqlite3_exec(ar->db, "ROLLBACK", NULL, NULL, NULL);
-    if (ar->is_readonly)
-        sqlite3_exec(ar->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
+    rpl__ar_end(ar, false);
+    (void)ar->be->temp_writes(ar, false, NULL);
     if (games)
         *games = n;
     if (rc != RPL_OK)

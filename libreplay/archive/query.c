@@ -114,7 +114,7 @@ filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
     if (f->game)
         rpl__buf_puts(b, " AND g.game = :game");
     if (f->id)
-        rpl__buf_puts(b, " AND g.id GLOB :id");
+        rpl__buf_puts(b, " AND substr(g.id, 1, :id_len) = :id");
     if (f->winner)
         rpl__buf_puts(b, " AND g.winner = :winner");
     if (f->reason)
@@ -143,7 +143,7 @@ filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
     if (f->player || f->role || f->side) {
         /* Not correlated: the seat index finds the games once. */
         rpl__buf_puts(b, " AND g.gid IN (SELECT s.gid FROM main.seat s "
-                         "WHERE 1");
+                         "WHERE 1 = 1");
         if (f->player)
             rpl__buf_puts(b, " AND s.name = :player");
         if (f->role)
@@ -155,52 +155,39 @@ filter_where(struct rpl__buf *b, const struct rpl_archive_filter *f)
 }
 
 static void
-bind_named(sqlite3_stmt *st, const char *name, const char *value)
+bind_filter(struct rpl__st *st, const struct rpl_archive_filter *f)
 {
-    const int i = sqlite3_bind_parameter_index(st, name);
-
-    if (i > 0 && value)
-        sqlite3_bind_text(st, i, value, -1, SQLITE_TRANSIENT);
-}
-
-static void
-bind_filter(sqlite3_stmt *st, const struct rpl_archive_filter *f)
-{
-    char glob[40];
     const char *side, *of_game;
-    int i;
 
     if (!f)
         return;
-    bind_named(st, ":game", f->game);
+    rpl__ar_bind_named(st, ":game", f->game);
     if (f->id) {
-        snprintf(glob, sizeof(glob), "%s*", f->id);
-        bind_named(st, ":id", glob);
+        rpl__ar_bind_named(st, ":id", f->id);
+        rpl__ar_bind_named_int(st, ":id_len", (int64_t)strlen(f->id));
     }
-    bind_named(st, ":winner", f->winner);
-    bind_named(st, ":reason", f->reason);
-    i = sqlite3_bind_parameter_index(st, ":players");
-    if (i > 0)
-        rpl__ar_bind_uint(st, i, f->players);
-    bind_named(st, ":since", f->since);
-    bind_named(st, ":until", f->until);
-    bind_named(st, ":player", f->player);
-    bind_named(st, ":role", f->role);
+    rpl__ar_bind_named(st, ":winner", f->winner);
+    rpl__ar_bind_named(st, ":reason", f->reason);
+    rpl__ar_bind_named_int(st, ":players", (int64_t)f->players);
+    rpl__ar_bind_named(st, ":since", f->since);
+    rpl__ar_bind_named(st, ":until", f->until);
+    rpl__ar_bind_named(st, ":player", f->player);
+    rpl__ar_bind_named(st, ":role", f->role);
     side = filter_side(f->side, &of_game);
-    bind_named(st, ":side", side);
-    bind_named(st, ":side_game", of_game);
+    rpl__ar_bind_named(st, ":side", side);
+    rpl__ar_bind_named(st, ":side_game", of_game);
     for (size_t k = 0; k < f->nvariants; k++) {
         char name[32];
 
         snprintf(name, sizeof(name), ":variant%zu", k);
-        bind_named(st, name, f->variants[k]);
+        rpl__ar_bind_named(st, name, f->variants[k]);
     }
 }
 
 enum rpl_status
 rpl__ar_prepare_filtered(struct rpl_archive *ar, const char *head,
                          const struct rpl_archive_filter *f, const char *tail,
-                         sqlite3_stmt **out, struct rpl_error *err)
+                         struct rpl__st **out, struct rpl_error *err)
 {
     struct rpl__buf b;
     char *sql = NULL;
@@ -233,11 +220,12 @@ progress_of(const char *s)
 }
 
 /* The strings of a game's seats and quests, copied out of their
- * statements (SQLite's text lives until the next step). */
+ * statements (a statement's text lives until its next step). */
 struct game_strings {
     struct rpl__buf b;
     size_t seat[RPL__AR_NSEATS][4]; /* name, key, role, side; SIZE_MAX: NULL */
     size_t quest[RPL__AR_MAX_QUESTS][3]; /* team, result, failed */
+    size_t variants;                     /* "a,b", "" for none */
 };
 
 static size_t
@@ -267,10 +255,10 @@ struct details_run {
     struct rpl_archive *ar;
     size_t gi; /* the game's place in the registry */
     const struct rpl__game *game;
-    sqlite3_int64 gid;
-    sqlite3_stmt *cur; /* the statement being stepped, or NULL */
+    int64_t gid;
+    struct rpl__st *cur; /* the statement being stepped, or NULL */
     size_t q;
-    sqlite3_stmt *cache[DETAILS_GAMES][DETAILS_STMTS];
+    struct rpl__st *cache[DETAILS_GAMES][DETAILS_STMTS];
     struct game_strings *gs;
     struct rpl_archive_quest *quests;
     size_t nquests;
@@ -288,7 +276,7 @@ details_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
         r->cur = NULL;
     }
     if (!r->cur) {
-        sqlite3_stmt **st;
+        struct rpl__st **st;
 
         if (q >= r->game->ndetails_sql || q >= DETAILS_STMTS ||
             r->gi >= DETAILS_GAMES)
@@ -303,18 +291,18 @@ details_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
             if (rc != RPL_OK)
                 return rc;
         }
-        sqlite3_bind_int64(*st, 1, r->gid);
+        rpl__st_bind_int(*st, 1, r->gid);
         r->cur = *st;
         r->q = q;
     }
-    src = sqlite3_step(r->cur);
-    if (src == SQLITE_ROW) {
+    src = rpl__st_step(r->cur);
+    if (src == RPL__DB_ROW) {
         *has_row = true;
         return RPL_OK;
     }
     rpl__ar_done(r->cur);
     r->cur = NULL;
-    if (src != SQLITE_DONE)
+    if (src != RPL__DB_DONE)
         return rpl__ar_fail(r->ar, err, src, "cannot read the game");
     return RPL_OK;
 }
@@ -323,11 +311,11 @@ static uint64_t
 details_count(void *a, int col)
 {
     const struct details_run *r = a;
-    sqlite3_int64 v;
+    int64_t v;
 
     if (!r->cur)
         return 0;
-    v = sqlite3_column_int64(r->cur, col);
+    v = rpl__st_int(r->cur, col);
     return v < 0 ? 0 : (uint64_t)v;
 }
 
@@ -388,13 +376,12 @@ game_part(struct details_run *r, struct rpl_archive_game *g,
 /* Fills g's seats, and through its game the rest, for game gid (g is
  * zeroed but for the columns of game). */
 static enum rpl_status
-game_details(struct details_run *r, sqlite3_int64 gid,
-             struct rpl_archive_game *g, struct rpl_archive_seat *seats,
-             struct rpl_error *err)
+game_details(struct details_run *r, int64_t gid, struct rpl_archive_game *g,
+             struct rpl_archive_seat *seats, struct rpl_error *err)
 {
     struct rpl_archive *ar = r->ar;
     struct game_strings *gs = r->gs;
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     size_t nseats = 0;
     enum rpl_status rc;
     int src;
@@ -408,16 +395,32 @@ game_details(struct details_run *r, sqlite3_int64 gid,
     rc = rpl__ar_stmt(ar, RPL__AR_SEATS_OF, &st, err);
     if (rc != RPL_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, gid);
-    while ((src = sqlite3_step(st)) == SQLITE_ROW && nseats < RPL__AR_NSEATS) {
+    rpl__st_bind_int(st, 1, gid);
+    while ((src = rpl__st_step(st)) == RPL__DB_ROW && nseats < RPL__AR_NSEATS) {
         for (int c = 0; c < 4; c++)
             gs->seat[nseats][c] =
                 keep(&gs->b, rpl__ar_col_text_or_null(st, c + 1));
         nseats++;
     }
     rpl__ar_done(st);
-    if (src != SQLITE_ROW && src != SQLITE_DONE)
+    if (src != RPL__DB_ROW && src != RPL__DB_DONE)
         return rpl__ar_fail(ar, err, src, "cannot read the seats");
+    /* The variants, in the rules line's order, as "a,b". */
+    rc = rpl__ar_stmt(ar, RPL__AR_VARIANTS_OF, &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    rpl__st_bind_int(st, 1, gid);
+    gs->variants = gs->b.len;
+    for (bool first = true; (src = rpl__st_step(st)) == RPL__DB_ROW;
+         first = false) {
+        if (!first)
+            rpl__buf_add(&gs->b, ",", 1);
+        rpl__buf_puts(&gs->b, rpl__ar_col_text(st, 0));
+    }
+    rpl__buf_add(&gs->b, "", 1);
+    rpl__ar_done(st);
+    if (src != RPL__DB_DONE)
+        return rpl__ar_fail(ar, err, src, "cannot read the variants");
     rc = game_part(r, g, err);
     if (rc != RPL_OK)
         return rc;
@@ -431,6 +434,7 @@ game_details(struct details_run *r, sqlite3_int64 gid,
         if (!seats[k].name)
             seats[k].name = "";
     }
+    g->variants = kept(&gs->b, gs->variants);
     for (size_t i = 0; i < r->nquests; i++) {
         r->quests[i].team = kept(&gs->b, gs->quest[i][0]);
         r->quests[i].result = kept(&gs->b, gs->quest[i][1]);
@@ -451,17 +455,14 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
                   void *ud, struct rpl_error *err)
 {
     static const char head[] =
-        "SELECT g.gid, g.game, g.id, lower(hex(g.seal)), g.created, g.rules, "
+        "SELECT g.gid, g.game, g.id, g.seal, g.created, g.rules, "
         "g.dealer, g.winner, g.reason, g.progress, g.imported, g.players, "
-        "g.proposals, g.lines, g.source, g.source_id, "
-        "coalesce((SELECT group_concat(x.variant, ',') FROM (SELECT "
-        "v.variant FROM main.game_variant v WHERE v.gid = g.gid ORDER BY "
-        "v.n) x), '') FROM main.game g";
+        "g.proposals, g.lines, g.source, g.source_id FROM main.game g";
     struct rpl_archive_seat *seats = NULL;
     struct rpl_archive_quest *quests = NULL;
     struct game_strings *gs = NULL;
     struct details_run *dr = NULL;
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     enum rpl_status rc;
     int src;
 
@@ -484,37 +485,38 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     rc = rpl__ar_prepare_filtered(ar, head, f, " ORDER BY g.gid", &st, err);
     if (rc != RPL_OK)
         goto out;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((src = rpl__st_step(st)) == RPL__DB_ROW) {
         struct rpl_archive_game g;
+        char seal[65];
 
         memset(&g, 0, sizeof(g));
+        rpl__ar_col_hex32(st, 3, seal);
         g.game = rpl__ar_col_text(st, 1);
         g.id = rpl__ar_col_text(st, 2);
-        g.seal = rpl__ar_col_text(st, 3);
+        g.seal = seal;
         g.created = rpl__ar_col_text_or_null(st, 4);
         g.rules = rpl__ar_col_text(st, 5);
         g.dealer = rpl__ar_col_text(st, 6);
         g.winner = rpl__ar_col_text_or_null(st, 7);
         g.reason = rpl__ar_col_text_or_null(st, 8);
         g.progress = progress_of(rpl__ar_col_text(st, 9));
-        g.is_imported = sqlite3_column_int(st, 10) != 0;
+        g.is_imported = rpl__st_int(st, 10) != 0;
         g.players = rpl__ar_col_uint(st, 11);
         g.proposals = rpl__ar_col_uint(st, 12);
         g.lines = rpl__ar_col_uint(st, 13);
         g.source = rpl__ar_col_text_or_null(st, 14);
         g.source_id = rpl__ar_col_text_or_null(st, 15);
-        g.variants = rpl__ar_col_text(st, 16);
-        rc = game_details(dr, sqlite3_column_int64(st, 0), &g, seats, err);
+        rc = game_details(dr, rpl__st_int(st, 0), &g, seats, err);
         if (rc != RPL_OK || !each(ud, &g))
             break;
     }
-    if (rc == RPL_OK && src != SQLITE_ROW && src != SQLITE_DONE)
+    if (rc == RPL_OK && src != RPL__DB_ROW && src != RPL__DB_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
 out:
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     for (size_t i = 0; dr && i < DETAILS_GAMES; i++)
         for (size_t q = 0; q < DETAILS_STMTS; q++)
-            sqlite3_finalize(dr->cache[i][q]);
+            rpl__st_finalize(dr->cache[i][q]);
     rpl__free(ar->ctx, dr);
     if (gs)
         rpl__buf_release(&gs->b);
@@ -532,7 +534,7 @@ rpl_archive_export(struct rpl_archive *ar, const char *id, const char *seal,
 {
     uint8_t hash[RPL__HASH];
     const struct rpl__tok t = {seal, strlen(seal)};
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     enum rpl_status rc;
     int src;
 
@@ -547,19 +549,21 @@ rpl_archive_export(struct rpl_archive *ar, const char *id, const char *seal,
     if (rc != RPL_OK)
         return rc;
     rpl__ar_bind_text(st, 1, id);
-    sqlite3_bind_blob(st, 2, hash, sizeof(hash), SQLITE_STATIC);
-    src = sqlite3_step(st);
-    if (src == SQLITE_ROW)
-        rc = rpl__file_write_atomic(path, sqlite3_column_blob(st, 0),
-                                    (size_t)sqlite3_column_bytes(st, 0), 0644,
-                                    force, err);
-    else if (src == SQLITE_DONE)
+    rpl__st_bind_blob(st, 2, hash, sizeof(hash));
+    src = rpl__st_step(st);
+    if (src == RPL__DB_ROW) {
+        size_t n = 0;
+        const void *gz = rpl__st_blob(st, 0, &n);
+
+        rc = rpl__file_write_atomic(path, gz, n, 0644, force, err);
+    } else if (src == RPL__DB_DONE) {
         rc = rpl__err(err, RPL_E_ARG, 0,
                       "no log of game %s with seal %.16s "
                       "in the archive",
                       id, seal);
-    else
+    } else {
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    }
     rpl__ar_done(st);
     return rc;
 }

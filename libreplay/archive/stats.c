@@ -48,7 +48,7 @@ struct run {
     const struct rpl_archive_filter *f;
     const struct rpl__game *game;
     /* The cursor of struct rpl__cursor: statement q of game. */
-    sqlite3_stmt *st;
+    struct rpl__st *st;
     size_t q;
     /* The charts drawn so far (RPL__STATS_SVG). */
     size_t ncharts;
@@ -56,16 +56,16 @@ struct run {
 };
 
 static uint64_t
-col_u64(sqlite3_stmt *st, int i)
+col_u64(struct rpl__st *st, int i)
 {
-    const sqlite3_int64 v = sqlite3_column_int64(st, i);
+    const int64_t v = rpl__st_int(st, i);
 
     return v < 0 ? 0 : (uint64_t)v;
 }
 
 /* Prepares the game's statement sql over its selected games. */
 static enum rpl_status
-prepare_of_game(struct run *r, const char *sql, sqlite3_stmt **out,
+prepare_of_game(struct run *r, const char *sql, struct rpl__st **out,
                 struct rpl_error *err)
 {
     struct rpl__buf b;
@@ -81,9 +81,7 @@ prepare_of_game(struct run *r, const char *sql, sqlite3_stmt **out,
     rc = rpl__ar_prepare_filtered(r->ar, head_sql, r->f, tail, out, err);
     rpl_free(r->ar->ctx, tail);
     if (rc == RPL_OK)
-        sqlite3_bind_text(*out,
-                          sqlite3_bind_parameter_index(*out, ":stats_game"),
-                          r->game->name, -1, SQLITE_STATIC);
+        rpl__ar_bind_named(*out, ":stats_game", r->game->name);
     return rc;
 }
 
@@ -95,7 +93,7 @@ cursor_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
 
     *has_row = false;
     if (r->st && r->q != q) {
-        sqlite3_finalize(r->st);
+        rpl__st_finalize(r->st);
         r->st = NULL;
     }
     if (!r->st) {
@@ -110,14 +108,14 @@ cursor_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
             return rc;
         r->q = q;
     }
-    src = sqlite3_step(r->st);
-    if (src == SQLITE_ROW) {
+    src = rpl__st_step(r->st);
+    if (src == RPL__DB_ROW) {
         *has_row = true;
         return RPL_OK;
     }
-    sqlite3_finalize(r->st);
+    rpl__st_finalize(r->st);
     r->st = NULL;
-    if (src != SQLITE_DONE)
+    if (src != RPL__DB_DONE)
         return rpl__ar_fail(r->ar, err, src, "cannot compute the statistics");
     return RPL_OK;
 }
@@ -305,7 +303,7 @@ static enum rpl_status
 counts(struct run *r, const char *sql, uint64_t *v, int n,
        struct rpl_error *err)
 {
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     enum rpl_status rc;
     int src;
 
@@ -315,14 +313,14 @@ counts(struct run *r, const char *sql, uint64_t *v, int n,
         rc = rpl__ar_prepare_filtered(r->ar, head_sql, r->f, sql, &st, err);
     if (rc != RPL_OK)
         return rc;
-    src = sqlite3_step(st);
+    src = rpl__st_step(st);
     for (int i = 0; i < n; i++)
-        v[i] = src == SQLITE_ROW ? col_u64(st, i) : 0;
-    if (src == SQLITE_ROW)
-        src = SQLITE_DONE;
-    if (src != SQLITE_DONE)
+        v[i] = src == RPL__DB_ROW ? col_u64(st, i) : 0;
+    if (src == RPL__DB_ROW)
+        src = RPL__DB_DONE;
+    if (src != RPL__DB_DONE)
         rc = rpl__ar_fail(r->ar, err, src, "cannot compute the statistics");
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     return rc;
 }
 
@@ -386,7 +384,7 @@ games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
             rc = game->stats(&s, err);
         /* After the game's keys of top, kept from before the objects. */
         rpl__jset(jb, top, game->name, s.json);
-        sqlite3_finalize(r->st);
+        rpl__st_finalize(r->st);
         r->st = NULL;
         r->game = NULL;
     }
@@ -418,9 +416,7 @@ stats_run(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     rpl__buf_init(&b, ar->ctx);
     rpl__buf_init(&text, ar->ctx);
     /* One read transaction: every figure counts the same games. */
-    rc = ar->in_batch
-             ? RPL_OK
-             : rpl__ar_exec(ar, "BEGIN", "cannot read the archive", err);
+    rc = ar->in_batch ? RPL_OK : rpl__ar_begin_read(ar, err);
     if (rc != RPL_OK)
         goto out;
     rc = counts(&r, totals_sql, total, 6, err);
@@ -438,7 +434,7 @@ stats_run(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     if (rc == RPL_OK)
         rc = games_stats(&r, format, &jb, top, &text, err);
     if (!ar->in_batch)
-        sqlite3_exec(ar->db, "COMMIT", NULL, NULL, NULL);
+        (void)ar->be->exec(ar, "COMMIT");
     if (rc != RPL_OK)
         goto out;
     if (format == RPL__STATS_JSON) {

@@ -1,15 +1,13 @@
 /*
- * stmt.c - the archive's SQLite helpers: errors as our statuses, prepared
- * and cached statements, binding and reading columns, and the tables of
- * the embedded schema, which name the tables a game writes its rows to.
+ * stmt.c - the archive's statement helpers over the backend door
+ * (backend.h): errors as our statuses, transactions, prepared and cached
+ * statements, binding and reading columns, and the tables of the schema,
+ * which name the tables a game writes its rows to.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "archive.h"
-
-static const char *const target_prefix[RPL__AR_NTARGETS] = {"main.",
-                                                            "temp.chk_"};
 
 /* After "INSERT INTO " and the target's prefix. */
 static const char *const ins_sql[RPL__AR_NINS] = {
@@ -17,6 +15,12 @@ static const char *const ins_sql[RPL__AR_NINS] = {
     "dealer, progress, imported, winner, reason, leader, rounds, proposals, "
     "lines, seals, sigs, source, source_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
     "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+    /* RPL__AR_INS_GAME_AUTO: the same but gid, which the row returns */
+    "game (game, id, seal, created, rules, players, "
+    "dealer, progress, imported, winner, reason, leader, rounds, proposals, "
+    "lines, seals, sigs, source, source_id) VALUES (?2, ?3, ?4, ?5, ?6, "
+    "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20) "
+    "RETURNING gid",
     "log (gid, text_len, gz) VALUES (?1, ?2, ?3)",
     "rule (gid, key, value) VALUES (?1, ?2, ?3)",
     "seat (gid, seat, name, key, role, side) "
@@ -28,7 +32,7 @@ static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
     /* RPL__AR_FIND */
     "SELECT gid FROM main.game WHERE id = ?1 AND seal = ?2",
     /* RPL__AR_SAME_ID: other logs of the game, with their text */
-    "SELECT g.gid, l.gz, lower(hex(g.seal)) FROM main.game g JOIN main.log l "
+    "SELECT g.gid, l.gz, g.seal FROM main.game g JOIN main.log l "
     "USING (gid) WHERE g.id = ?1 AND g.game = ?2 ORDER BY g.gid",
     /* RPL__AR_DELETE: the other tables follow (ON DELETE CASCADE) */
     "DELETE FROM main.game WHERE gid = ?1",
@@ -38,44 +42,15 @@ static const char *const main_sql[RPL__AR_NSTMT - RPL__AR_NINS] = {
     /* RPL__AR_EXPORT */
     "SELECT l.gz FROM main.game g JOIN main.log l USING (gid) "
     "WHERE g.id = ?1 AND g.seal = ?2",
+    /* RPL__AR_VARIANTS_OF */
+    "SELECT variant FROM main.game_variant WHERE gid = ?1 ORDER BY n",
 };
 
 enum rpl_status
 rpl__ar_fail(const struct rpl_archive *ar, struct rpl_error *err, int rc,
              const char *what)
 {
-    const int prim = rc & 0xff;
-    enum rpl_status code = RPL_E_IO;
-
-    if (prim == SQLITE_NOMEM)
-        code = RPL_E_NOMEM;
-    else if (prim == SQLITE_INTERRUPT && ar->is_over_budget)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "%s: the statement ran over its budget of %llu "
-                        "steps (RPL_MAX_SQL_STEPS, RPL_MAX_SQL_STEPS_PER_PAGE)",
-                        what, (unsigned long long)ar->budget);
-    else if (prim == SQLITE_INTERRUPT && ar->is_over_heap)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "%s: the statement took over %u MiB of memory "
-                        "(RPL_MAX_SQL_HEAP)",
-                        what, RPL_MAX_SQL_HEAP / (1024u * 1024u));
-    else if (prim == SQLITE_INTERRUPT && ar->is_over_time)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "%s: the statement ran over %u seconds "
-                        "(RPL_MAX_SQL_SECONDS)",
-                        what, RPL_MAX_SQL_SECONDS);
-    else if (prim == SQLITE_TOOBIG)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "%s: a string or blob over %u bytes "
-                        "(RPL_MAX_SQL_VALUE)",
-                        what, RPL_MAX_SQL_VALUE);
-    else if (prim == SQLITE_NOTADB)
-        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
-                        "not a camelog archive (not an SQLite database)");
-    return rpl__err(err, code, 0, "%s: %s", what,
-                    ar->db && sqlite3_errcode(ar->db) == rc
-                        ? sqlite3_errmsg(ar->db)
-                        : sqlite3_errstr(rc));
+    return ar->be->fail(ar, err, rc, what);
 }
 
 /* Runs constant SQL without parameters (transactions, schema). */
@@ -83,21 +58,40 @@ enum rpl_status
 rpl__ar_exec(struct rpl_archive *ar, const char *sql, const char *what,
              struct rpl_error *err)
 {
-    const int rc = sqlite3_exec(ar->db, sql, NULL, NULL, NULL);
+    const int rc = ar->be->exec(ar, sql);
 
-    if (rc != SQLITE_OK)
+    if (rc != RPL__DB_OK)
         return rpl__ar_fail(ar, err, rc, what);
     return RPL_OK;
 }
 
 enum rpl_status
-rpl__ar_prepare(struct rpl_archive *ar, const char *sql, sqlite3_stmt **out,
+rpl__ar_begin_write(struct rpl_archive *ar, struct rpl_error *err)
+{
+    return rpl__ar_exec(ar, ar->be->begin_write, "cannot lock the archive",
+                        err);
+}
+
+enum rpl_status
+rpl__ar_begin_read(struct rpl_archive *ar, struct rpl_error *err)
+{
+    return rpl__ar_exec(ar, ar->be->begin_read, "cannot read the archive", err);
+}
+
+void
+rpl__ar_end(struct rpl_archive *ar, bool is_commit)
+{
+    if (ar->be->in_tx(ar))
+        (void)ar->be->exec(ar, is_commit ? "COMMIT" : "ROLLBACK");
+}
+
+enum rpl_status
+rpl__ar_prepare(struct rpl_archive *ar, const char *sql, struct rpl__st **out,
                 bool is_cached, struct rpl_error *err)
 {
-    const int rc = sqlite3_prepare_v3(
-        ar->db, sql, -1, is_cached ? SQLITE_PREPARE_PERSISTENT : 0, out, NULL);
+    const int rc = ar->be->prepare(ar, sql, is_cached, out);
 
-    if (rc != SQLITE_OK) {
+    if (rc != RPL__DB_OK) {
         *out = NULL;
         return rpl__ar_fail(ar, err, rc, "cannot prepare a statement");
     }
@@ -108,7 +102,7 @@ rpl__ar_prepare(struct rpl_archive *ar, const char *sql, sqlite3_stmt **out,
  * its caller (rpl__ar_done()). */
 enum rpl_status
 rpl__ar_stmt(struct rpl_archive *ar, enum rpl__ar_stmt which,
-             sqlite3_stmt **out, struct rpl_error *err)
+             struct rpl__st **out, struct rpl_error *err)
 {
     if (!ar->st[which]) {
         const enum rpl_status rc = rpl__ar_prepare(
@@ -123,7 +117,8 @@ rpl__ar_stmt(struct rpl_archive *ar, enum rpl__ar_stmt which,
 
 enum rpl_status
 rpl__ar_ins(struct rpl_archive *ar, enum rpl__ar_target t,
-            enum rpl__ar_stmt which, sqlite3_stmt **out, struct rpl_error *err)
+            enum rpl__ar_stmt which, struct rpl__st **out,
+            struct rpl_error *err)
 {
     if (!ar->ins[t][which]) {
         struct rpl__buf b;
@@ -132,7 +127,7 @@ rpl__ar_ins(struct rpl_archive *ar, enum rpl__ar_target t,
 
         rpl__buf_init(&b, ar->ctx);
         rpl__buf_puts(&b, "INSERT INTO ");
-        rpl__buf_puts(&b, target_prefix[t]);
+        rpl__buf_puts(&b, t == RPL__AR_MAIN ? "main." : ar->be->temp_prefix);
         rpl__buf_puts(&b, ins_sql[which]);
         rc = rpl__buf_take(&b, &sql, err);
         if (rc == RPL_OK)
@@ -147,72 +142,100 @@ rpl__ar_ins(struct rpl_archive *ar, enum rpl__ar_target t,
 
 /* Resets a statement after use (its error, if any, was reported). */
 void
-rpl__ar_done(sqlite3_stmt *st)
+rpl__ar_done(struct rpl__st *st)
 {
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
+    st->be->reset(st);
 }
 
 /* Steps a statement that returns no row, then resets it. */
 enum rpl_status
-rpl__ar_step(struct rpl_archive *ar, sqlite3_stmt *st, const char *what,
+rpl__ar_step(struct rpl_archive *ar, struct rpl__st *st, const char *what,
              struct rpl_error *err)
 {
-    const int rc = sqlite3_step(st);
+    const int rc = rpl__st_step(st);
     enum rpl_status status = RPL_OK;
 
-    if (rc != SQLITE_DONE)
+    if (rc != RPL__DB_DONE)
         status = rpl__ar_fail(ar, err, rc, what);
     rpl__ar_done(st);
     return status;
 }
 
 void
-rpl__ar_bind_text(sqlite3_stmt *st, int i, const char *s)
+rpl__ar_bind_text(struct rpl__st *st, int i, const char *s)
 {
     if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+        st->be->bind_text(st, i, s, strlen(s));
     else
-        sqlite3_bind_null(st, i);
+        st->be->bind_null(st, i);
 }
 
 void
-rpl__ar_bind_uint(sqlite3_stmt *st, int i, size_t v)
+rpl__ar_bind_uint(struct rpl__st *st, int i, size_t v)
 {
-    sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+    st->be->bind_int(st, i, (int64_t)v);
+}
+
+void
+rpl__ar_bind_named(struct rpl__st *st, const char *name, const char *value)
+{
+    const int i = rpl__st_param(st, name);
+
+    if (i > 0 && value)
+        st->be->bind_text(st, i, value, strlen(value));
+}
+
+void
+rpl__ar_bind_named_int(struct rpl__st *st, const char *name, int64_t v)
+{
+    const int i = rpl__st_param(st, name);
+
+    if (i > 0)
+        st->be->bind_int(st, i, v);
 }
 
 /* A column as text, "" for NULL. */
 const char *
-rpl__ar_col_text(sqlite3_stmt *st, int i)
+rpl__ar_col_text(struct rpl__st *st, int i)
 {
-    const unsigned char *s = sqlite3_column_text(st, i);
+    const char *s = st->be->col_text(st, i);
 
-    return s ? (const char *)s : "";
+    return s ? s : "";
 }
 
 /* A column as text, NULL for NULL. */
 const char *
-rpl__ar_col_text_or_null(sqlite3_stmt *st, int i)
+rpl__ar_col_text_or_null(struct rpl__st *st, int i)
 {
-    if (sqlite3_column_type(st, i) == SQLITE_NULL)
+    if (st->be->is_null(st, i))
         return NULL;
-    return (const char *)sqlite3_column_text(st, i);
+    return st->be->col_text(st, i);
 }
 
 size_t
-rpl__ar_col_uint(sqlite3_stmt *st, int i)
+rpl__ar_col_uint(struct rpl__st *st, int i)
 {
-    const sqlite3_int64 v = sqlite3_column_int64(st, i);
+    const int64_t v = st->be->col_int(st, i);
 
     return v < 0 ? 0 : (size_t)v;
 }
 
+void
+rpl__ar_col_hex32(struct rpl__st *st, int i, char out[65])
+{
+    size_t n = 0;
+    const void *p = st->be->col_blob(st, i, &n);
+
+    out[0] = '\0';
+    if (p && n == 32)
+        rpl__hex(out, p, n);
+}
+
 enum rpl_status
 rpl__ar_ins_table(struct rpl_archive *ar, enum rpl__ar_target t, size_t i,
-                  size_t ncols, sqlite3_stmt **out, struct rpl_error *err)
+                  size_t ncols, struct rpl__st **out, struct rpl_error *err)
 {
-    sqlite3_stmt *st = ar->ins_table[t][i];
+    struct rpl__st *st = ar->ins_table[t][i];
 
     if (!st) {
         struct rpl__buf b;
@@ -222,7 +245,7 @@ rpl__ar_ins_table(struct rpl_archive *ar, enum rpl__ar_target t, size_t i,
         /* The table's name is the schema's; the values are parameters. */
         rpl__buf_init(&b, ar->ctx);
         rpl__buf_puts(&b, "INSERT INTO ");
-        rpl__buf_puts(&b, target_prefix[t]);
+        rpl__buf_puts(&b, t == RPL__AR_MAIN ? "main." : ar->be->temp_prefix);
         rpl__buf_puts(&b, ar->table[i]);
         rpl__buf_puts(&b, " VALUES (");
         for (size_t c = 1; c <= ncols; c++)
@@ -236,10 +259,10 @@ rpl__ar_ins_table(struct rpl_archive *ar, enum rpl__ar_target t, size_t i,
             return rc;
         ar->ins_table[t][i] = st;
     }
-    if ((size_t)sqlite3_bind_parameter_count(st) != ncols)
+    if ((size_t)st->be->nparams(st) != ncols)
         return rpl__err(err, RPL_E_STATE, 0,
                         "table %s: a row of %zu columns, expected %d",
-                        ar->table[i], ncols, sqlite3_bind_parameter_count(st));
+                        ar->table[i], ncols, st->be->nparams(st));
     *out = st;
     return RPL_OK;
 }
@@ -260,4 +283,44 @@ bool
 rpl__ar_is_index(const struct rpl_archive *ar, size_t i)
 {
     return strcmp(ar->table[i], "log") != 0;
+}
+
+/* ------------------------------------------------------------- schema */
+
+unsigned
+rpl__ar_schema_version(const char *const *lines, size_t n)
+{
+    unsigned last = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        char tail;
+
+        if (sscanf(lines[i], "-- version %u%c", &v, &tail) == 1)
+            last = v;
+    }
+    return last;
+}
+
+enum rpl_status
+rpl__ar_schema_steps(struct rpl_ctx *ctx, const char *const *lines, size_t n,
+                     unsigned from, unsigned to, char **out,
+                     struct rpl_error *err)
+{
+    struct rpl__buf b;
+    unsigned step = 0;
+
+    rpl__buf_init(&b, ctx);
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        char tail;
+
+        if (sscanf(lines[i], "-- version %u%c", &v, &tail) == 1)
+            step = v;
+        if (step > from && step <= to) {
+            rpl__buf_puts(&b, lines[i]);
+            rpl__buf_add(&b, "\n", 1);
+        }
+    }
+    return rpl__buf_take(&b, out, err);
 }

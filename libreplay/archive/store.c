@@ -28,30 +28,31 @@ need_writable(const struct rpl_archive *ar, struct rpl_error *err)
  * it (main), and *out_gid tells which. */
 enum rpl_status
 rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
-               const struct ix *x, sqlite3_int64 gid, sqlite3_int64 *out_gid,
+               const struct ix *x, int64_t gid, int64_t *out_gid,
                struct rpl_error *err)
 {
     const struct rpl__rows *g = &x->rows;
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     char what[RPL__AR_TABLE_NAME + 32];
     size_t nvariants = 0;
     enum rpl_status rc;
     int src;
 
-    rc = rpl__ar_ins(ar, t, RPL__AR_INS_GAME, &st, err);
+    rc = rpl__ar_ins(ar, t, gid ? RPL__AR_INS_GAME : RPL__AR_INS_GAME_AUTO, &st,
+                     err);
     if (rc != RPL_OK)
         return rc;
     if (gid)
-        sqlite3_bind_int64(st, 1, gid);
+        rpl__st_bind_int(st, 1, gid);
     rpl__ar_bind_text(st, 2, x->game);
     rpl__ar_bind_text(st, 3, x->id);
-    sqlite3_bind_blob(st, 4, x->seal, sizeof(x->seal), SQLITE_STATIC);
+    rpl__st_bind_blob(st, 4, x->seal, sizeof(x->seal));
     rpl__ar_bind_text(st, 5, x->created[0] ? x->created : NULL);
-    sqlite3_bind_text(st, 6, x->rules, (int)x->rules_len, SQLITE_STATIC);
+    rpl__st_bind_textn(st, 6, x->rules, x->rules_len);
     rpl__ar_bind_uint(st, 7, x->players);
     rpl__ar_bind_text(st, 8, x->dealer);
     rpl__ar_bind_text(st, 9, x->progress);
-    sqlite3_bind_int(st, 10, x->is_imported ? 1 : 0);
+    rpl__st_bind_int(st, 10, x->is_imported ? 1 : 0);
     rpl__ar_bind_text(st, 11, x->winner);
     rpl__ar_bind_text(st, 12, x->reason);
     if (g->leader)
@@ -62,30 +63,35 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
     rpl__ar_bind_uint(st, 17, x->seals);
     rpl__ar_bind_uint(st, 18, x->sigs);
     if (x->source) {
-        sqlite3_bind_text(st, 19, x->source, (int)x->source_len, SQLITE_STATIC);
-        sqlite3_bind_text(st, 20, x->source_id, (int)x->source_id_len,
-                          SQLITE_STATIC);
+        rpl__st_bind_textn(st, 19, x->source, x->source_len);
+        rpl__st_bind_textn(st, 20, x->source_id, x->source_id_len);
     }
-    rc = rpl__ar_step(ar, st, "cannot add the game", err);
+    if (gid) {
+        rc = rpl__ar_step(ar, st, "cannot add the game", err);
+    } else {
+        /* The archive picks the gid, and the row returns it. */
+        src = rpl__st_step(st);
+        if (src == RPL__DB_ROW)
+            gid = rpl__st_int(st, 0);
+        else
+            rc = rpl__ar_fail(ar, err, src, "cannot add the game");
+        rpl__ar_done(st);
+    }
     if (rc != RPL_OK)
         return rc;
-    if (!gid)
-        gid = sqlite3_last_insert_rowid(ar->db);
     *out_gid = gid;
 
     rc = rpl__ar_ins(ar, t, RPL__AR_INS_RULE, &st, err);
     for (size_t i = 0; rc == RPL_OK && i < x->nrules; i++) {
-        sqlite3_bind_int64(st, 1, gid);
-        sqlite3_bind_text(st, 2, x->rule[i].key, (int)x->rule[i].key_len,
-                          SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, x->rule[i].value, (int)x->rule[i].value_len,
-                          SQLITE_STATIC);
+        rpl__st_bind_int(st, 1, gid);
+        rpl__st_bind_textn(st, 2, x->rule[i].key, x->rule[i].key_len);
+        rpl__st_bind_textn(st, 3, x->rule[i].value, x->rule[i].value_len);
         rc = rpl__ar_step(ar, st, "cannot add the rules", err);
     }
     if (rc == RPL_OK)
         rc = rpl__ar_ins(ar, t, RPL__AR_INS_SEAT, &st, err);
     for (size_t k = 1; rc == RPL_OK && k <= x->players; k++) {
-        sqlite3_bind_int64(st, 1, gid);
+        rpl__st_bind_int(st, 1, gid);
         rpl__ar_bind_uint(st, 2, k);
         rpl__ar_bind_text(st, 3, x->name[k]);
         rpl__ar_bind_text(st, 4, x->key[k][0] ? x->key[k] : NULL);
@@ -99,9 +105,9 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
     for (const char *v = x->variants; rc == RPL_OK && *v != '\0';) {
         const size_t len = strcspn(v, ",");
 
-        sqlite3_bind_int64(st, 1, gid);
+        rpl__st_bind_int(st, 1, gid);
         rpl__ar_bind_uint(st, 2, ++nvariants);
-        sqlite3_bind_text(st, 3, v, (int)len, SQLITE_STATIC);
+        rpl__st_bind_textn(st, 3, v, len);
         rc = rpl__ar_step(ar, st, "cannot add a variant", err);
         v += len;
         if (*v == ',')
@@ -114,19 +120,19 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
         rc = rpl__ar_ins_table(ar, t, r->table, r->n + 1, &st, err);
         if (rc != RPL_OK)
             break;
-        sqlite3_bind_int64(st, 1, gid);
+        rpl__st_bind_int(st, 1, gid);
         for (size_t c = 0; c < r->n; c++) {
             const struct ix_cell *cell = &x->cell[r->first + c];
             const int col = (int)c + 2;
 
             if (cell->kind == RPL__CELL_INT)
-                sqlite3_bind_int64(st, col, cell->i);
+                rpl__st_bind_int(st, col, cell->i);
             else if (cell->kind == RPL__CELL_TEXT)
                 rpl__ar_bind_text(st, col, x->text.p + cell->off);
         }
         /* The message only on failure: snprintf() per row costs. */
-        src = sqlite3_step(st);
-        if (src != SQLITE_DONE) {
+        src = rpl__st_step(st);
+        if (src != RPL__DB_DONE) {
             snprintf(what, sizeof(what), "cannot add a row to %s",
                      ar->table[r->table]);
             rc = rpl__ar_fail(ar, err, src, what);
@@ -140,9 +146,9 @@ rpl__ar_insert(struct rpl_archive *ar, enum rpl__ar_target t,
  * says now, under the same gid.  A log that no longer verifies keeps its
  * rows (check reports it). */
 static enum rpl_status
-reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
+reindex_one(struct rpl_archive *ar, int64_t gid, struct rpl_error *err)
 {
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     struct rpl_log *log = NULL;
     struct rpl_report rep;
     struct rpl_error e;
@@ -150,7 +156,7 @@ reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
     uint8_t *gz = NULL;
     char *text = NULL;
     size_t gz_len = 0, len = 0;
-    sqlite3_int64 out_gid = 0;
+    int64_t out_gid = 0;
     enum rpl_status rc;
     int src;
 
@@ -158,19 +164,20 @@ reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
                          false, err);
     if (rc != RPL_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, gid);
-    src = sqlite3_step(st);
-    if (src == SQLITE_ROW) {
-        gz_len = (size_t)sqlite3_column_bytes(st, 0);
+    rpl__st_bind_int(st, 1, gid);
+    src = rpl__st_step(st);
+    if (src == RPL__DB_ROW) {
+        const void *blob = rpl__st_blob(st, 0, &gz_len);
+
         gz = rpl__alloc(ar->ctx, gz_len ? gz_len : 1);
         if (!gz)
             rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         else if (gz_len)
-            memcpy(gz, sqlite3_column_blob(st, 0), gz_len);
-    } else if (src != SQLITE_DONE) {
+            memcpy(gz, blob, gz_len);
+    } else if (src != RPL__DB_DONE) {
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
     }
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     st = NULL;
     if (rc != RPL_OK || !gz)
         goto out;
@@ -189,11 +196,11 @@ reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
     rc = rpl__ar_prepare(ar, "DELETE FROM main.game WHERE gid = ?1", &st, false,
                          err);
     if (rc == RPL_OK) {
-        sqlite3_bind_int64(st, 1, gid);
-        src = sqlite3_step(st);
-        if (src != SQLITE_DONE)
+        rpl__st_bind_int(st, 1, gid);
+        src = rpl__st_step(st);
+        if (src != RPL__DB_DONE)
             rc = rpl__ar_fail(ar, err, src, "cannot index the archive again");
-        sqlite3_finalize(st);
+        rpl__st_finalize(st);
         st = NULL;
     }
     if (rc == RPL_OK)
@@ -204,13 +211,13 @@ reindex_one(struct rpl_archive *ar, sqlite3_int64 gid, struct rpl_error *err)
                              "VALUES (?1, ?2, ?3)",
                              &st, false, err);
     if (rc == RPL_OK) {
-        sqlite3_bind_int64(st, 1, gid);
+        rpl__st_bind_int(st, 1, gid);
         rpl__ar_bind_uint(st, 2, len);
-        sqlite3_bind_blob64(st, 3, gz, gz_len, SQLITE_STATIC);
-        src = sqlite3_step(st);
-        if (src != SQLITE_DONE)
+        rpl__st_bind_blob(st, 3, gz, gz_len);
+        src = rpl__st_step(st);
+        if (src != RPL__DB_DONE)
             rc = rpl__ar_fail(ar, err, src, "cannot index the archive again");
-        sqlite3_finalize(st);
+        rpl__st_finalize(st);
     }
 out:
     rpl__ar_ix_release(ar->ctx, x);
@@ -224,8 +231,8 @@ out:
 enum rpl_status
 rpl__ar_reindex_all(struct rpl_archive *ar, struct rpl_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    sqlite3_int64 *gids = NULL;
+    struct rpl__st *st = NULL;
+    int64_t *gids = NULL;
     size_t n = 0, cap = 0;
     enum rpl_status rc;
     int src;
@@ -234,11 +241,10 @@ rpl__ar_reindex_all(struct rpl_archive *ar, struct rpl_error *err)
                          false, err);
     if (rc != RPL_OK)
         return rc;
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((src = rpl__st_step(st)) == RPL__DB_ROW) {
         if (n == cap) {
             const size_t grown = cap ? 2 * cap : 64;
-            sqlite3_int64 *g =
-                rpl__realloc(ar->ctx, gids, grown * sizeof(*gids));
+            int64_t *g = rpl__realloc(ar->ctx, gids, grown * sizeof(*gids));
 
             if (!g) {
                 rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
@@ -247,11 +253,11 @@ rpl__ar_reindex_all(struct rpl_archive *ar, struct rpl_error *err)
             gids = g;
             cap = grown;
         }
-        gids[n++] = sqlite3_column_int64(st, 0);
+        gids[n++] = rpl__st_int(st, 0);
     }
-    if (rc == RPL_OK && src != SQLITE_DONE)
+    if (rc == RPL_OK && src != RPL__DB_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
-    sqlite3_finalize(st);
+    rpl__st_finalize(st);
     for (size_t i = 0; rc == RPL_OK && i < n; i++)
         rc = reindex_one(ar, gids[i], err);
     rpl__free(ar->ctx, gids);
@@ -288,9 +294,9 @@ parting_line(const char *a, size_t a_len, const char *b, size_t b_len)
  * at the line where they part) rather than count the game twice. */
 static enum rpl_status
 find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
-               sqlite3_int64 *replace, bool *superseded, struct rpl_error *err)
+               int64_t *replace, bool *superseded, struct rpl_error *err)
 {
-    sqlite3_stmt *st = NULL;
+    struct rpl__st *st = NULL;
     enum rpl_status rc;
     int src;
 
@@ -301,9 +307,9 @@ find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
         return rc;
     rpl__ar_bind_text(st, 1, log->rep.id);
     rpl__ar_bind_text(st, 2, log->rep.game);
-    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-        const void *gz = sqlite3_column_blob(st, 1);
-        const size_t gz_len = (size_t)sqlite3_column_bytes(st, 1);
+    while ((src = rpl__st_step(st)) == RPL__DB_ROW) {
+        size_t gz_len = 0;
+        const void *gz = rpl__st_blob(st, 1, &gz_len);
         char *text = NULL;
         size_t text_len = 0;
 
@@ -311,24 +317,26 @@ find_relatives(struct rpl_archive *ar, const struct rpl_log *log,
         if (rc != RPL_OK)
             break;
         if (is_prefix(text, text_len, log->text, log->len)) {
-            *replace = sqlite3_column_int64(st, 0);
+            *replace = rpl__st_int(st, 0);
         } else if (is_prefix(log->text, log->len, text, text_len)) {
             *superseded = true;
         } else {
             const size_t line =
                 parting_line(text, text_len, log->text, log->len);
+            char seal[65];
 
+            rpl__ar_col_hex32(st, 2, seal);
             rc = rpl__err(err, RPL_E_SEAL, line,
                           "a fork of game %s: the archive holds another log "
                           "of it (seal %.64s) that parts from this one here; "
                           "not stored",
-                          log->rep.id, rpl__ar_col_text(st, 2));
+                          log->rep.id, seal);
         }
         rpl__free(ar->ctx, text);
         if (rc != RPL_OK)
             break;
     }
-    if (rc == RPL_OK && src != SQLITE_DONE)
+    if (rc == RPL_OK && src != RPL__DB_DONE)
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
     rpl__ar_done(st);
     return rc;
@@ -340,24 +348,31 @@ add_rows(struct rpl_archive *ar, struct rpl_log *log, const struct ix *x,
          const uint8_t *gz, size_t gz_len, enum rpl_archive_added *what,
          struct rpl_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    sqlite3_int64 gid = 0, replace = 0;
+    struct rpl__st *st = NULL;
+    int64_t gid = 0, replace = 0;
     bool superseded = false;
     enum rpl_status rc;
     int src;
 
+    /* Two writers of one game wait for each other (the backends whose
+     * write transaction does not already make them). */
+    if (ar->be->lock_game) {
+        rc = ar->be->lock_game(ar, x->id, err);
+        if (rc != RPL_OK)
+            return rc;
+    }
     rc = rpl__ar_stmt(ar, RPL__AR_FIND, &st, err);
     if (rc != RPL_OK)
         return rc;
     rpl__ar_bind_text(st, 1, x->id);
-    sqlite3_bind_blob(st, 2, x->seal, sizeof(x->seal), SQLITE_STATIC);
-    src = sqlite3_step(st);
+    rpl__st_bind_blob(st, 2, x->seal, sizeof(x->seal));
+    src = rpl__st_step(st);
     rpl__ar_done(st);
-    if (src == SQLITE_ROW) {
+    if (src == RPL__DB_ROW) {
         *what = RPL_ARCHIVE_PRESENT;
         return RPL_OK;
     }
-    if (src != SQLITE_DONE)
+    if (src != RPL__DB_DONE)
         return rpl__ar_fail(ar, err, src, "cannot read the archive");
     rc = find_relatives(ar, log, &replace, &superseded, err);
     if (rc != RPL_OK)
@@ -370,7 +385,7 @@ add_rows(struct rpl_archive *ar, struct rpl_log *log, const struct ix *x,
         rc = rpl__ar_stmt(ar, RPL__AR_DELETE, &st, err);
         if (rc != RPL_OK)
             return rc;
-        sqlite3_bind_int64(st, 1, replace);
+        rpl__st_bind_int(st, 1, replace);
         rc = rpl__ar_step(ar, st, "cannot replace the earlier log", err);
         if (rc != RPL_OK)
             return rc;
@@ -379,9 +394,9 @@ add_rows(struct rpl_archive *ar, struct rpl_log *log, const struct ix *x,
     if (rc == RPL_OK)
         rc = rpl__ar_ins(ar, RPL__AR_MAIN, RPL__AR_INS_LOG, &st, err);
     if (rc == RPL_OK) {
-        sqlite3_bind_int64(st, 1, gid);
+        rpl__st_bind_int(st, 1, gid);
         rpl__ar_bind_uint(st, 2, log->len);
-        sqlite3_bind_blob64(st, 3, gz, gz_len, SQLITE_STATIC);
+        rpl__st_bind_blob(st, 3, gz, gz_len);
         rc = rpl__ar_step(ar, st, "cannot store the log", err);
     }
     if (rc == RPL_OK)
@@ -467,8 +482,7 @@ rpl_archive_add_entry(struct rpl_archive *ar, struct rpl_archive_entry *e,
     if (rc != RPL_OK)
         return rc;
     if (!ar->in_batch) {
-        rc =
-            rpl__ar_exec(ar, "BEGIN IMMEDIATE", "cannot lock the archive", err);
+        rc = rpl__ar_begin_write(ar, err);
         if (rc != RPL_OK)
             goto out;
         has_tx = true;
@@ -492,13 +506,13 @@ rpl_archive_add_entry(struct rpl_archive *ar, struct rpl_archive_entry *e,
     }
 out:
     if (has_savepoint) {
-        sqlite3_exec(ar->db, "ROLLBACK TO rpl_add", NULL, NULL, NULL);
-        sqlite3_exec(ar->db, "RELEASE rpl_add", NULL, NULL, NULL);
+        (void)ar->be->exec(ar, "ROLLBACK TO rpl_add");
+        (void)ar->be->exec(ar, "RELEASE rpl_add");
     }
-    if (has_tx && sqlite3_get_autocommit(ar->db) == 0)
-        sqlite3_exec(ar->db, "ROLLBACK", NULL, NULL, NULL);
-    if (ar->in_batch && sqlite3_get_autocommit(ar->db) != 0) {
-        /* SQLite rolled the whole batch back (e.g. a full disk). */
+    if (has_tx && ar->be->in_tx(ar))
+        (void)ar->be->exec(ar, "ROLLBACK");
+    if (ar->in_batch && !ar->be->in_tx(ar)) {
+        /* The database rolled the whole batch back (e.g. a full disk). */
         ar->in_batch = false;
     }
     if (rc == RPL_OK && what)
@@ -559,12 +573,12 @@ rpl_archive_add_entries(struct rpl_archive *ar,
      * it again, each in a savepoint of its own, as rpl_archive_add()
      * does: the same rows under the same gids, and should one fail now,
      * those before it stay. */
-    if (sqlite3_get_autocommit(ar->db) == 0) {
+    if (ar->be->in_tx(ar)) {
         struct rpl_error again;
         size_t redone = 0;
 
-        sqlite3_exec(ar->db, "ROLLBACK TO rpl_adds", NULL, NULL, NULL);
-        sqlite3_exec(ar->db, "RELEASE rpl_adds", NULL, NULL, NULL);
+        (void)ar->be->exec(ar, "ROLLBACK TO rpl_adds");
+        (void)ar->be->exec(ar, "RELEASE rpl_adds");
         for (; redone < k && ar->in_batch; redone++) {
             const enum rpl_status again_rc =
                 rpl_archive_add_entry(ar, e[redone], &what[redone], &again);
@@ -579,8 +593,8 @@ rpl_archive_add_entries(struct rpl_archive *ar,
         *done = redone;
     }
 out:
-    if (sqlite3_get_autocommit(ar->db) != 0) {
-        /* SQLite rolled the whole batch back (e.g. a full disk). */
+    if (!ar->be->in_tx(ar)) {
+        /* The database rolled the whole batch back (e.g. a full disk). */
         ar->in_batch = false;
     }
     return rc;
@@ -618,7 +632,7 @@ rpl_archive_begin(struct rpl_archive *ar, struct rpl_error *err)
         return rc;
     if (ar->in_batch)
         return rpl__err(err, RPL_E_STATE, 0, "a batch is already open");
-    rc = rpl__ar_exec(ar, "BEGIN IMMEDIATE", "cannot lock the archive", err);
+    rc = rpl__ar_begin_write(ar, err);
     if (rc == RPL_OK)
         ar->in_batch = true;
     return rc;
@@ -635,7 +649,7 @@ rpl_archive_commit(struct rpl_archive *ar, struct rpl_error *err)
     rc = rpl__ar_exec(ar, "COMMIT", "cannot commit", err);
     if (rc != RPL_OK) {
         /* Leave nothing half done: the batch is lost as a whole. */
-        sqlite3_exec(ar->db, "ROLLBACK", NULL, NULL, NULL);
+        (void)ar->be->exec(ar, "ROLLBACK");
     }
     ar->in_batch = false;
     return rc;
@@ -649,7 +663,7 @@ rpl_archive_rollback(struct rpl_archive *ar, struct rpl_error *err)
     rpl__err_clear(err);
     if (!ar->in_batch)
         return rpl__err(err, RPL_E_STATE, 0, "no batch is open");
-    if (sqlite3_get_autocommit(ar->db) == 0)
+    if (ar->be->in_tx(ar))
         rc = rpl__ar_exec(ar, "ROLLBACK", "cannot roll back", err);
     ar->in_batch = false;
     return rc;

@@ -5,7 +5,7 @@ camelog-host(1).  Not a test itself (tests/cli/run.sh runs *.sh only).
 
     host_game.py play OUT [--journal J] [--keys p1,p2,...] [--transcript T]
                           [--kill-after N] [--no-fsync] [--check]
-                          [--kill-every] [--tlog DIR]
+                          [--kill-every] [--tlog DIR] [--sign-entropy]
     host_game.py crash-all OUT        kill after every request, in turn
 
 --check       every delivery is checked the moment it arrives by the seat
@@ -18,6 +18,11 @@ camelog-host(1).  Not a test itself (tests/cli/run.sh runs *.sh only).
 --tlog DIR    the host appends to the public log DIR (crash-all: a new
               log DIR-K for the run killed after request K, each checked
               to hold the game's start and end once)
+--sign-entropy  each keyed seat signs its pledge and its value, as
+              `camelog seat commit` and `camelog seat reveal` would: the
+              pledge against the chain through the commit line, the value
+              against the chain through the sealed start (camelog(5)
+              "Entropy"); without it both go unsigned
 
 The seats' keys are KEYS/pK.key (made by the calling test with
 `camelog keygen --seed`); the dealer's key is dealer.key; the game id,
@@ -176,6 +181,19 @@ class Checker:
         return out
 
 
+def chain(lines):
+    """The chain value after lines (camelog(5) "Chain")."""
+    h = bytes(32)
+    for line in lines:
+        h = hashlib.blake2b(h + line.encode(), digest_size=32).digest()
+    return h
+
+
+def sig_message(base, line):
+    """The bytes a seat signs for line against base, in hex."""
+    return (b"camelog sig v1" + base + line.encode()).hex()
+
+
 def sign(keys, seat, message_hex):
     if message_hex in SIGS:
         return SIGS[message_hex]
@@ -195,7 +213,7 @@ def sign(keys, seat, message_hex):
 
 def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
          transcript=None, keys="keys", check=False, kill_every=False,
-         tlog=None):
+         tlog=None, sign_entropy=False):
     args = ["--no-fsync"] if no_fsync else []
     if tlog:
         args += ["--tlog", tlog]
@@ -212,6 +230,7 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
             seats.append(name)
 
     wrote = [False]
+    lines = []  # every line the host wrote, in order
 
     def ok(r):
         """Checks r, then answers every sign request in turn; wrote[0] says
@@ -219,6 +238,7 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
         if not r["ok"]:
             sys.exit("host_game: refused: %s" % json.dumps(r))
         wrote[0] = bool(r["lines"])
+        lines.extend(r["lines"])
         if checker:
             checker.deliveries(r)
         while r["sign"]:
@@ -228,6 +248,7 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
             if not r["ok"]:
                 sys.exit("host_game: sign refused: %s" % json.dumps(r))
             wrote[0] = wrote[0] or bool(r["lines"])
+            lines.extend(r["lines"])
             if checker:
                 checker.deliveries(r)
         return r
@@ -239,12 +260,21 @@ def play(out, journal=None, keyed=(), kill_after=0, no_fsync=False,
     ok(host.ask(**new))
     # camelog(5) "Entropy": every pledge, the dealer's seal, then the
     # values (unsigned here: a seat signs its own with camelog seat).
+    def entropy(op, k, value_hex, base):
+        seat = "p%d" % k
+        req = {"op": op, "seat": seat, "hex": value_hex}
+        if sign_entropy and seat in keyed:
+            req["sig"] = sign(keys, seat, sig_message(
+                base, "%s %s %s" % (op, seat, value_hex)))
+        ok(host.ask(**req))
+
+    base = chain(lines)  # through the commit line
     for k in range(1, 6):
-        ok(host.ask(op="pledge", seat="p%d" % k,
-                    hex=pledge(GAME_ID, k, ("%02x" % k) * 32)))
+        entropy("pledge", k, pledge(GAME_ID, k, ("%02x" % k) * 32), base)
     ok(host.ask(op="pledged"))
+    base = chain(lines)  # through the seal of the sealed start
     for k in range(1, 6):
-        ok(host.ask(op="entropy", seat="p%d" % k, hex=("%02x" % k) * 32))
+        entropy("entropy", k, ("%02x" % k) * 32, base)
     ok(host.ask(op="start"))
     queued = set()
     for _ in range(1000):
@@ -283,11 +313,11 @@ def main(argv):
     cmd, out = argv[0], argv[1]
     opts = {"journal": None, "keys": "", "transcript": None,
             "kill-after": "0", "no-fsync": False, "check": False,
-            "kill-every": False, "tlog": None}
+            "kill-every": False, "tlog": None, "sign-entropy": False}
     i = 2
     while i < len(argv):
         k = argv[i][2:]
-        if k in ("no-fsync", "check", "kill-every"):
+        if k in ("no-fsync", "check", "kill-every", "sign-entropy"):
             opts[k] = True
             i += 1
         else:
@@ -298,7 +328,8 @@ def main(argv):
         t = open(opts["transcript"], "w") if opts["transcript"] else None
         host, w = play(out, opts["journal"], keyed, int(opts["kill-after"]),
                        opts["no-fsync"], t, check=opts["check"],
-                       kill_every=opts["kill-every"], tlog=opts["tlog"])
+                       kill_every=opts["kill-every"], tlog=opts["tlog"],
+                       sign_entropy=opts["sign-entropy"])
         print("%s: %s, %d lines, %d requests" % (out, w["progress"], w["total"],
                                                  host.n))
         rc = 0

@@ -4,7 +4,8 @@
 # tests/data/, on a corpus simulated here (Avalon with and without the
 # Lady, entropy and seat signatures; Shadows over Camelot with them),
 # its logs also with the dealer key pinned, and on tampered copies of
-# every valid log; then the seat calls (tests/web/seat.mjs); then pages
+# every valid log; then the seat calls (tests/web/seat.mjs,
+# tests/web/choice.mjs); then pages
 # of camelog html --wasm that verify themselves in headless Chromium
 # (tests/web/test_selfcheck.py).
 #
@@ -55,6 +56,10 @@ for g in "avalon --players 7 --lady --roles merlin,percival,servant,servant,assa
     "$node" "$here/seat.mjs" "$camelog" "$wasm_dir" "$tmp/$name.camelog" \
         "$tmp/dl-$name" "$tmp/dealer.pub" "$tmp/seat-$name"
 done
+# The calls the example table's pages make too: signing the seat's own
+# choice, and the history against the final file.
+"$node" "$here/choice.mjs" "$camelog" "$wasm_dir" "$tmp/avalon.camelog" \
+    "$tmp/dl-avalon" "$tmp/dealer.pub" "$tmp/seat-avalon"
 
 # Pages of camelog html --wasm verify themselves in headless Chromium.
 BROWSER_REQUIRED=${BROWSER_REQUIRED-1} CAMELOG=$camelog WASM_DIR=$wasm_dir \

@@ -1,13 +1,84 @@
 /*
- * sql.c - one read-only SQL statement on the archive, for camelog archive
- * sql: an authorizer lets it read and nothing else, and each row reaches
- * the caller as texts (blobs in hex).
+ * backend_sqlite_sql.c - the SQLite backend's read-only SQL mode (the
+ * door's sql, for camelog archive sql): an authorizer lets a statement
+ * read and nothing else, and each row reaches the caller as texts (blobs
+ * in hex); and what both files of the backend share, its errors and its
+ * progress handler, the step, memory and time budgets.
  */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "archive.h"
+#include "backend_sqlite.h"
+
+enum rpl_status
+rpl__sq_fail(const struct rpl_archive *ar, struct rpl_error *err, int rc,
+             const char *what)
+{
+    const struct rpl__sq *q = ar->db;
+    const int prim = rc & 0xff;
+    enum rpl_status code = RPL_E_IO;
+
+    if (prim == SQLITE_NOMEM)
+        code = RPL_E_NOMEM;
+    else if (prim == SQLITE_INTERRUPT && q && q->is_over_budget)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: the statement ran over its budget of %llu "
+                        "steps (RPL_MAX_SQL_STEPS, RPL_MAX_SQL_STEPS_PER_PAGE)",
+                        what, (unsigned long long)q->budget);
+    else if (prim == SQLITE_INTERRUPT && q && q->is_over_heap)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: the statement took over %u MiB of memory "
+                        "(RPL_MAX_SQL_HEAP)",
+                        what, RPL_MAX_SQL_HEAP / (1024u * 1024u));
+    else if (prim == SQLITE_INTERRUPT && q && q->is_over_time)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: the statement ran over %u seconds "
+                        "(RPL_MAX_SQL_SECONDS)",
+                        what, RPL_MAX_SQL_SECONDS);
+    else if (prim == SQLITE_TOOBIG)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "%s: a string or blob over %u bytes "
+                        "(RPL_MAX_SQL_VALUE)",
+                        what, RPL_MAX_SQL_VALUE);
+    else if (prim == SQLITE_NOTADB)
+        return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                        "not a camelog archive (not an SQLite database)");
+    return rpl__err(err, code, 0, "%s: %s", what,
+                    q && q->db && sqlite3_errcode(q->db) == rc
+                        ? sqlite3_errmsg(q->db)
+                        : sqlite3_errstr(rc));
+}
+
+/* Counts tick steps a call (a statement that starts alone resets the
+ * count: backend_sqlite.c's on_stmt), and stops the statement over its
+ * budget, or a typed one over its memory or its time. */
+int
+rpl__sq_on_progress(void *ud)
+{
+    struct rpl__sq *q = ud;
+
+    q->steps += q->tick;
+    if (q->steps > q->budget) {
+        q->is_over_budget = true;
+        return 1;
+    }
+    if (q->heap_cap > 0 && sqlite3_memory_used() > q->heap_cap) {
+        q->is_over_heap = true;
+        return 1;
+    }
+    if (q->end_s > 0) {
+        struct timespec now;
+
+        if (clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
+            (now.tv_sec > q->end_s ||
+             (now.tv_sec == q->end_s && now.tv_nsec >= q->end_ns))) {
+            q->is_over_time = true;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /* ---------------------------------------------------------------- sql */
 
@@ -361,8 +432,9 @@ printf_start(struct rpl_archive *ar, struct sql_printf *p)
         return src;
     sqlite3_limit(p->db, SQLITE_LIMIT_LENGTH, (int)RPL_MAX_SQL_VALUE);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        src = sqlite3_create_function_v2(ar->db, names[i], -1, SQLITE_UTF8, p,
-                                         checked_printf, NULL, NULL, NULL);
+        src = sqlite3_create_function_v2(rpl__sq(ar)->db, names[i], -1,
+                                         SQLITE_UTF8, p, checked_printf, NULL,
+                                         NULL, NULL);
         if (src != SQLITE_OK)
             return src;
     }
@@ -375,8 +447,9 @@ printf_end(struct rpl_archive *ar, struct sql_printf *p)
     static const char *const names[] = {"printf", "format"};
 
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        (void)sqlite3_create_function_v2(ar->db, names[i], -1, SQLITE_UTF8,
-                                         NULL, NULL, NULL, NULL, NULL);
+        (void)sqlite3_create_function_v2(rpl__sq(ar)->db, names[i], -1,
+                                         SQLITE_UTF8, NULL, NULL, NULL, NULL,
+                                         NULL);
     for (size_t i = 0; i <= RPL_MAX_SQL_ARGS; i++)
         sqlite3_finalize(p->st[i]);
     sqlite3_close(p->db);
@@ -385,40 +458,41 @@ printf_end(struct rpl_archive *ar, struct sql_printf *p)
 
 /* Sets the heap and time bounds of a typed statement (limits.h). */
 static void
-bounds_start(struct rpl_archive *ar)
+bounds_start(struct rpl__sq *q)
 {
     struct timespec now;
     const sqlite3_int64 used = sqlite3_memory_used();
 
-    ar->heap_cap = used + (sqlite3_int64)RPL_MAX_SQL_HEAP;
-    ar->tick = RPL_SQL_TYPED_TICK;
-    sqlite3_progress_handler(ar->db, (int)ar->tick, rpl__ar_on_progress, ar);
-    ar->is_over_heap = false;
-    ar->is_over_time = false;
-    ar->end_s = 0;
+    q->heap_cap = used + (sqlite3_int64)RPL_MAX_SQL_HEAP;
+    q->tick = RPL_SQL_TYPED_TICK;
+    sqlite3_progress_handler(q->db, (int)q->tick, rpl__sq_on_progress, q);
+    q->is_over_heap = false;
+    q->is_over_time = false;
+    q->end_s = 0;
     if (clock_gettime(CLOCK_MONOTONIC, &now) == 0) {
-        ar->end_s = (int64_t)now.tv_sec + RPL_MAX_SQL_SECONDS;
-        ar->end_ns = now.tv_nsec;
+        q->end_s = (int64_t)now.tv_sec + RPL_MAX_SQL_SECONDS;
+        q->end_ns = now.tv_nsec;
     }
 }
 
 static void
-bounds_end(struct rpl_archive *ar)
+bounds_end(struct rpl__sq *q)
 {
-    ar->heap_cap = 0;
-    ar->tick = RPL_SQL_STEP_TICK;
-    sqlite3_progress_handler(ar->db, (int)ar->tick, rpl__ar_on_progress, ar);
-    ar->end_s = 0;
-    ar->end_ns = 0;
+    q->heap_cap = 0;
+    q->tick = RPL_SQL_STEP_TICK;
+    sqlite3_progress_handler(q->db, (int)q->tick, rpl__sq_on_progress, q);
+    q->end_s = 0;
+    q->end_ns = 0;
 }
 
 enum rpl_status
-rpl_archive_sql(struct rpl_archive *ar, const char *sql,
-                bool (*each)(void *ud, size_t ncols, const char *const *names,
-                             const char *const *values,
-                             const enum rpl_sql_type *types),
-                void *ud, struct rpl_error *err)
+rpl__sq_sql(struct rpl_archive *ar, const char *sql,
+            bool (*each)(void *ud, size_t ncols, const char *const *names,
+                         const char *const *values,
+                         const enum rpl_sql_type *types),
+            void *ud, struct rpl_error *err)
 {
+    struct rpl__sq *q = ar->db;
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     const char **names = NULL;
@@ -431,16 +505,15 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
     enum rpl_status rc = RPL_OK;
     int src;
 
-    rpl__err_clear(err);
     memset(&refusal, 0, sizeof(refusal));
     src = printf_start(ar, &pf);
     if (src != SQLITE_OK) {
-        rc = rpl__ar_fail(ar, err, src, "cannot prepare the statement");
+        rc = rpl__sq_fail(ar, err, src, "cannot prepare the statement");
         goto out;
     }
-    bounds_start(ar);
-    sqlite3_set_authorizer(ar->db, authorize_read, &refusal);
-    src = sqlite3_prepare_v2(ar->db, sql, -1, &st, &tail);
+    bounds_start(q);
+    sqlite3_set_authorizer(q->db, authorize_read, &refusal);
+    src = sqlite3_prepare_v2(q->db, sql, -1, &st, &tail);
     if (src != SQLITE_OK && refusal.function[0]) {
         rc = rpl__err(err, RPL_E_ARG, 0,
                       "the function %s() is not allowed here "
@@ -463,7 +536,7 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
     if (src != SQLITE_OK) {
         rc = rpl__err(err,
                       (src & 0xff) == SQLITE_NOMEM ? RPL_E_NOMEM : RPL_E_ARG, 0,
-                      "%s", sqlite3_errmsg(ar->db));
+                      "%s", sqlite3_errmsg(q->db));
         goto out;
     }
     if (!st) {
@@ -548,12 +621,12 @@ rpl_archive_sql(struct rpl_archive *ar, const char *sql,
             break;
     }
     if (rc == RPL_OK && src != SQLITE_ROW && src != SQLITE_DONE)
-        rc = rpl__ar_fail(ar, err, src, "cannot run the statement");
+        rc = rpl__sq_fail(ar, err, src, "cannot run the statement");
 out:
     sqlite3_finalize(st);
-    sqlite3_set_authorizer(ar->db, NULL, NULL);
+    sqlite3_set_authorizer(q->db, NULL, NULL);
     printf_end(ar, &pf);
-    bounds_end(ar);
+    bounds_end(q);
     rpl__free(ar->ctx, hex);
     rpl__free(ar->ctx, types);
     rpl__free(ar->ctx, values);
