@@ -301,9 +301,17 @@ bench: deps-build
 	@$(DEPS_SH) wasm
 	@$(MAKE) --no-print-directory bench-run
 
-# Then the WebAssembly build's figures (web-bench, below).
+# Then what format 2 costs a host (bench/host_cost.py; HOST_COST_V1, a
+# camelog that writes format 1, adds its figures beside), then the
+# WebAssembly build's figures (web-bench, below).
+HOST_COST_GAMES ?= 20
 bench-run: all $(BENCH)
 	$(BENCH) $(CAMELOG) $(or $(BENCH_SCALE),1)
+	python3 bench/host_cost.py $(CAMELOG) $(HOST_COST_GAMES)
+	$(if $(HOST_COST_V1),python3 bench/host_cost.py $(HOST_COST_V1) \
+	    $(HOST_COST_GAMES) -- --no-fsync)
+	$(if $(HOST_COST_V1),python3 bench/host_cost.py $(HOST_COST_V1) \
+	    $(HOST_COST_GAMES) --)
 	@$(MAKE) --no-print-directory web-bench
 
 # ---------------------------------------------------------------- demo

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "floor.h"
+#include "internal.h"
 
 bool
 bench_floor_check(struct rpl_ctx *ctx, const char *path,

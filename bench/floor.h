@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "games/game.h"
+#include "replay.h"
 
 /* Reads, inflates, chains every line of path and checks every seal with
  * dealer; *seals gets their number.  False when anything fails. */

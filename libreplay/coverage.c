@@ -57,14 +57,6 @@ is_game_line(const char *text, size_t len)
     return !sp || rpl__kw_body(&kw) == RPL__KW_NONE;
 }
 
-static void
-ignore_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
-}
-
 enum rpl_status
 rpl_log_coverage(struct rpl_log *log, uint64_t bits[RPL_COVERAGE_WORDS],
                  struct rpl_error *err)
@@ -96,7 +88,7 @@ rpl_log_coverage(struct rpl_log *log, uint64_t bits[RPL_COVERAGE_WORDS],
     env.names = (const char *const *)log->name_ptrs;
     env.imported = log->rep.is_imported;
     env.version = log->version;
-    env.warn = ignore_warning;
+    env.warn = rpl__no_warning;
     env.w = log;
     if (log->is_complete)
         env.seed = log->seed;

@@ -1,8 +1,8 @@
 /*
  * crypto.c - the hashes of camelog(5): the chain, the commitment to the
  * dealer secret, the seed and the commitments to private messages, all
- * BLAKE2b-256 through libsodium; and Ed25519 detached signatures, with
- * the one place that builds the messages a seal and a sig sign.
+ * BLAKE2b-256 through libsodium; and Ed25519 detached signatures of the
+ * messages a seal and a sig sign (spelled in spell.c).
  *
  * Concatenations are hashed piece by piece with crypto_generichash's
  * init/update/final, so no input is ever copied.
@@ -229,46 +229,13 @@ rpl__verify(const struct rpl_pubkey *pk, const uint8_t *msg, size_t len,
     return crypto_sign_verify_detached(sig, msg, len, pk->key) == 0;
 }
 
-/* The domains of camelog(5) "Byte-exact definitions", without their NUL. */
-static const char SEAL_DOMAIN[] = "camelog seal v1";
-static const char SIG_DOMAIN[] = "camelog sig v1";
-
-#define SEAL_MSG_LEN (sizeof(SEAL_DOMAIN) - 1 + RPL__HASH)
-#define SIG_MSG_MAX  (sizeof(SIG_DOMAIN) - 1 + RPL__HASH + RPL_MAX_LINE)
-
-/* "camelog seal v1" || head into out (SEAL_MSG_LEN bytes). */
-static void
-seal_msg(uint8_t out[SEAL_MSG_LEN], const uint8_t head[RPL__HASH])
-{
-    memcpy(out, SEAL_DOMAIN, sizeof(SEAL_DOMAIN) - 1);
-    memcpy(out + sizeof(SEAL_DOMAIN) - 1, head, RPL__HASH);
-}
-
-/* "camelog sig v1" || base || line into out (SIG_MSG_MAX bytes); returns
- * the length.  Lines are at most RPL_MAX_LINE bytes: the reader refuses
- * longer ones before any signature is checked, the recorder never writes
- * one. */
-static size_t
-sig_msg(uint8_t out[SIG_MSG_MAX], const uint8_t base[RPL__HASH],
-        const char *line, size_t len)
-{
-    size_t n = sizeof(SIG_DOMAIN) - 1;
-
-    assert(len <= RPL_MAX_LINE);
-    memcpy(out, SIG_DOMAIN, n);
-    memcpy(out + n, base, RPL__HASH);
-    n += RPL__HASH;
-    memcpy(out + n, line, len);
-    return n + len;
-}
-
 void
 rpl__seal_sign(const struct rpl_seckey *sk, const uint8_t head[RPL__HASH],
                uint8_t sig[64])
 {
-    uint8_t msg[SEAL_MSG_LEN];
+    uint8_t msg[RPL__SEAL_MSG_LEN];
 
-    seal_msg(msg, head);
+    rpl__seal_message(msg, head);
     rpl__sign(sk, msg, sizeof(msg), sig);
 }
 
@@ -276,9 +243,9 @@ bool
 rpl__seal_verify(const struct rpl_pubkey *pk, const uint8_t head[RPL__HASH],
                  const uint8_t sig[64])
 {
-    uint8_t msg[SEAL_MSG_LEN];
+    uint8_t msg[RPL__SEAL_MSG_LEN];
 
-    seal_msg(msg, head);
+    rpl__seal_message(msg, head);
     return rpl__verify(pk, msg, sizeof(msg), sig);
 }
 
@@ -289,18 +256,20 @@ void
 rpl__sig_sign(const struct rpl_seckey *sk, const uint8_t base[RPL__HASH],
               const char *line, size_t len, uint8_t sig[64])
 {
-    uint8_t msg[SIG_MSG_MAX];
+    uint8_t msg[RPL__SIG_MSG_MAX];
 
-    rpl__sign(sk, msg, sig_msg(msg, base, line, len), sig);
+    assert(len <= RPL_MAX_LINE);
+    rpl__sign(sk, msg, rpl__sig_message(msg, base, line, len), sig);
 }
 
 bool
 rpl__sig_verify(const struct rpl_pubkey *pk, const uint8_t base[RPL__HASH],
                 const char *line, size_t len, const uint8_t sig[64])
 {
-    uint8_t msg[SIG_MSG_MAX];
+    uint8_t msg[RPL__SIG_MSG_MAX];
 
-    return rpl__verify(pk, msg, sig_msg(msg, base, line, len), sig);
+    assert(len <= RPL_MAX_LINE);
+    return rpl__verify(pk, msg, rpl__sig_message(msg, base, line, len), sig);
 }
 
 void

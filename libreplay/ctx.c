@@ -162,79 +162,68 @@ rpl__err_clear(struct rpl_error *err)
     }
 }
 
+/* Each status: its name in the JSON outputs, its text for people, and
+ * whether it says the input is invalid (exit 1 in the tool). */
+static const struct {
+    const char *name;
+    const char *text;
+    bool is_invalid_input;
+} statuses[] = {
+    [RPL_OK] = {"ok", "success", false},
+    [RPL_E_NOMEM] = {"nomem", "out of memory", false},
+    [RPL_E_ARG] = {"arg", "invalid argument", false},
+    [RPL_E_IO] = {"io", "input/output error", false},
+    [RPL_E_LIMIT] = {"limit", "input over a limit", true},
+    [RPL_E_GZIP] = {"gzip", "not a single gzip member", true},
+    [RPL_E_SYNTAX] = {"syntax", "line not in canonical form", true},
+    [RPL_E_SEAL] = {"seal", "bad seal", true},
+    [RPL_E_SIG] = {"sig", "bad seat signature", true},
+    [RPL_E_KEY] = {"key", "bad key", true},
+    [RPL_E_RULES] = {"rules", "against the rules of the game", true},
+    [RPL_E_FAIRNESS] = {"fairness", "secret does not match its commitment",
+                        true},
+    [RPL_E_STATE] = {"state", "not possible in this state", false},
+    [RPL_E_PERM] = {"perm", "secret key file readable by others", false},
+    [RPL_E_CRYPTO] = {"crypto", "cryptographic library failure", false},
+    [RPL_E_EXISTS] = {"exists", "file exists", false},
+    [RPL_E_INCOMPLETE] = {"incomplete", "log incomplete", true},
+    [RPL_E_UNSUPPORTED] = {"unsupported", "unsupported", true},
+    [RPL_E_BUSY] = {"busy", "held by another process", false},
+};
+
+_Static_assert(sizeof(statuses) / sizeof(statuses[0]) == RPL_STATUS_MAX + 1,
+               "one entry per status");
+
+static bool
+is_status(enum rpl_status code)
+{
+    return (unsigned)code <= RPL_STATUS_MAX;
+}
+
+void
+rpl__no_warning(void *w, size_t line, const char *msg)
+{
+    (void)w;
+    (void)line;
+    (void)msg;
+}
+
 const char *
 rpl_strerror(enum rpl_status code)
 {
-    switch (code) {
-    case RPL_OK:
-        return "success";
-    case RPL_E_NOMEM:
-        return "out of memory";
-    case RPL_E_ARG:
-        return "invalid argument";
-    case RPL_E_IO:
-        return "input/output error";
-    case RPL_E_LIMIT:
-        return "input over a limit";
-    case RPL_E_GZIP:
-        return "not a single gzip member";
-    case RPL_E_SYNTAX:
-        return "line not in canonical form";
-    case RPL_E_SEAL:
-        return "bad seal";
-    case RPL_E_SIG:
-        return "bad seat signature";
-    case RPL_E_KEY:
-        return "bad key";
-    case RPL_E_RULES:
-        return "against the rules of the game";
-    case RPL_E_FAIRNESS:
-        return "secret does not match its commitment";
-    case RPL_E_STATE:
-        return "not possible in this state";
-    case RPL_E_PERM:
-        return "secret key file readable by others";
-    case RPL_E_CRYPTO:
-        return "cryptographic library failure";
-    case RPL_E_EXISTS:
-        return "file exists";
-    case RPL_E_INCOMPLETE:
-        return "log incomplete";
-    case RPL_E_UNSUPPORTED:
-        return "unsupported";
-    case RPL_E_BUSY:
-        return "held by another process";
-    }
-    return "unknown status";
+    return is_status(code) ? statuses[code].text : "unknown status";
+}
+
+const char *
+rpl_status_name(enum rpl_status code)
+{
+    return is_status(code) ? statuses[code].name : "unknown";
 }
 
 bool
 rpl_status_is_invalid_input(enum rpl_status code)
 {
-    switch (code) {
-    case RPL_E_LIMIT:
-    case RPL_E_GZIP:
-    case RPL_E_SYNTAX:
-    case RPL_E_SEAL:
-    case RPL_E_SIG:
-    case RPL_E_KEY:
-    case RPL_E_RULES:
-    case RPL_E_FAIRNESS:
-    case RPL_E_INCOMPLETE:
-    case RPL_E_UNSUPPORTED:
-        return true;
-    case RPL_OK:
-    case RPL_E_NOMEM:
-    case RPL_E_ARG:
-    case RPL_E_IO:
-    case RPL_E_STATE:
-    case RPL_E_PERM:
-    case RPL_E_CRYPTO:
-    case RPL_E_BUSY:
-    case RPL_E_EXISTS:
-        return false;
-    }
-    return false;
+    return is_status(code) && statuses[code].is_invalid_input;
 }
 
 void

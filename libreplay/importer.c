@@ -98,20 +98,6 @@ refuse_lib(const struct rpl__importer *imp, struct rpl_import_report *rep,
                   "%s%s%s", context, context[0] != '\0' ? ": " : "", msg);
 }
 
-static const char *
-progress_text(enum rpl_progress p)
-{
-    switch (p) {
-    case RPL_PROGRESS_IN_PROGRESS:
-        return "in progress";
-    case RPL_PROGRESS_FINISHED:
-        return "finished, not revealed";
-    case RPL_PROGRESS_COMPLETE:
-        return "complete";
-    }
-    return "in progress";
-}
-
 /* Plays the plan through the recorder, verifies the log and hands it
  * out. */
 static enum rpl_status
@@ -190,7 +176,7 @@ record(struct rpl_ctx *ctx, const struct rpl__importer *imp,
     if (rep->log.progress != RPL_PROGRESS_COMPLETE || !rep->log.is_imported) {
         rc = refuse(imp, rep, err, RPL_E_INCOMPLETE, "invalid",
                     "the log is %s and %s marked as imported",
-                    progress_text(rep->log.progress),
+                    rpl_progress_text(rep->log.progress),
                     rep->log.is_imported ? "is" : "is not");
         goto out;
     }

@@ -108,6 +108,10 @@ void rpl__buf_add(struct rpl__buf *b, const char *s, size_t len);
 void rpl__buf_puts(struct rpl__buf *b, const char *s);
 void rpl__buf_printf(struct rpl__buf *b, const char *fmt, ...)
     RPL__PRINTF(2, 3);
+/* A warning sink that drops every warning (struct rpl__env's warn), for
+ * the walks that replay a log already verified. */
+void rpl__no_warning(void *w, size_t line, const char *msg);
+
 /* Hands the text to the caller (freed with rpl_free); RPL_E_NOMEM when an
  * append failed.  The buffer is empty afterwards. */
 enum rpl_status rpl__buf_take(struct rpl__buf *b, char **out,
@@ -161,9 +165,6 @@ bool rpl__tok_seat(const struct rpl__tok *t, size_t seats, size_t *seat);
  * 0 when none: whom the dealer tells a secret about a line no seat
  * authored (the recorder, and a seat checking where a delivery goes). */
 size_t rpl__label_seat(const char *label, size_t seats);
-/* Whether d can be a delivery: a line, a label of 1..63 bytes and a value
- * of at most 191, both UTF-8 without control characters (delivery.c). */
-bool rpl__delivery_ok(const struct rpl_delivery *d);
 /* Decimal without leading zeros, <= max. */
 bool rpl__tok_uint(const struct rpl__tok *t, unsigned long max,
                    unsigned long *v);
@@ -303,11 +304,11 @@ void rpl__sign(const struct rpl_seckey *sk, const uint8_t *msg, size_t len,
 bool rpl__verify(const struct rpl_pubkey *pk, const uint8_t *msg, size_t len,
                  const uint8_t sig[64]);
 
-/* A seal signs "camelog seal v1" || head, head the chain value of every
- * line before the seal line; a sig signs "camelog sig v1" || base || line
- * (line without LF, at most RPL_MAX_LINE bytes), base the chain value the
- * signed line counts from (camelog(5), "Byte-exact definitions").  These
- * four are the only place that builds either message; none allocates. */
+/* A seal signs the seal message of head, head the chain value of every
+ * line before the seal line; a sig signs the sig message of base and
+ * line (line without LF, at most RPL_MAX_LINE bytes), base the chain
+ * value the signed line counts from (camelog(5), "Byte-exact
+ * definitions"; spell.c builds both).  None allocates. */
 void rpl__seal_sign(const struct rpl_seckey *sk, const uint8_t head[RPL__HASH],
                     uint8_t sig[64]);
 bool rpl__seal_verify(const struct rpl_pubkey *pk,
@@ -316,6 +317,42 @@ void rpl__sig_sign(const struct rpl_seckey *sk, const uint8_t base[RPL__HASH],
                    const char *line, size_t len, uint8_t sig[64]);
 bool rpl__sig_verify(const struct rpl_pubkey *pk, const uint8_t base[RPL__HASH],
                      const char *line, size_t len, const uint8_t sig[64]);
+
+/* ------------------------------------------------------------- spell.c */
+
+/* The messages a seal and a sig sign (camelog(5), "Byte-exact
+ * definitions"): the domain, then head, or base and the line (at most
+ * RPL_MAX_LINE bytes).  The sig message's length is returned. */
+#define RPL__SEAL_MSG_LEN (15 + RPL__HASH)
+#define RPL__SIG_MSG_MAX  (14 + RPL__HASH + RPL_MAX_LINE)
+void rpl__seal_message(uint8_t out[RPL__SEAL_MSG_LEN],
+                       const uint8_t head[RPL__HASH]);
+size_t rpl__sig_message(uint8_t out[RPL__SIG_MSG_MAX],
+                        const uint8_t base[RPL__HASH], const char *line,
+                        size_t len);
+
+/* The lines of a value, written as snprintf() writes (the length of the
+ * whole line is returned; cap RPL_ENTROPY_LINE_MAX, or RPL_SIG_LINE_MAX
+ * for a sig or a seal, always suffices): "entropy pK <hex>", "pledge pK
+ * <hex>", "pledged pI,pJ" (the seats of the mask, K as bit K-1),
+ * "abandoned pK", "sig pK <base64>", "seal <base64>", "reveal <hex>". */
+#define RPL__SIG_B64 89
+size_t rpl__entropy_line(char *out, size_t cap, size_t seat,
+                         const uint8_t v[32]);
+size_t rpl__pledge_line(char *out, size_t cap, size_t seat,
+                        const uint8_t pledge[32]);
+size_t rpl__pledged_line(char *out, size_t cap, uint32_t seats);
+size_t rpl__abandoned_line(char *out, size_t cap, size_t seat);
+size_t rpl__sig_line(char *out, size_t cap, size_t seat, const uint8_t sig[64]);
+size_t rpl__seal_line(char *out, size_t cap, const uint8_t sig[64]);
+size_t rpl__reveal_line(char *out, size_t cap, const uint8_t secret[32]);
+
+/* Whether d can be written: a line, a label and a value of UTF-8 without
+ * control characters. */
+bool rpl__delivery_ok(const struct rpl_delivery *d);
+/* Appends the JSON form of d (rpl_delivery_format_json()), or null when
+ * d is not a delivery. */
+void rpl__delivery_json(struct rpl__buf *b, const struct rpl_delivery *d);
 
 /* The game id of an imported record and its dealer secret: the id is
  * the first 16 bytes of BLAKE2b-256("camelog import" || source || 0x00

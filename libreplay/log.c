@@ -453,20 +453,6 @@ rpl_log_seat_name(const struct rpl_log *log, size_t seat)
     return log->names[seat];
 }
 
-const char *
-rpl_progress_name(enum rpl_progress progress)
-{
-    switch (progress) {
-    case RPL_PROGRESS_IN_PROGRESS:
-        return "in_progress";
-    case RPL_PROGRESS_FINISHED:
-        return "finished";
-    case RPL_PROGRESS_COMPLETE:
-        return "complete";
-    }
-    return "in_progress";
-}
-
 bool
 rpl_log_dealer(const struct rpl_log *log, struct rpl_pubkey *pk)
 {
@@ -499,14 +485,6 @@ add_warning(void *w, size_t line, const char *msg)
     log->warn[log->nwarn].line = line;
     snprintf(log->warn[log->nwarn].msg, sizeof(log->warn[0].msg), "%s", msg);
     log->nwarn++;
-}
-
-static void
-ignore_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
 }
 
 /* Shows a line for an error message, cut at 60 bytes. */
@@ -965,7 +943,7 @@ env_init(struct rpl__env *env, struct rpl_log *log)
     env->id = log->id;
     env->seats = log->seats;
     env->names = (const char *const *)log->name_ptrs;
-    env->warn = ignore_warning;
+    env->warn = rpl__no_warning;
     env->w = log;
     env->imported = log->rep.is_imported;
     env->version = log->version;
@@ -978,9 +956,7 @@ static enum rpl_status
 short_of(const struct rpl_log *log, enum rpl_progress require,
          struct rpl_error *err)
 {
-    const char *is = log->rep.progress == RPL_PROGRESS_FINISHED
-                         ? "finished, not revealed"
-                         : "in progress";
+    const char *is = rpl_progress_text(log->rep.progress);
     const char *want = require == RPL_PROGRESS_COMPLETE
                            ? "a complete game (revealed)"
                            : "a finished game";

@@ -56,9 +56,9 @@ rpl__verify_entropy2(struct verify *v, const struct rpl__line *ln, size_t seat,
 }
 
 /* Format 2: `pledge pK <hex>`, a seat's commitment to its value. */
-enum rpl_status
-rpl__verify_pledge(struct verify *v, const struct rpl__line *ln,
-                   struct rpl_error *err)
+static enum rpl_status
+verify_pledge(struct verify *v, const struct rpl__line *ln,
+              struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     size_t seat = 0;
@@ -113,9 +113,9 @@ seat_list(char *out, size_t cap, uint32_t mask)
 
 /* Format 2: `pledged p1,p2,...`, the dealer closes the pledges; the next
  * line is its seal. */
-enum rpl_status
-rpl__verify_pledged(struct verify *v, const struct rpl__line *ln,
-                    struct rpl_error *err)
+static enum rpl_status
+verify_pledged(struct verify *v, const struct rpl__line *ln,
+               struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     uint32_t mask = 0;
@@ -170,9 +170,9 @@ rpl__verify_pledged(struct verify *v, const struct rpl__line *ln,
 
 /* Format 2: `abandoned pK`, the dealer ends a game whose seat withheld
  * its value. */
-enum rpl_status
-rpl__verify_abandoned(struct verify *v, const struct rpl__line *ln,
-                      struct rpl_error *err)
+static enum rpl_status
+verify_abandoned(struct verify *v, const struct rpl__line *ln,
+                 struct rpl_error *err)
 {
     struct rpl_log *log = v->log;
     size_t seat = 0;
@@ -378,11 +378,11 @@ rpl__verify_line2(struct verify *v, const struct rpl__line *ln, enum rpl__kw kw,
                   struct rpl_error *err)
 {
     if (kw == RPL__KW_PLEDGE)
-        return rpl__verify_pledge(v, ln, err);
+        return verify_pledge(v, ln, err);
     v->prev_author = 0;
     if (kw == RPL__KW_PLEDGED)
-        return rpl__verify_pledged(v, ln, err);
-    return rpl__verify_abandoned(v, ln, err);
+        return verify_pledged(v, ln, err);
+    return verify_abandoned(v, ln, err);
 }
 
 void

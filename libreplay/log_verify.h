@@ -51,14 +51,6 @@ enum rpl_status rpl__verify_entropy2(struct verify *v,
                                      const struct rpl__line *ln, size_t seat,
                                      const uint8_t entropy[32],
                                      struct rpl_error *err);
-enum rpl_status rpl__verify_pledge(struct verify *v, const struct rpl__line *ln,
-                                   struct rpl_error *err);
-enum rpl_status rpl__verify_pledged(struct verify *v,
-                                    const struct rpl__line *ln,
-                                    struct rpl_error *err);
-enum rpl_status rpl__verify_abandoned(struct verify *v,
-                                      const struct rpl__line *ln,
-                                      struct rpl_error *err);
 /* Before the first game line: every pledge revealed. */
 enum rpl_status rpl__verify_revealed(struct verify *v,
                                      const struct rpl__line *ln,

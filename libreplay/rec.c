@@ -20,14 +20,6 @@
 
 #include "rec.h"
 
-static void
-no_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
-}
-
 /* Appends one line (without LF) and advances the chain. */
 static enum rpl_status
 append(struct rpl_recorder *rec, const char *line, size_t len,
@@ -81,12 +73,6 @@ appendf(struct rpl_recorder *rec, struct rpl_error *err, const char *fmt, ...)
                         "line longer than %u bytes (RPL_MAX_LINE)",
                         RPL_MAX_LINE);
     return append(rec, line, (size_t)n, err);
-}
-
-static void
-b64(char *out, size_t cap, const uint8_t *in, size_t n)
-{
-    sodium_bin2base64(out, cap, in, n, sodium_base64_VARIANT_ORIGINAL);
 }
 
 void
@@ -308,7 +294,7 @@ rpl__rec_make(struct rpl_ctx *ctx, struct rpl_recorder **out,
     rec->env.ctx = ctx;
     rec->env.id = rec->id;
     rec->env.names = rec->name_ptrs;
-    rec->env.warn = no_warning;
+    rec->env.warn = rpl__no_warning;
     rec->env.imported = cfg->import_source;
     rec->env.version = 2;
     rec->pub_env = rec->env;
@@ -334,7 +320,7 @@ sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
 {
     struct rpl_pubkey pk;
     uint8_t sig[64];
-    char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+    char sig_line[RPL_SIG_LINE_MAX];
     const char *line;
     size_t len;
 
@@ -369,8 +355,8 @@ sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
     }
     if (sig_out)
         memcpy(sig_out, sig, sizeof(sig));
-    b64(sig64, sizeof(sig64), sig, sizeof(sig));
-    return appendf(rec, err, "sig p%zu %s", seat, sig64);
+    return append(rec, sig_line,
+                  rpl__sig_line(sig_line, sizeof(sig_line), seat, sig), err);
 }
 
 static enum rpl_status
@@ -535,7 +521,7 @@ entropy2(struct rpl_recorder *rec, size_t seat, const uint8_t entropy[32],
     const size_t mark = rec->text.len;
     const size_t lines = rec->nlines;
     uint8_t head[RPL__HASH], prev_head[RPL__HASH], check[RPL__HASH];
-    char hex[65];
+    char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
     if (seat == 0 || seat > rec->seats)
@@ -557,8 +543,8 @@ entropy2(struct rpl_recorder *rec, size_t seat, const uint8_t entropy[32],
                         "the entropy does not match p%zu's pledge", seat);
     memcpy(head, rec->head, RPL__HASH);
     memcpy(prev_head, rec->prev_head, RPL__HASH);
-    rpl__hex(hex, entropy, 32);
-    rc = appendf(rec, err, "entropy p%zu %s", seat, hex);
+    rc = append(rec, line, rpl__entropy_line(line, sizeof(line), seat, entropy),
+                err);
     if (rc == RPL_OK && (seat_sk || sig))
         rc = sign_last(rec, seat, rec->reveal_base, seat_sk, sig, sig_out, err);
     if (rc != RPL_OK) {
@@ -579,7 +565,7 @@ rpl__rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
     const size_t mark = rec->text.len;
     const size_t lines = rec->nlines;
     uint8_t head[RPL__HASH], prev_head[RPL__HASH];
-    char hex[65];
+    char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
     const char *code = "phase";
 
@@ -600,8 +586,8 @@ rpl__rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
     } else {
         memcpy(head, rec->head, RPL__HASH);
         memcpy(prev_head, rec->prev_head, RPL__HASH);
-        rpl__hex(hex, pledge, 32);
-        rc = appendf(rec, err, "pledge p%zu %s", seat, hex);
+        rc = append(rec, line,
+                    rpl__pledge_line(line, sizeof(line), seat, pledge), err);
         if (rc == RPL_OK && (seat_sk || sig))
             rc = sign_last(rec, seat, rec->pledge_base, seat_sk, sig, sig_out,
                            err);
@@ -627,8 +613,7 @@ enum rpl_status
 rpl__rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
                  struct rpl_error *err)
 {
-    char list[64];
-    size_t n = 0;
+    char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
     if (rec->started || rec->is_pledged || rec->abandoned || !rec->pledged) {
@@ -641,12 +626,8 @@ rpl__rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
         }
         return rc;
     }
-    list[0] = '\0';
-    for (size_t k = 1; k <= rec->seats; k++)
-        if (rec->pledged & (1u << (k - 1)))
-            n += (size_t)snprintf(list + n, sizeof(list) - n, "%sp%zu",
-                                  n ? "," : "", k);
-    rc = appendf(rec, err, "pledged %s", list);
+    rc = append(rec, line, rpl__pledged_line(line, sizeof(line), rec->pledged),
+                err);
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
     if (rc == RPL_OK) {
@@ -661,6 +642,7 @@ rpl__rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
                  struct rpl_error *err)
 {
     enum rpl_status rc = RPL_OK;
+    char line[RPL_ENTROPY_LINE_MAX];
 
     if (seat == 0 || seat > rec->seats)
         rc = rpl__err(err, RPL_E_ARG, 0, "no such seat");
@@ -680,7 +662,7 @@ rpl__rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
         }
         return rc;
     }
-    rc = appendf(rec, err, "abandoned p%zu", seat);
+    rc = append(rec, line, rpl__abandoned_line(line, sizeof(line), seat), err);
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
     if (rc == RPL_OK)
@@ -694,7 +676,7 @@ rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
                       const struct rpl_seckey *seat_sk, const uint8_t *sig,
                       uint8_t *sig_out, struct rpl_error *err)
 {
-    char hex[65];
+    char line[RPL_ENTROPY_LINE_MAX];
     const size_t mark = rec->text.len;
     const size_t lines = rec->nlines;
     uint8_t head[RPL__HASH];
@@ -710,8 +692,8 @@ rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
                         "entropy of p%zu: one per seat, in seat order", seat);
     memcpy(head, rec->head, RPL__HASH);
     memcpy(prev_head, rec->prev_head, RPL__HASH);
-    rpl__hex(hex, entropy, 32);
-    rc = appendf(rec, err, "entropy p%zu %s", seat, hex);
+    rc = append(rec, line, rpl__entropy_line(line, sizeof(line), seat, entropy),
+                err);
     if (rc == RPL_OK && (seat_sk || sig))
         rc = sign_last(rec, seat, rec->prev_head, seat_sk, sig, sig_out, err);
     if (rc != RPL_OK) {
@@ -839,12 +821,11 @@ enum rpl_status
 rpl__rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     uint8_t sig[64];
-    char sig64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
+    char line[RPL_SIG_LINE_MAX];
     enum rpl_status rc;
 
     rpl__seal_sign(rec->dealer, rec->head, sig);
-    b64(sig64, sizeof(sig64), sig, sizeof(sig));
-    rc = appendf(rec, err, "seal %s", sig64);
+    rc = append(rec, line, rpl__seal_line(line, sizeof(line), sig), err);
     if (rc == RPL_OK)
         rec->last_is_seal = true;
     return rc;
@@ -855,7 +836,7 @@ rpl__rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__emit e;
     struct rpl__line ln;
-    char hex[65];
+    char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
     if (!rec->started || !rec->game->is_over(rec->st))
@@ -864,10 +845,10 @@ rpl__rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
     rc = rec->last_is_seal ? RPL_OK : rpl__rec_seal(rec, err);
     if (rc == RPL_OK)
         rc = rec->game->reveal(rec->st, &rec->env, rec->nlines + 1, err);
-    rpl__hex(hex, rec->secret, 32);
     if (rc == RPL_OK)
-        rc = appendf(rec, err, "reveal %s", hex);
-    sodium_memzero(hex, sizeof(hex));
+        rc = append(rec, line,
+                    rpl__reveal_line(line, sizeof(line), rec->secret), err);
+    sodium_memzero(line, sizeof(line));
     for (size_t i = 0; rc == RPL_OK && rec->game->opens_left(rec->st) > 0 &&
                        rec->game->open_line(rec->st, i, &e);
          i++) {

@@ -126,10 +126,6 @@ enum rpl_status rpl__rec_make(struct rpl_ctx *ctx, struct rpl_recorder **out,
                               const struct rpl_rec_config *cfg,
                               struct rpl_error *err);
 
-/* Live games: recomputes rec->req after a change. */
-void rpl__rec_requests(struct rpl_recorder *rec);
-/* Writes what the queue allows (a complete step, signed lines). */
-enum rpl_status rpl__rec_flush(struct rpl_recorder *rec, struct rpl_error *err);
 /* The live calls without the journal (resume replays them). */
 enum rpl_status rpl__rec_submit(struct rpl_recorder *rec, size_t seat,
                                 const char *action, const uint8_t *sig,
@@ -155,26 +151,8 @@ enum rpl_status rpl__rec_abandon(struct rpl_recorder *rec, size_t seat,
                                  struct rpl_refusal *why,
                                  struct rpl_error *err);
 
-/* The journal.  A call that records: begin() snapshots the recorder
- * (NULL snapshot without a journal), end() writes the call's record to
- * the secrets file and the new lines to the journal, each fsynced, or on
- * failure restores the snapshot; either way it frees the snapshot. */
-struct rpl__rec_snap;
-enum rpl_status rpl__rec_begin(struct rpl_recorder *rec,
-                               struct rpl__rec_snap **snap,
-                               struct rpl_error *err);
-enum rpl_status rpl__rec_end(struct rpl_recorder *rec,
-                             struct rpl__rec_snap *snap, enum rpl_status rc,
-                             struct rpl_refusal *why, struct rpl_error *err);
-/* The record of this call (types below). */
-void rpl__rec_cmd(struct rpl_recorder *rec, unsigned type, size_t seat,
-                  const uint8_t *sig, const void *data, size_t len,
-                  const void *data2, size_t len2);
-enum rpl_status rpl__rec_journal_open(struct rpl_recorder *rec,
-                                      const struct rpl_rec_config *cfg,
-                                      struct rpl_error *err);
-void rpl__rec_journal_close(struct rpl_recorder *rec);
-
+/* The journal (rec_journal.c) records each call, with the types
+ * below. */
 /* Command record types. */
 enum {
     RPL__CMD_SUBMIT = 1,

@@ -61,9 +61,9 @@ errno_text(int e, char *buf, size_t cap)
     return buf;
 }
 
-enum rpl_status
-rpl__rec_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
-               struct rpl_error *err)
+static enum rpl_status
+rec_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
+          struct rpl_error *err)
 {
     struct rpl__rec_snap *s;
     const size_t n = rec->game->state_size;
@@ -142,10 +142,10 @@ restore(struct rpl_recorder *rec, const struct rpl__rec_snap *s)
     rec->write_fn = now.write_fn;
 }
 
-void
-rpl__rec_cmd(struct rpl_recorder *rec, unsigned type, size_t seat,
-             const uint8_t *sig, const void *data, size_t len,
-             const void *data2, size_t len2)
+static void
+rec_cmd(struct rpl_recorder *rec, unsigned type, size_t seat,
+        const uint8_t *sig, const void *data, size_t len, const void *data2,
+        size_t len2)
 {
     uint8_t hdr[4 + 64 + 8];
 
@@ -328,9 +328,9 @@ out:
     return rc;
 }
 
-enum rpl_status
-rpl__rec_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
-             enum rpl_status rc, struct rpl_refusal *why, struct rpl_error *err)
+static enum rpl_status
+rec_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
+        enum rpl_status rc, struct rpl_refusal *why, struct rpl_error *err)
 {
     size_t written = 0;
 
@@ -454,9 +454,9 @@ secrets_path(struct rpl_ctx *ctx, const char *path)
     return p;
 }
 
-enum rpl_status
-rpl__rec_journal_open(struct rpl_recorder *rec,
-                      const struct rpl_rec_config *cfg, struct rpl_error *err)
+static enum rpl_status
+rec_journal_open(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
+                 struct rpl_error *err)
 {
     struct rpl__buf b;
     char *spath = NULL;
@@ -532,18 +532,6 @@ out:
     }
     rpl__free(rec->ctx, spath);
     return rc;
-}
-
-void
-rpl__rec_journal_close(struct rpl_recorder *rec)
-{
-    if (rec->jfd >= 0)
-        close(rec->jfd);
-    if (rec->sfd >= 0)
-        close(rec->sfd);
-    rec->jfd = rec->sfd = -1;
-    rpl__free(rec->ctx, rec->jpath);
-    rec->jpath = NULL;
 }
 
 /* -------------------------------------------------------------- resume */
@@ -1061,6 +1049,32 @@ out:
 
 /* ------------------------------------------------ the calls that record */
 
+/* The frame of every public call that changes the recorder: a refusal
+ * or failure changes nothing, the journal included.  call_begin() clears
+ * err and why and takes the snapshot; call_end() adds the journal record
+ * of cmd (seat, sig, data[0..len)) when rc is RPL_OK and writes the
+ * journal, or undoes the call. */
+static enum rpl_status
+call_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
+           struct rpl_refusal *why, struct rpl_error *err)
+{
+    rpl__err_clear(err);
+    if (why)
+        memset(why, 0, sizeof(*why));
+    return rec_begin(rec, snap, err);
+}
+
+static enum rpl_status
+call_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
+         enum rpl_status rc, unsigned cmd, size_t seat, const uint8_t *sig,
+         const void *data, size_t len, struct rpl_refusal *why,
+         struct rpl_error *err)
+{
+    if (rc == RPL_OK)
+        rec_cmd(rec, cmd, seat, sig, data, len, NULL, 0);
+    return rec_end(rec, snap, rc, why, err);
+}
+
 enum rpl_status
 rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
             const struct rpl_rec_config *cfg, struct rpl_error *err)
@@ -1072,7 +1086,7 @@ rpl_rec_new(struct rpl_ctx *ctx, struct rpl_recorder **out,
     *out = NULL;
     rc = rpl__rec_make(ctx, &rec, cfg, err);
     if (rc == RPL_OK && cfg->journal)
-        rc = rpl__rec_journal_open(rec, cfg, err);
+        rc = rec_journal_open(rec, cfg, err);
     if (rc != RPL_OK) {
         rpl_rec_free(rec);
         return rc;
@@ -1088,24 +1102,19 @@ rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
 {
     struct rpl__rec_snap *snap = NULL;
     uint8_t sig[64];
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    for (size_t k = 1; k <= rec->seats; k++)
+    for (size_t k = 1; rc == RPL_OK && k <= rec->seats; k++)
         if (rec->has_sub_entropy[k])
             rc = rpl__err(err, RPL_E_STATE, 0,
                           "entropy was submitted: use "
                           "rpl_rec_submit_entropy()");
     if (rc == RPL_OK)
         rc = rpl__rec_entropy_line(rec, seat, entropy, seat_sk, NULL, sig, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ENTROPY, seat, seat_sk ? sig : NULL, entropy,
-                     32, NULL, 0);
+    rc = call_end(rec, snap, rc, RPL__CMD_ENTROPY, seat, seat_sk ? sig : NULL,
+                  entropy, 32, NULL, err);
     sodium_memzero(sig, sizeof(sig));
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return rc;
 }
 
 enum rpl_status
@@ -1115,20 +1124,14 @@ rpl_rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
 {
     struct rpl__rec_snap *snap = NULL;
     uint8_t made[64];
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_pledge(rec, seat, pledge, seat_sk, sig, made, why, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_PLEDGE, seat, seat_sk || sig ? made : NULL,
-                     pledge, 32, NULL, 0);
+        rc = rpl__rec_pledge(rec, seat, pledge, seat_sk, sig, made, why, err);
+    rc = call_end(rec, snap, rc, RPL__CMD_PLEDGE, seat,
+                  seat_sk || sig ? made : NULL, pledge, 32, why, err);
     sodium_memzero(made, sizeof(made));
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return rc;
 }
 
 enum rpl_status
@@ -1136,18 +1139,12 @@ rpl_rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_pledged(rec, why, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_PLEDGED, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+        rc = rpl__rec_pledged(rec, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_PLEDGED, 0, NULL, NULL, 0, why,
+                    err);
 }
 
 enum rpl_status
@@ -1155,18 +1152,12 @@ rpl_rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_abandon(rec, seat, why, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ABANDON, seat, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+        rc = rpl__rec_abandon(rec, seat, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_ABANDON, seat, NULL, NULL, 0, why,
+                    err);
 }
 
 enum rpl_status
@@ -1183,16 +1174,11 @@ enum rpl_status
 rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__rec_start(rec, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_START, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+        rc = rpl__rec_start(rec, err);
+    return call_end(rec, snap, rc, RPL__CMD_START, 0, NULL, NULL, 0, NULL, err);
 }
 
 /* The record of an emit written by rpl_rec_act() or rpl_rec_bot(). */
@@ -1206,7 +1192,7 @@ emit_cmd(struct rpl_recorder *rec, unsigned type, const struct rpl__emit *e,
 
     memcpy(lv, e->label, ll + 1);
     memcpy(lv + ll + 1, e->value, vl);
-    rpl__rec_cmd(rec, type, 0, sig, e->line, strlen(e->line), lv, ll + 1 + vl);
+    rec_cmd(rec, type, 0, sig, e->line, strlen(e->line), lv, ll + 1 + vl);
     sodium_memzero(lv, sizeof(lv));
 }
 
@@ -1220,7 +1206,7 @@ rpl_rec_act(struct rpl_recorder *rec, const char *action,
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, &snap, err);
     if (rc != RPL_OK)
         return rc;
     if (rec->nqueue > 0)
@@ -1241,7 +1227,7 @@ rpl_rec_act(struct rpl_recorder *rec, const char *action,
     if (rc == RPL_OK)
         rc = rpl__rec_drain(rec, err);
     sodium_memzero(&e, sizeof(e));
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return rec_end(rec, snap, rc, NULL, err);
 }
 
 enum rpl_status
@@ -1258,7 +1244,7 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, &snap, err);
     if (rc != RPL_OK)
         return rc;
     if (rec->nqueue > 0)
@@ -1267,7 +1253,7 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     if (rc == RPL_OK)
         rc = rpl__rec_need_play(rec, err);
     if (rc != RPL_OK)
-        return rpl__rec_end(rec, snap, rc, NULL, err);
+        return rec_end(rec, snap, rc, NULL, err);
     memcpy(msg, label, sizeof(label) - 1);
     rpl__store_le64(msg + sizeof(label) - 1, rec->moves);
     rpl__hash(key, seed, msg, sizeof(msg));
@@ -1288,41 +1274,33 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     if (rc == RPL_OK)
         rec->moves++;
     sodium_memzero(&e, sizeof(e));
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return rec_end(rec, snap, rc, NULL, err);
 }
 
 enum rpl_status
 rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_abort(rec, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ABORT, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return call_end(rec, snap, rc, RPL__CMD_ABORT, 0, NULL, NULL, 0, NULL, err);
 }
 
 enum rpl_status
 rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK && !rec->started)
         rc = rpl__err(err, RPL_E_STATE, 0,
                       "a seal comes after the start: the game has not "
                       "started");
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_SEAL, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return call_end(rec, snap, rc, RPL__CMD_SEAL, 0, NULL, NULL, 0, NULL, err);
 }
 
 enum rpl_status
@@ -1332,10 +1310,10 @@ rpl_rec_close(struct rpl_recorder *rec, struct rpl_error *err)
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_CLOSE, 0, NULL, NULL, 0, NULL, 0);
-    rc = rpl__rec_end(rec, snap, rc, NULL, err);
+        rec_cmd(rec, RPL__CMD_CLOSE, 0, NULL, NULL, 0, NULL, 0);
+    rc = rec_end(rec, snap, rc, NULL, err);
     if (rc == RPL_OK)
         rec->is_closed = true;
     return rc;
@@ -1345,37 +1323,26 @@ enum rpl_status
 rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
 
-    rpl__err_clear(err);
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_reveal(rec, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_REVEAL, 0, NULL, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, NULL, err);
+    return call_end(rec, snap, rc, RPL__CMD_REVEAL, 0, NULL, NULL, 0, NULL,
+                    err);
 }
 
-/* The public calls: a refusal or failure changes nothing, the journal
- * included. */
 enum rpl_status
 rpl_rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                const uint8_t *sig, struct rpl_refusal *why,
                struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_submit(rec, seat, action, sig, why, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_SUBMIT, seat, sig, action, strlen(action),
-                     NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_SUBMIT, seat, sig, action,
+                    strlen(action), why, err);
 }
 
 enum rpl_status
@@ -1384,18 +1351,12 @@ rpl_rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
                        struct rpl_refusal *why, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_submit_entropy(rec, seat, entropy, sig, why, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_ENTROPY_SUB, seat, sig, entropy, 32, NULL,
-                     0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_ENTROPY_SUB, seat, sig, entropy, 32,
+                    why, err);
 }
 
 enum rpl_status
@@ -1403,17 +1364,11 @@ rpl_rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
              struct rpl_refusal *why, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc;
+    enum rpl_status rc = call_begin(rec, &snap, why, err);
 
-    rpl__err_clear(err);
-    if (why)
-        memset(why, 0, sizeof(*why));
-    rc = rpl__rec_begin(rec, &snap, err);
     if (rc == RPL_OK)
         rc = rpl__rec_sign(rec, seat, sig, why, err);
-    if (rc == RPL_OK)
-        rpl__rec_cmd(rec, RPL__CMD_SIGN, seat, sig, NULL, 0, NULL, 0);
-    return rpl__rec_end(rec, snap, rc, why, err);
+    return call_end(rec, snap, rc, RPL__CMD_SIGN, seat, sig, NULL, 0, why, err);
 }
 
 void

@@ -190,21 +190,19 @@ judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
     return rc;
 }
 
-void
-rpl__rec_requests(struct rpl_recorder *rec)
+static void
+rec_requests(struct rpl_recorder *rec)
 {
     rec->nreq = 0;
     if (rec->starting) {
         for (size_t k = 1; k <= rec->seats; k++) {
             struct rpl_sign_request *r = &rec->req[0];
-            char hex[65];
 
             if (!rec->has_sub_entropy[k])
                 continue;
-            rpl__hex(hex, rec->sub_entropy[k], 32);
             r->seat = k;
             r->line = rec->nlines + 1;
-            snprintf(r->text, sizeof(r->text), "entropy p%zu %s", k, hex);
+            rpl__entropy_line(r->text, sizeof(r->text), k, rec->sub_entropy[k]);
             r->label[0] = '\0';
             r->has_nonce = false;
             memset(r->nonce, 0, sizeof(r->nonce));
@@ -258,8 +256,8 @@ is_step_complete(struct rpl_recorder *rec)
     return true;
 }
 
-enum rpl_status
-rpl__rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
+static enum rpl_status
+rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
 {
     enum rpl_status rc = RPL_OK;
 
@@ -296,7 +294,7 @@ rpl__rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
     }
     if (rec->nqueue == 0)
         rec->is_flushing = false;
-    rpl__rec_requests(rec);
+    rec_requests(rec);
     return rc;
 }
 
@@ -432,7 +430,7 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                           "the signature does not verify");
     }
     add_queue(rec, seat, action, sig);
-    return rpl__rec_flush(rec, err);
+    return rec_flush(rec, err);
 }
 
 /* Writes the submitted entropy in seat order while it is signed where
@@ -471,7 +469,7 @@ entropy_step(struct rpl_recorder *rec, struct rpl_error *err)
             rc = rpl__rec_begin_play(rec, err);
         }
     }
-    rpl__rec_requests(rec);
+    rec_requests(rec);
     return rc;
 }
 
@@ -534,10 +532,9 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
         return refuse(rec, why, err, RPL_E_STATE, "duplicate",
                       "this seat has already given its entropy");
     if (sig) {
-        char line[80];
+        char line[RPL_ENTROPY_LINE_MAX];
         uint8_t head[RPL__HASH];
-        char hex[65];
-        int n;
+        size_t n;
 
         if (!rec->has_seat_key[seat])
             return refuse(rec, why, err, RPL_E_SIG, "signature",
@@ -548,23 +545,17 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
         for (size_t k = 1; k < seat; k++) {
             if (!rec->has_sub_entropy[k])
                 continue;
-            rpl__hex(hex, rec->sub_entropy[k], 32);
-            n = snprintf(line, sizeof(line), "entropy p%zu %s", k, hex);
-            rpl__chain(head, line, (size_t)n);
+            n = rpl__entropy_line(line, sizeof(line), k, rec->sub_entropy[k]);
+            rpl__chain(head, line, n);
             if (rec->has_ent_sig[k]) {
-                char sig64[sodium_base64_ENCODED_LEN(
-                    64, sodium_base64_VARIANT_ORIGINAL)];
-                char sl[120];
+                char sl[RPL_SIG_LINE_MAX];
 
-                sodium_bin2base64(sig64, sizeof(sig64), rec->ent_sig[k], 64,
-                                  sodium_base64_VARIANT_ORIGINAL);
-                n = snprintf(sl, sizeof(sl), "sig p%zu %s", k, sig64);
-                rpl__chain(head, sl, (size_t)n);
+                n = rpl__sig_line(sl, sizeof(sl), k, rec->ent_sig[k]);
+                rpl__chain(head, sl, n);
             }
         }
-        rpl__hex(hex, entropy, 32);
-        n = snprintf(line, sizeof(line), "entropy p%zu %s", seat, hex);
-        if (!rpl__sig_verify(&rec->seat_key[seat], head, line, (size_t)n, sig))
+        n = rpl__entropy_line(line, sizeof(line), seat, entropy);
+        if (!rpl__sig_verify(&rec->seat_key[seat], head, line, n, sig))
             return refuse(rec, why, err, RPL_E_SIG, "signature",
                           "the signature does not verify");
     }
@@ -606,7 +597,7 @@ rpl__rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
             rec->queue[i].has_sig = true;
             memcpy(rec->queue[i].sig, sig, 64);
         }
-    return rpl__rec_flush(rec, err);
+    return rec_flush(rec, err);
 }
 
 size_t

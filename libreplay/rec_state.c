@@ -23,30 +23,6 @@
 
 #include "rec.h"
 
-/* Appends delivery d as a JSON object. */
-static void
-put_delivery(struct rpl__buf *b, const struct rpl_delivery *d)
-{
-    char nonce[2 * sizeof(d->nonce) + 1];
-
-    rpl__hex(nonce, d->nonce, sizeof(d->nonce));
-    rpl__buf_printf(b, "{\"seat\":%zu,\"line\":%zu,\"label\":", d->seat,
-                    d->line);
-    rpl__buf_quote(b, d->label);
-    rpl__buf_puts(b, ",\"value\":");
-    rpl__buf_quote(b, d->value);
-    rpl__buf_printf(b, ",\"nonce\":\"%s\"", nonce);
-    if (d->has_sig) {
-        char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
-
-        sodium_bin2base64(b64, sizeof(b64), d->sig, 64,
-                          sodium_base64_VARIANT_ORIGINAL);
-        rpl__buf_printf(b, ",\"sig\":\"%s\"", b64);
-    }
-    rpl__buf_puts(b, "}");
-    sodium_memzero(nonce, sizeof(nonce));
-}
-
 /* Whether seat k's submission is held by the recorder. */
 static bool
 is_held(const struct rpl_recorder *rec, size_t k)
@@ -99,7 +75,7 @@ put_held(struct rpl__buf *b, const struct rpl_recorder *rec, size_t k)
     bool first = true;
 
     for (size_t j = 1; j <= rec->seats; j++) {
-        char hex[65];
+        char line[RPL_ENTROPY_LINE_MAX];
 
         if ((k != 0 && j != k) || !is_held(rec, j))
             continue;
@@ -107,8 +83,8 @@ put_held(struct rpl__buf *b, const struct rpl_recorder *rec, size_t k)
             rpl__buf_puts(b, ",");
         first = false;
         if (!rec->started) {
-            rpl__hex(hex, rec->sub_entropy[j], 32);
-            rpl__buf_printf(b, "\"entropy p%zu %s\"", j, hex);
+            rpl__entropy_line(line, sizeof(line), j, rec->sub_entropy[j]);
+            rpl__buf_quote(b, line);
             continue;
         }
         for (size_t i = 0; i < rec->nqueue; i++)
@@ -187,7 +163,7 @@ rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
             continue;
         if (!first)
             rpl__buf_puts(&b, ",");
-        put_delivery(&b, d);
+        rpl__delivery_json(&b, d);
         first = false;
     }
     rpl__buf_puts(&b, "]}");

@@ -98,6 +98,11 @@ RPL_API const char *rpl_strerror(enum rpl_status code);
  * than a usage or environment failure (exit 2). */
 RPL_API bool rpl_status_is_invalid_input(enum rpl_status code);
 
+/* A stable lowercase name of a status ("seal", "rules"; "unknown" for a
+ * value not listed above), static storage: the "code" of the JSON
+ * outputs. */
+RPL_API const char *rpl_status_name(enum rpl_status code);
+
 /* ---------------------------------------------------------------------
  * Context
  * ------------------------------------------------------------------ */
@@ -282,6 +287,9 @@ enum rpl_progress {
 /* "in_progress", "finished" or "complete" (static storage): the
  * spelling of the JSON outputs and the archive. */
 RPL_API const char *rpl_progress_name(enum rpl_progress progress);
+/* "in progress", "finished, not revealed" or "complete" (static
+ * storage): the spelling of the text outputs. */
+RPL_API const char *rpl_progress_text(enum rpl_progress progress);
 
 struct rpl_verify_opts {
     /* The pinned dealer key, or NULL.  With it, the key must match the
@@ -377,6 +385,61 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
 RPL_API const char *rpl_log_warning(const struct rpl_log *log, size_t i,
                                     size_t *line) RPL_NONNULL(1);
 
+/* What camelog-verify(1) says of one file, the one spelling of its
+ * report for every program that shows it.  Made from a log that
+ * rpl_log_verify() just checked (log, its report and its status), or
+ * from a file that could not be read (log NULL, rep->error and st the
+ * read's).  It adds verify's own warnings after the log's (W-seed,
+ * W-v1, W-reveal, at line 0) and, with RPL_VERDICT_REVEAL, fails a
+ * finished game whose dealer never revealed (RPL_E_INCOMPLETE at its
+ * last line).  RPL_VERDICT_TEXT says the file was canonical text when
+ * the log was parsed from memory (rpl_log_is_text() says it for a file
+ * read with rpl_log_read()).  The verdict lends from log, which must
+ * outlive it; free it with rpl_verdict_free(). */
+struct rpl_verdict;
+#define RPL_VERDICT_REVEAL  1u /* --require=reveal */
+#define RPL_VERDICT_TEXT    2u /* the file is canonical text */
+#define RPL_VERDICT_SUMMARY 4u /* rpl_verdict_json(): add "summary" */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_verdict_new(struct rpl_ctx *ctx, const struct rpl_log *log,
+                const struct rpl_report *rep, enum rpl_status st,
+                unsigned flags, struct rpl_verdict **out, struct rpl_error *err)
+    RPL_NONNULL(1, 3, 6);
+RPL_API void rpl_verdict_free(struct rpl_verdict *v);
+
+/* The file's status after verify's own rules, and its failure into err
+ * (may be NULL). */
+RPL_API enum rpl_status rpl_verdict_status(const struct rpl_verdict *v,
+                                           struct rpl_error *err)
+    RPL_NONNULL(1);
+
+/* The text verify prints after "FILE: ": "ok (complete, 2 seals, 0
+ * sigs; seed: dealer only)", "FAILED line 7" or "ERROR".  Lent. */
+RPL_API const char *rpl_verdict_summary(const struct rpl_verdict *v)
+    RPL_NONNULL(1);
+
+/* Warning i (0-based): the log's that it kept, then verify's own; its
+ * line (0 for none) and text, lent; NULL past the last.  *unshown (may be
+ * NULL) is, after the last warning the log kept, how many more it
+ * counted but did not keep, and 0 otherwise. */
+RPL_API const char *rpl_verdict_warning(const struct rpl_verdict *v, size_t i,
+                                        size_t *line, size_t *unshown)
+    RPL_NONNULL(1);
+
+/* verify's lines of the file on standard output: "FILE: <summary>", and
+ * "FILE: seed provenance: ..." when a seat took part in the seed of a
+ * valid log, each with its LF.  Free with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_verdict_text(const struct rpl_verdict *v, const char *file, char **text,
+                 struct rpl_error *err) RPL_NONNULL(1, 2, 3);
+
+/* verify --json's object of the file (keys in camelog-verify(1)), one
+ * line without LF; without the key "file" when file is NULL, and with
+ * "summary" last under RPL_VERDICT_SUMMARY.  Free with rpl_free(). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_verdict_json(const struct rpl_verdict *v, const char *file, unsigned flags,
+                 char **json, struct rpl_error *err) RPL_NONNULL(1, 4);
+
 /* The dealer key of a log whose header verified (even when a later line
  * failed): true and *pk set, or false when the header did not verify. */
 RPL_API bool rpl_log_dealer(const struct rpl_log *log, struct rpl_pubkey *pk)
@@ -416,6 +479,12 @@ RPL_API bool rpl_log_variants(const struct rpl_log *log, char *out, size_t cap)
  * snprintf() does).  Thread-safe. */
 RPL_API size_t rpl_text_escape(const char *s, char *out, size_t cap)
     RPL_NONNULL(1);
+
+/* The names the tools give seats they are given no names for, in seat
+ * order: "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace",
+ * "Heidi", "Ivan", "Judy" (RPL_SEATS_MAX of them, static storage).
+ * Thread-safe. */
+RPL_API const char *const *rpl_seat_default_names(void);
 
 /* Seats of a verified log, and seat k's display name (1-based, unescaped,
  * NUL-terminated, lent). */
@@ -1104,6 +1173,22 @@ rpl_seat_due(const struct rpl_log *log, size_t seat, size_t *lines, size_t cap,
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
               size_t n, struct rpl_error *err) RPL_NONNULL(1);
+
+/* The sig message of camelog(5) ("Byte-exact definitions"): "camelog
+ * sig v1" || base || line[0..len), written to msg[0..cap) with its
+ * length in *msg_len; what a seat signs for a sign request
+ * (struct rpl_sign_request's base and text).  RPL_E_LIMIT for a line
+ * over RPL_MAX_LINE bytes, RPL_E_ARG when cap is short;
+ * RPL_SIG_MESSAGE_MAX always fits. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_sig_message(const uint8_t base[32], const char *line, size_t len,
+                uint8_t *msg, size_t cap, size_t *msg_len,
+                struct rpl_error *err) RPL_NONNULL(1, 2, 4, 6);
+
+/* Reads line[0..len) as the line "sig pK <base64>" of seat K (88
+ * base64 digits, without LF): true with its 64 bytes in sig. */
+RPL_API bool rpl_sig_line_parse(const char *line, size_t len, size_t seat,
+                                uint8_t sig[64]) RPL_NONNULL(1, 4);
 
 /* The exact bytes seat must sign if line_text (NUL-terminated, no LF) is
  * appended at the end of log: "camelog sig v1" || base || line, base the

@@ -21,37 +21,6 @@
 #include "internal.h"
 #include "log.h"
 
-/* The domain of a seat signature (camelog(5), "Byte-exact definitions"). */
-static const char SIG_DOMAIN[] = "camelog sig v1";
-
-_Static_assert(RPL_SIG_MESSAGE_MAX >=
-                   sizeof(SIG_DOMAIN) - 1 + RPL__HASH + RPL_MAX_LINE,
-               "a sig message holds the domain, a base and a whole line");
-
-/* The sig message "camelog sig v1" || base || line.  crypto.c is getting
- * one builder for seal and sig messages; this local function is the only
- * place to repoint when it lands. */
-static enum rpl_status
-sig_message(const uint8_t base[RPL__HASH], const char *line, size_t len,
-            uint8_t *msg, size_t cap, size_t *msg_len, struct rpl_error *err)
-{
-    const size_t n = sizeof(SIG_DOMAIN) - 1 + RPL__HASH + len;
-
-    if (len > RPL_MAX_LINE)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "line of %zu bytes: at most %u (RPL_MAX_LINE)", len,
-                        RPL_MAX_LINE);
-    if (n > cap)
-        return rpl__err(err, RPL_E_ARG, 0,
-                        "the message needs %zu bytes, the buffer has %zu", n,
-                        cap);
-    memcpy(msg, SIG_DOMAIN, sizeof(SIG_DOMAIN) - 1);
-    memcpy(msg + sizeof(SIG_DOMAIN) - 1, base, RPL__HASH);
-    memcpy(msg + sizeof(SIG_DOMAIN) - 1 + RPL__HASH, line, len);
-    *msg_len = n;
-    return RPL_OK;
-}
-
 /* The commitment of (label, value) under a given nonce: H(key = nonce,
  * id || label || 0x00 || value), the second half of rpl__commit(). */
 static void
@@ -118,14 +87,6 @@ struct walk {
     bool group_open;      /* the last game line belongs to a group */
 };
 
-static void
-no_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
-}
-
 static bool
 has_prefix(const char *text, size_t len, const char *prefix)
 {
@@ -148,7 +109,7 @@ walk_begin(struct walk *w, const struct rpl_log *log, struct rpl_error *err)
     w->env.names = log->name_ptrs;
     w->env.imported = log->rep.is_imported;
     w->env.version = log->version;
-    w->env.warn = no_warning;
+    w->env.warn = rpl__no_warning;
     w->st = rpl__calloc(log->ctx, 1, log->game->state_size);
     w->tmp = rpl__calloc(log->ctx, 1, log->game->state_size);
     if (!w->st || !w->tmp)
@@ -809,8 +770,8 @@ rpl_seat_sig_message(const struct rpl_log *log, size_t seat,
     rpl__err_clear(err);
     rc = candidate_base(log, seat, line_text, base, NULL, err);
     if (rc == RPL_OK)
-        rc = sig_message(base, line_text, strlen(line_text), msg, cap, msg_len,
-                         err);
+        rc = rpl_sig_message(base, line_text, strlen(line_text), msg, cap,
+                             msg_len, err);
     return rc;
 }
 
@@ -843,12 +804,9 @@ sign_as(size_t seat, const struct rpl_seckey *sk, const uint8_t *msg,
         size_t msg_len, char sig_line[RPL_SIG_LINE_MAX])
 {
     uint8_t sig[64];
-    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
 
     rpl__sign(sk, msg, msg_len, sig);
-    sodium_bin2base64(b64, sizeof(b64), sig, sizeof(sig),
-                      sodium_base64_VARIANT_ORIGINAL);
-    snprintf(sig_line, RPL_SIG_LINE_MAX, "sig p%zu %s", seat, b64);
+    rpl__sig_line(sig_line, RPL_SIG_LINE_MAX, seat, sig);
 }
 
 _Static_assert(RPL_SIG_LINE_MAX >= sizeof("sig p10 ") + 88,
@@ -885,7 +843,6 @@ rpl_seat_entropy(const struct rpl_log *log, size_t seat,
                  char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
 {
     uint8_t e[32];
-    char hex[2 * 32 + 1];
     char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
@@ -896,8 +853,7 @@ rpl_seat_entropy(const struct rpl_log *log, size_t seat,
                         "pledge, then the value (camelog seat commit, "
                         "camelog seat reveal)");
     randombytes_buf(e, sizeof(e));
-    rpl__hex(hex, e, sizeof(e));
-    snprintf(line, sizeof(line), "entropy p%zu %s", seat, hex);
+    rpl__entropy_line(line, sizeof(line), seat, e);
     rc = rpl_seat_sign(log, seat, sk, line, sig_line, err);
     if (rc == RPL_OK)
         memcpy(entropy_line, line, sizeof(line));
@@ -929,26 +885,27 @@ entropy2_check(const struct rpl_log *log, size_t seat,
     return RPL_OK;
 }
 
-/* "<word> pK <hex>" and its sig against base. */
+/* The pledge (is_pledge) or entropy line of v and its sig against base. */
 static enum rpl_status
 entropy2_lines(const struct rpl_log *log, size_t seat,
-               const struct rpl_seckey *sk, const char *word,
-               const uint8_t v[32], const uint8_t base[RPL__HASH],
+               const struct rpl_seckey *sk, bool is_pledge, const uint8_t v[32],
+               const uint8_t base[RPL__HASH],
                char out_line[RPL_ENTROPY_LINE_MAX],
                char sig_line[RPL_SIG_LINE_MAX], struct rpl_error *err)
 {
-    char hex[2 * 32 + 1];
     uint8_t *msg;
     size_t msg_len = 0;
     enum rpl_status rc;
 
-    rpl__hex(hex, v, 32);
-    snprintf(out_line, RPL_ENTROPY_LINE_MAX, "%s p%zu %s", word, seat, hex);
+    if (is_pledge)
+        rpl__pledge_line(out_line, RPL_ENTROPY_LINE_MAX, seat, v);
+    else
+        rpl__entropy_line(out_line, RPL_ENTROPY_LINE_MAX, seat, v);
     msg = rpl__alloc(log->ctx, RPL_SIG_MESSAGE_MAX);
     if (!msg)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    rc = sig_message(base, out_line, strlen(out_line), msg, RPL_SIG_MESSAGE_MAX,
-                     &msg_len, err);
+    rc = rpl_sig_message(base, out_line, strlen(out_line), msg,
+                         RPL_SIG_MESSAGE_MAX, &msg_len, err);
     if (rc == RPL_OK)
         sign_as(seat, sk, msg, msg_len, sig_line);
     rpl__free(log->ctx, msg);
@@ -991,8 +948,8 @@ rpl_seat_pledge(const struct rpl_log *log, size_t seat,
                         "the log holds another pledge for p%zu (line %zu), "
                         "not the pledge of this seat's value",
                         seat, log->pledge_at[seat]);
-    return entropy2_lines(log, seat, sk, "pledge", c, log->pledge_base,
-                          pledge_line, sig_line, err);
+    return entropy2_lines(log, seat, sk, true, c, log->pledge_base, pledge_line,
+                          sig_line, err);
 }
 
 enum rpl_status
@@ -1034,7 +991,7 @@ rpl_seat_reveal(const struct rpl_log *log, size_t seat,
             return rpl__err(err, RPL_E_STATE, no,
                             "the game is past its entropy (line %zu)", no);
     }
-    return entropy2_lines(log, seat, sk, "entropy", value, log->reveal_base,
+    return entropy2_lines(log, seat, sk, false, value, log->reveal_base,
                           entropy_line, sig_line, err);
 }
 

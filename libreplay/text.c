@@ -773,3 +773,14 @@ rpl__label_seat(const char *label, size_t seats)
     t.n = strlen(s);
     return rpl__tok_seat(&t, seats, &seat) ? seat : 0;
 }
+
+const char *const *
+rpl_seat_default_names(void)
+{
+    static const char *const names[RPL_SEATS_MAX] = {
+        "Alice", "Bob",   "Carol", "Dave", "Erin",
+        "Frank", "Grace", "Heidi", "Ivan", "Judy",
+    };
+
+    return names;
+}

@@ -13,9 +13,10 @@ int
 main(void)
 {
     Suite *(*const suites[])(void) = {
-        text_suite,  crypto_suite, gz_suite,      keys_suite, log_suite,
-        games_suite, avalon_suite, archive_suite, soc_suite,  import_suite,
-        seat_suite,  live_suite,   rec_suite,     tlog_suite, vectors_suite,
+        text_suite, crypto_suite, gz_suite,      keys_suite,
+        log_suite,  games_suite,  avalon_suite,  archive_suite,
+        soc_suite,  import_suite, seat_suite,    live_suite,
+        rec_suite,  tlog_suite,   vectors_suite, spell_suite,
     };
     SRunner *sr = NULL;
     int failed;

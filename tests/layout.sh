@@ -7,6 +7,8 @@
 #   (d) the dialect: sizeof(x), and no comparison with NULL;
 #   (e) nothing under libreplay/ outside games/, and nothing in tools/,
 #       names a game.
+#   (f) every line and message of the format is spelled in one file,
+#       SPELL_FILE, and nowhere else in the library, tools/ or lib/.
 # Run from the top of the tree after make; B names the build directory.
 #
 # The lists below are the known exceptions.  The LEAD empties the
@@ -51,6 +53,34 @@ tools/cmd_archive.c
 GAME_NAMING_LINES='
 tools/cmd_simulate.c|Avalon roles, comma-separated (default: the
 tools/cmd_simulate.c|basic game, Merlin and the Assassin)
+'
+
+# (f) The spellings of camelog(5) that SPELL_FILE alone holds, as
+# fixed text, one a line: the domains of the messages a seal, a sig and
+# a delivery sign, the lines of a value, the delivery's JSON keys, the
+# names of a game's progress.  Comments may name them.
+SPELL_FILE=libreplay/spell.c
+SPELLINGS='
+"camelog sig v1"
+"camelog seal v1"
+"camelog delivery v1"
+"entropy p%zu %s
+"pledge p%zu %s
+"abandoned p%zu"
+"sig p%zu %s
+"seal %s
+"reveal %s
+{\"seat\":
+,\"label\":
+,\"nonce\":
+"in_progress"
+"in progress"
+"finished, not revealed"
+'
+# Files not held to (f) while other work rebuilds them: the archive's
+# statistics name the progress columns of their own schema.
+SPELL_MOVING='
+libreplay/archive/
 '
 
 # "avalongame" is the name of another system's record format (import
@@ -184,9 +214,27 @@ for f in $(find libreplay tools -name '*.[ch]' -not -path 'libreplay/games/*' |
     done < <(sed 's/avalongame//g' "$f" | grep -niE "$GAME_WORDS")
 done
 
+# ----------------------------------------------------------------- (f)
+# Comments are taken out first: a line that opens with /* or *, and
+# /* ... */ within a line.
+for f in $(find libreplay tools lib -name '*.[ch]' | sort); do
+    [ "$f" = "$SPELL_FILE" ] && continue
+    listed "$f" "$SPELL_MOVING" && continue
+    code=$(sed -e 's|/\*.*\*/||g' -e 's|^[[:space:]]*/\*.*||' \
+        -e 's|^[[:space:]]*\*.*||' "$f")
+    while IFS= read -r sp; do
+        [ -z "$sp" ] && continue
+        while IFS= read -r hit; do
+            [ -n "$hit" ] &&
+                fail "(f) $f:$hit (spelled in $SPELL_FILE only: call it)"
+        done < <(grep -nF -- "$sp" <<<"$code")
+    done <<<"$SPELLINGS"
+done
+
 if [ "$failed" -ne 0 ]; then
     echo "layout: FAILED (the rules: CONTRIBUTING.md)" >&2
     exit 1
 fi
 echo "layout: tools include replay.h only, no circle of files," \
-    "no .c over $MAX_LINES lines, one dialect, games named in games/ only"
+    "no .c over $MAX_LINES lines, one dialect, games named in games/ only," \
+    "the format spelled in $SPELL_FILE only"

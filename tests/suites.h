@@ -23,6 +23,7 @@ SUITE_FN(live_suite);
 SUITE_FN(rec_suite);
 SUITE_FN(tlog_suite);
 SUITE_FN(vectors_suite);
+SUITE_FN(spell_suite);
 #undef SUITE_FN
 
 #endif

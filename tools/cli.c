@@ -52,52 +52,6 @@ cli_worst(int a, int b)
     return a > b ? a : b;
 }
 
-const char *
-cli_status_name(enum rpl_status st)
-{
-    switch (st) {
-    case RPL_OK:
-        return "ok";
-    case RPL_E_NOMEM:
-        return "nomem";
-    case RPL_E_ARG:
-        return "arg";
-    case RPL_E_IO:
-        return "io";
-    case RPL_E_LIMIT:
-        return "limit";
-    case RPL_E_GZIP:
-        return "gzip";
-    case RPL_E_SYNTAX:
-        return "syntax";
-    case RPL_E_SEAL:
-        return "seal";
-    case RPL_E_SIG:
-        return "sig";
-    case RPL_E_KEY:
-        return "key";
-    case RPL_E_RULES:
-        return "rules";
-    case RPL_E_FAIRNESS:
-        return "fairness";
-    case RPL_E_STATE:
-        return "state";
-    case RPL_E_PERM:
-        return "perm";
-    case RPL_E_CRYPTO:
-        return "crypto";
-    case RPL_E_EXISTS:
-        return "exists";
-    case RPL_E_INCOMPLETE:
-        return "incomplete";
-    case RPL_E_UNSUPPORTED:
-        return "unsupported";
-    case RPL_E_BUSY:
-        return "busy";
-    }
-    return "unknown";
-}
-
 /* The streams of the calling thread: a worker thread of the pool
  * (pool.c) writes into buffers that the main thread copies out in input
  * order.  Thread-local, so each thread sees only its own. */
@@ -586,20 +540,6 @@ cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
     }
     *out = log;
     return CLI_EXIT_OK;
-}
-
-const char *
-cli_progress_text(enum rpl_progress p)
-{
-    switch (p) {
-    case RPL_PROGRESS_IN_PROGRESS:
-        return "in progress";
-    case RPL_PROGRESS_FINISHED:
-        return "finished, not revealed";
-    case RPL_PROGRESS_COMPLETE:
-        return "complete";
-    }
-    return "in progress";
 }
 
 int

@@ -62,9 +62,6 @@ int cli_exit_status(enum rpl_status st);
 /* The worse of two exit statuses. */
 int cli_worst(int a, int b);
 
-/* A stable lowercase name for a status ("seal", "rules"), used in JSON. */
-const char *cli_status_name(enum rpl_status st);
-
 /* ---------------------------------------------------------- messages */
 
 /* "camelog: msg" on stderr. */
@@ -159,9 +156,6 @@ int cli_load_pubkey(const char *arg, struct rpl_pubkey *pk);
  * "camelog: FILE:LINE: msg" and returns its exit status. */
 int cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
                  struct rpl_report *rep);
-
-/* "in progress", "finished" or "complete". */
-const char *cli_progress_text(enum rpl_progress p);
 
 /* A new context; reports the failure and returns 2. */
 int cli_ctx_new(struct rpl_ctx **ctx);

@@ -472,7 +472,7 @@ add_json(const char *file, const char *id, const char *result,
     ok &= cli_json_set(o, "file", cli_json_str(file));
     ok &= cli_json_set(o, "id", str_or_null(id));
     ok &= cli_json_set(o, "result", json_string(result));
-    ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+    ok &= cli_json_set(o, "code", json_string(rpl_status_name(st)));
     ok &= cli_json_set(o, "line",
                        st == RPL_OK ? json_null() : cli_json_size(err->line));
     ok &= cli_json_set(o, "error",
@@ -778,8 +778,6 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
 static json_t *
 game_json(const struct rpl_archive_game *g)
 {
-    static const char *const progress[] = {"in_progress", "finished",
-                                           "complete"};
     json_t *o = json_object();
     json_t *seats = json_array();
     json_t *quests = json_array();
@@ -819,7 +817,8 @@ game_json(const struct rpl_archive_game *g)
                        cli_json_list(g->variants ? g->variants : ""));
     ok &= cli_json_set(o, "dealer", cli_json_str(g->dealer));
     ok &= cli_json_set(o, "players", cli_json_size(g->players));
-    ok &= cli_json_set(o, "progress", json_string(progress[g->progress]));
+    ok &= cli_json_set(o, "progress",
+                       json_string(rpl_progress_name(g->progress)));
     ok &= cli_json_set(o, "imported", json_boolean(g->is_imported));
     ok &= cli_json_set(o, "source", str_or_null(g->source));
     ok &= cli_json_set(o, "source_id", str_or_null(g->source_id));
@@ -1302,7 +1301,7 @@ report_problem(void *ud, const char *id, const struct rpl_error *e)
         cli_json_set(o, "id", str_or_null(id));
         cli_json_set(o, "line",
                      e->line > 0 ? cli_json_size(e->line) : json_null());
-        cli_json_set(o, "code", json_string(cli_status_name(e->code)));
+        cli_json_set(o, "code", json_string(rpl_status_name(e->code)));
         cli_json_set(o, "error", cli_json_str(e->msg));
         json_array_append_new(run->problems, o);
     }

@@ -47,11 +47,8 @@ static const char options[] =
     "  -o, --output dir   the directory of the corpus\n"
     "  -h, --help         this help\n";
 
-static const char *const seat_names[] = {
-    "Alice", "Bob",   "Carol", "Dave", "Erin",
-    "Frank", "Grace", "Heidi", "Ivan", "Judy",
-};
-#define MAX_PLAYERS (sizeof(seat_names) / sizeof(seat_names[0]))
+/* Seats take the library's default names, in seat order. */
+#define MAX_PLAYERS RPL_SEATS_MAX
 #define MAX_MOVES   100000u
 
 /* Every ABANDON_EVERY-th candidate is abandoned (rpl_rec_abort()) after
@@ -171,7 +168,7 @@ play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     cfg.game = game;
     cfg.rules = g->rules;
     cfg.seats = seats;
-    cfg.names = seat_names;
+    cfg.names = rpl_seat_default_names();
     cfg.dealer = c->dealer;
     cfg.id = id;
     cfg.secret = secret;

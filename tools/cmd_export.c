@@ -133,7 +133,7 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
         cli_file_msg(file, 0,
                      "p%d's view needs a complete log (with its reveal) or "
                      "p%d's deliveries (--deliveries); this one is %s",
-                     o->viewer, o->viewer, cli_progress_text(rep.progress));
+                     o->viewer, o->viewer, rpl_progress_text(rep.progress));
         rc = CLI_EXIT_INVALID;
     }
     n = rpl_log_lines(log);

@@ -129,33 +129,20 @@ dealer_detail(const struct host *h, enum rpl_status st,
 static const char *
 status_code(enum rpl_status st)
 {
-    switch (st) {
-    case RPL_E_IO:
-        return "io";
-    case RPL_E_EXISTS:
-        return "exists";
-    case RPL_E_STATE:
-    case RPL_E_INCOMPLETE:
-        return "phase";
-    case RPL_E_LIMIT:
-        return "limit";
-    case RPL_E_BUSY:
-        return "locked";
-    case RPL_E_NOMEM:
-    case RPL_E_CRYPTO:
-        return "internal";
-    case RPL_OK:
-    case RPL_E_ARG:
-    case RPL_E_GZIP:
-    case RPL_E_SYNTAX:
-    case RPL_E_SEAL:
-    case RPL_E_SIG:
-    case RPL_E_KEY:
-    case RPL_E_RULES:
-    case RPL_E_FAIRNESS:
-    case RPL_E_PERM:
-    case RPL_E_UNSUPPORTED:
-        break;
+    static const struct {
+        enum rpl_status st;
+        const char *code;
+    } codes[] = {
+        {RPL_E_IO, "io"},          {RPL_E_EXISTS, "exists"},
+        {RPL_E_STATE, "phase"},    {RPL_E_INCOMPLETE, "phase"},
+        {RPL_E_LIMIT, "limit"},    {RPL_E_BUSY, "locked"},
+        {RPL_E_NOMEM, "internal"}, {RPL_E_CRYPTO, "internal"},
+    };
+
+    for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+        if (codes[i].st == st) {
+            return codes[i].code;
+        }
     }
     return "bad-request";
 }
@@ -432,9 +419,7 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
         struct rpl_refusal *why)
 {
     const char *s;
-    char prefix[32];
-    size_t len = 0, got = 0;
-    const char *end = NULL;
+    size_t len = 0;
 
     *present = false;
     if (!get_str(req, "sig", required, &s, why)) {
@@ -447,17 +432,9 @@ get_sig(json_t *req, size_t seat, bool required, uint8_t sig[64], bool *present,
         *present = true;
         return true;
     }
-    snprintf(prefix, sizeof(prefix), "sig p%zu ", seat);
-    if (strncmp(s, prefix, strlen(prefix)) == 0) {
-        const char *b64 = s + strlen(prefix);
-
-        if (strlen(b64) == 88 &&
-            sodium_base642bin(sig, 64, b64, 88, NULL, &got, &end,
-                              sodium_base64_VARIANT_ORIGINAL) == 0 &&
-            got == 64 && *end == '\0') {
-            *present = true;
-            return true;
-        }
+    if (rpl_sig_line_parse(s, strlen(s), seat, sig)) {
+        *present = true;
+        return true;
     }
     refuse(why, "bad-request",
            "field \"sig\" must be 128 hex digits or the line \"sig p%zu "

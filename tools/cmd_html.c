@@ -956,7 +956,7 @@ cmd_html(int argc, char **argv)
     }
     if (who == WHO_ALL && pg.rep.progress != RPL_PROGRESS_COMPLETE) {
         cli_file_msg(pg.file, 0, "--as all needs a complete log; it is %s",
-                     cli_progress_text(pg.rep.progress));
+                     rpl_progress_text(pg.rep.progress));
         rc = CLI_EXIT_INVALID;
         goto out;
     }

@@ -149,7 +149,7 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
                      "this one is %s",
                      o->viewer == RPL_VIEW_ALL ? "the omniscient" : vname,
                      o->viewer == RPL_VIEW_ALL ? "" : "'s",
-                     cli_progress_text(rep.progress));
+                     rpl_progress_text(rep.progress));
         rc = CLI_EXIT_INVALID;
         goto out;
     }

@@ -67,7 +67,7 @@ reveal_one(struct rpl_ctx *ctx, const char *file, bool is_json, bool is_many,
     }
     if (rep.progress != RPL_PROGRESS_COMPLETE) {
         cli_file_msg(file, 0, "no reveal: the log is %s",
-                     cli_progress_text(rep.progress));
+                     rpl_progress_text(rep.progress));
         rc = CLI_EXIT_INVALID;
         goto out;
     }

@@ -278,6 +278,24 @@ seat_value(const char *dir, const char *id, size_t seat, uint8_t v[32])
     return CLI_EXIT_OK;
 }
 
+/* Whether a verified log holds an `abandoned` line: its game ended
+ * before its start. */
+static bool
+log_abandoned(const struct rpl_log *log)
+{
+    const size_t n = rpl_log_lines(log);
+
+    for (size_t no = 1; no <= n; no++) {
+        size_t len = 0;
+        const char *s = rpl_log_line(log, no, &len);
+
+        if (len > 10 && memcmp(s, "abandoned ", 10) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The line of the seal after `pledged`, 0 if the log has none. */
 static size_t
 start_seal_line(const struct rpl_log *log)
@@ -659,7 +677,7 @@ print_check(const struct args *a, const char *file, size_t no,
         ok &=
             cli_json_set(o, "label", d ? cli_json_str(d->label) : json_null());
         ok &= cli_json_set(o, "valid", json_boolean(st == RPL_OK));
-        ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+        ok &= cli_json_set(o, "code", json_string(rpl_status_name(st)));
         ok &= cli_json_set(
             o, "error",
             st == RPL_OK ? json_null() : cli_json_str(cli_error_text(st, err)));
@@ -916,14 +934,21 @@ run_history(const struct args *a, struct rpl_ctx *ctx)
         rc = CLI_EXIT_INVALID;
     }
     if (rc == CLI_EXIT_OK && a->state) {
-        /* The table's directory: this game finished as the seat saw it. */
+        /* The table's directory: this game finished as the seat saw it.
+         * One abandoned before its start stays a start that did not
+         * finish: the seat cannot tell whether the dealer, who may hold
+         * every value, saw the deal. */
         char id[33], path[4096];
 
-        if (log_id(final, id)) {
+        if (log_id(final, id) && !log_abandoned(final)) {
             snprintf(path, sizeof(path), "%s/%s.done", a->state, id);
             rc = cli_make_dir(a->state);
             if (rc == CLI_EXIT_OK) {
                 rc = cli_write_file(path, "", 0, 0600, true);
+            }
+            /* A restart shows at the end of the game too. */
+            if (rc == CLI_EXIT_OK) {
+                warn_restarts(a->state, id);
             }
         }
     }

@@ -66,12 +66,8 @@ static const char options_tail[] =
     "                         directory with --count\n"
     "  -h, --help             this help\n";
 
-/* Seat names, in seat order. */
-static const char *const seat_names[] = {
-    "Alice", "Bob",   "Carol", "Dave", "Erin",
-    "Frank", "Grace", "Heidi", "Ivan", "Judy",
-};
-#define MAX_PLAYERS (sizeof(seat_names) / sizeof(seat_names[0]))
+/* Seats take the library's default names, in seat order. */
+#define MAX_PLAYERS RPL_SEATS_MAX
 
 /* The bots move at most this many times in one game; a game that does
  * not end by then is a bug, reported rather than looped on. */
@@ -249,7 +245,7 @@ play_game(const struct sim *sim, struct rpl_ctx *ctx, size_t game,
     cfg.game = sim->game;
     cfg.rules = sim->rules;
     cfg.seats = sim->players;
-    cfg.names = seat_names;
+    cfg.names = rpl_seat_default_names();
     cfg.seat_keys = sim->has_sigs ? seat_keys : NULL;
     cfg.dealer = sim->dealer;
     cfg.id = id;

@@ -367,7 +367,7 @@ may_view(struct session *s, int viewer)
                  "one is %s",
                  s->file,
                  viewer == RPL_VIEW_ALL ? "the omniscient" : "a seat's",
-                 cli_progress_text(s->rep.progress));
+                 rpl_progress_text(s->rep.progress));
         say(s, msg);
         return false;
     }
@@ -519,7 +519,7 @@ do_reveal(struct session *s)
 
     if (s->rep.progress != RPL_PROGRESS_COMPLETE) {
         snprintf(msg, sizeof(msg), "%s: no reveal: the log is %s", s->file,
-                 cli_progress_text(s->rep.progress));
+                 rpl_progress_text(s->rep.progress));
         say(s, msg);
         return CLI_EXIT_OK;
     }
@@ -709,7 +709,7 @@ draw(struct session *s, bool help, bool reveal)
     shown = n - s->scroll < avail ? n - s->scroll : avail;
     viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
     snprintf(head, sizeof(head), "%s: line %zu of %zu (%s), viewing as %s",
-             s->file, s->pos, s->lines, cli_progress_text(s->rep.progress),
+             s->file, s->pos, s->lines, rpl_progress_text(s->rep.progress),
              vbuf);
     if (n > avail) {
         snprintf(foot, sizeof(foot), "[%zu-%zu/%zu j k] %s", s->scroll + 1,
@@ -1205,7 +1205,7 @@ run_lines(struct session *s)
 
     viewer_text(s, s->viewer, vbuf, sizeof(vbuf));
     printf("%s: %zu lines, %s; viewing as %s; h for help\n", s->file, s->lines,
-           cli_progress_text(s->rep.progress), vbuf);
+           rpl_progress_text(s->rep.progress), vbuf);
     rc = show_line(s);
     if (rc == CLI_EXIT_OK) {
         rc = show_board(s);

@@ -107,272 +107,6 @@ note_trusted(struct verify_run *run, const char *file,
                  key);
 }
 
-static void
-print_warnings(const char *file, struct rpl_log *log,
-               const struct rpl_report *rep, json_t *arr)
-{
-    size_t i, shown = 0;
-
-    for (i = 0; i < rep->warnings; i++) {
-        size_t line = 0;
-        const char *w = rpl_log_warning(log, i, &line);
-        json_t *o;
-
-        if (!w) {
-            break;
-        }
-        shown++;
-        cli_file_warn(file, line, "%s", w);
-        if (!arr) {
-            continue;
-        }
-        o = json_object();
-        cli_json_set(o, "line", cli_json_size(line));
-        cli_json_set(o, "text", cli_json_str(w));
-        json_array_append_new(arr, o);
-    }
-    if (shown < rep->warnings) {
-        cli_file_warn(file, 0, "%zu more warnings not shown",
-                      rep->warnings - shown);
-    }
-}
-
-/* A warning verify adds of its own (line 0): printed, and kept in arr
- * for --json when arr is not NULL. */
-static void
-file_warning(const char *file, json_t *arr, const char *w)
-{
-    json_t *o;
-
-    cli_file_warn(file, 0, "%s", w);
-    if (!arr) {
-        return;
-    }
-    o = json_object();
-    cli_json_set(o, "line", cli_json_size(0));
-    cli_json_set(o, "text", cli_json_str(w));
-    json_array_append_new(arr, o);
-}
-
-/* A log whose seed no seat contributed to: the dealer alone chose it,
- * so the deal is only as fair as the dealer. */
-static const char seed_warning[] = "W-seed: no seat contributed entropy; the "
-                                   "dealer alone chose the seed";
-
-/* A format 1 log: the guarantees of format 2 it lacks, in one warning. */
-static const char v1_warning[] =
-    "W-v1: format 1 lacks pledged entropy (its dealer could drop a "
-    "contribution or let a seat choose its own last), a sealed start "
-    "for each seat to keep, and the abandoned line";
-
-/* A finished game whose dealer never revealed S: its deal, its private
- * messages and its secret choices were never checked. */
-static const char reveal_warning[] = "W-reveal: the game is finished but the "
-                                     "dealer never revealed its secret: the "
-                                     "deal, the private messages and the "
-                                     "secret choices are unchecked";
-
-/* The seed's provenance, seat by seat: who committed and revealed, and
- * whether signed.  Printed when any seat took part. */
-static void
-print_provenance(const char *file, const struct rpl_report *rep)
-{
-    FILE *out = cli_out();
-
-    fprintf(out, "%s: seed provenance:", file);
-    for (size_t k = 1; k <= rep->seats && k <= RPL_SEATS_MAX; k++) {
-        const uint32_t b = 1u << (k - 1);
-        const char *sep = k < rep->seats ? ";" : "";
-
-        if (rep->version >= 2 && (rep->pledged & b) && (rep->revealed & b)) {
-            const bool both =
-                (rep->pledge_signed & b) && (rep->reveal_signed & b);
-            const bool any = (rep->pledge_signed | rep->reveal_signed) & b;
-
-            fprintf(out, " p%zu committed and revealed (%s)%s", k,
-                    both  ? "signed"
-                    : any ? "partly signed"
-                          : "unsigned",
-                    sep);
-        } else if (rep->version >= 2 && (rep->pledged & b)) {
-            fprintf(out, " p%zu committed (%s), never revealed%s", k,
-                    (rep->pledge_signed & b) ? "signed" : "unsigned", sep);
-        } else if (rep->revealed & b) {
-            fprintf(out, " p%zu gave entropy (%s)%s", k,
-                    (rep->reveal_signed & b) ? "signed" : "unsigned", sep);
-        } else {
-            fprintf(out, " p%zu took no part%s", k, sep);
-        }
-    }
-    fputc('\n', out);
-}
-
-/* The seats of mask as a JSON array of numbers. */
-static json_t *
-seats_json(uint32_t mask)
-{
-    json_t *a = json_array();
-
-    for (size_t k = 1; a && k <= RPL_SEATS_MAX; k++) {
-        if (mask & (1u << (k - 1))) {
-            json_array_append_new(a, json_integer((json_int_t)k));
-        }
-    }
-    return a;
-}
-
-static const char *
-plural(size_t n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
-
-/* Where the seed came from: "; seed: dealer only" or "; seed: 6 of 6
- * seats, 6 signed".  Nothing for an imported game, whose deal does not
- * come from the seed. */
-static void
-seed_text(char *out, size_t cap, const struct rpl_report *rep)
-{
-    if (rep->is_imported) {
-        out[0] = '\0';
-    } else if (rep->entropy_seats == 0) {
-        snprintf(out, cap, "; seed: dealer only");
-    } else {
-        snprintf(out, cap, "; seed: %zu of %zu %s, %zu signed",
-                 rep->entropy_seats, rep->seats,
-                 plural(rep->seats, "seat", "seats"), rep->entropy_signed);
-    }
-}
-
-static void
-print_text(const char *file, const struct rpl_report *rep, const char *variants,
-           bool is_text)
-{
-    char seed[96];
-    char vtext[RPL_VARIANTS_MAX + 16] = "";
-
-    if (rep->error.code != RPL_OK) {
-        fprintf(cli_out(), "%s: FAILED line %zu\n", file, rep->error.line);
-        return;
-    }
-    /* An imported game was dealt elsewhere: its rules are checked, its
-     * fairness cannot be (camelog(5), "Imported games"). */
-    const char *imp = rep->is_imported
-                          ? "imported: rules checked; fairness cannot be "
-                            "proven; "
-                      : is_text ? "text, "
-                                : "";
-
-    seed_text(seed, sizeof(seed), rep);
-    /* The house rules in force (the game's man page, Variants). */
-    if (variants[0] != '\0') {
-        snprintf(vtext, sizeof(vtext), "house rules %s; ", variants);
-    }
-    switch (rep->progress) {
-    case RPL_PROGRESS_IN_PROGRESS:
-        fprintf(cli_out(), "%s: ok (%s%sin progress%s)\n", file, imp, vtext,
-                seed);
-        break;
-    case RPL_PROGRESS_FINISHED:
-        if (rep->abandoned_by) {
-            fprintf(cli_out(),
-                    "%s: ok (%s%sabandoned: p%zu did not reveal its "
-                    "entropy%s)\n",
-                    file, imp, vtext, rep->abandoned_by, seed);
-            break;
-        }
-        fprintf(cli_out(), "%s: ok (%s%sfinished, not revealed%s)\n", file, imp,
-                vtext, seed);
-        break;
-    case RPL_PROGRESS_COMPLETE:
-        fprintf(cli_out(), "%s: ok (%s%scomplete, %zu %s, %zu %s%s)\n", file,
-                imp, vtext, rep->seals, plural(rep->seals, "seal", "seals"),
-                rep->sigs, plural(rep->sigs, "sig", "sigs"), seed);
-        break;
-    }
-}
-
-/* The seed's provenance for --json: {"seats": K, "of": N, "signed": M}. */
-static json_t *
-seed_json(const struct rpl_report *rep)
-{
-    json_t *o = json_object();
-
-    cli_json_set(o, "seats", cli_json_size(rep->entropy_seats));
-    cli_json_set(o, "of", cli_json_size(rep->seats));
-    cli_json_set(o, "signed", cli_json_size(rep->entropy_signed));
-    cli_json_set(o, "keyed", seats_json(rep->keyed));
-    cli_json_set(o, "pledged", seats_json(rep->pledged));
-    cli_json_set(o, "pledge_signed", seats_json(rep->pledge_signed));
-    cli_json_set(o, "revealed", seats_json(rep->revealed));
-    cli_json_set(o, "reveal_signed", seats_json(rep->reveal_signed));
-    cli_json_set(o, "abandoned",
-                 rep->abandoned_by ? cli_json_size(rep->abandoned_by)
-                                   : json_null());
-    return o;
-}
-
-/* The lines after the last seal, {"first": X, "last": Y}, or null. */
-static json_t *
-uncovered_json(const struct rpl_report *rep)
-{
-    json_t *o;
-
-    if (rep->unsealed_from == 0) {
-        return json_null();
-    }
-    o = json_object();
-    cli_json_set(o, "first", cli_json_size(rep->unsealed_from));
-    cli_json_set(o, "last", cli_json_size(rep->lines));
-    return o;
-}
-
-static json_t *
-str_or_null(const char *s)
-{
-    return s[0] != '\0' ? cli_json_str(s) : json_null();
-}
-
-static json_t *
-report_json(const char *file, const struct rpl_report *rep, enum rpl_status st,
-            const struct rpl_error *err, json_t *warnings)
-{
-    json_t *o = json_object();
-    const bool valid = st == RPL_OK;
-    bool ok = true;
-
-    ok &= cli_json_set(o, "file", cli_json_str(file));
-    ok &= cli_json_set(o, "valid", json_boolean(valid));
-    ok &= cli_json_set(o, "progress",
-                       valid ? json_string(rpl_progress_name(rep->progress))
-                             : json_null());
-    ok &=
-        cli_json_set(o, "line", valid ? json_null() : cli_json_size(err->line));
-    ok &= cli_json_set(o, "error",
-                       valid ? json_null()
-                             : cli_json_str(cli_error_text(st, err)));
-    ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
-    ok &= cli_json_set(o, "warnings",
-                       warnings ? json_incref(warnings) : json_array());
-    ok &= cli_json_set(o, "seals", cli_json_size(rep->seals));
-    ok &= cli_json_set(o, "sigs", cli_json_size(rep->sigs));
-    ok &= cli_json_set(o, "commitments", cli_json_size(rep->commitments));
-    ok &= cli_json_set(o, "lines", cli_json_size(rep->lines));
-    ok &= cli_json_set(o, "game", str_or_null(rep->game));
-    ok &= cli_json_set(o, "id", str_or_null(rep->id));
-    ok &= cli_json_set(o, "winner", str_or_null(rep->winner));
-    ok &= cli_json_set(o, "reason", str_or_null(rep->reason));
-    ok &= cli_json_set(o, "key_pinned", json_boolean(rep->is_key_pinned));
-    ok &= cli_json_set(o, "imported", json_boolean(rep->is_imported));
-    ok &= cli_json_set(o, "seed", seed_json(rep));
-    ok &= cli_json_set(o, "uncovered", uncovered_json(rep));
-    if (!ok) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
 /* A job of the pool: reads and verifies one file and prints its line;
  * the log is freed before it returns. */
 static int
@@ -385,8 +119,9 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     struct rpl_error err;
     struct rpl_report rep;
     struct rpl_verify_opts opts;
-    json_t *warnings = NULL, *obj;
-    char variants[RPL_VARIANTS_MAX];
+    struct rpl_verdict *v = NULL;
+    const char *w;
+    char *out = NULL;
     enum rpl_status st;
     int rc;
 
@@ -400,53 +135,34 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
     opts.unsealed_tail_ok = run->is_live;
     st = rpl_log_read(ctx, &log, file, &err);
     if (st != RPL_OK) {
-        rc = cli_file_error(file, st, &err);
         rep.error = err;
-        if (run->is_json) {
-            obj = report_json(file, &rep, st, &err, NULL);
-            if (!obj) {
-                rc = cli_worst(rc, CLI_EXIT_USAGE);
-            } else {
-                rc = cli_worst(rc, cli_json_print(obj));
-            }
-            json_decref(obj);
-        } else if (rc == CLI_EXIT_INVALID) {
-            fprintf(cli_out(), "%s: FAILED line %zu\n", file, err.line);
-        } else {
-            fprintf(cli_out(), "%s: ERROR\n", file);
-        }
-        return rc;
+    } else {
+        st = rpl_log_verify(log, &opts, &rep);
     }
-    st = rpl_log_verify(log, &opts, &rep);
-    (void)rpl_log_variants(log, variants, sizeof(variants));
-    if (run->is_json) {
-        warnings = json_array();
+    if (rpl_verdict_new(ctx, log, &rep, st,
+                        run->require_reveal ? RPL_VERDICT_REVEAL : 0, &v,
+                        &err) != RPL_OK) {
+        rpl_log_free(log);
+        return cli_file_error(file, RPL_E_NOMEM, &err);
     }
-    print_warnings(file, log, &rep, warnings);
-    if (st == RPL_OK && !rep.is_imported && rep.entropy_seats == 0) {
-        file_warning(file, warnings, seed_warning);
-    }
-    if (st == RPL_OK && rep.version == 1) {
-        file_warning(file, warnings, v1_warning);
-    }
-    if (st == RPL_OK && rep.progress == RPL_PROGRESS_FINISHED &&
-        !rep.abandoned_by) {
-        file_warning(file, warnings, reveal_warning);
-        if (run->require_reveal) {
-            st = RPL_E_INCOMPLETE;
-            memset(&rep.error, 0, sizeof(rep.error));
-            rep.error.code = st;
-            rep.error.line = rpl_log_lines(log);
-            snprintf(rep.error.msg, sizeof(rep.error.msg),
-                     "--require=reveal: the game is finished and its "
-                     "dealer never revealed its secret");
-        }
-    }
-    if (st != RPL_OK) {
+    if (!log) {
         rc = cli_file_error(file, st, &rep.error);
     } else {
-        rc = CLI_EXIT_OK;
-        job->has_dealer = rpl_log_dealer(log, &job->dealer);
+        size_t i, line, unshown;
+
+        for (i = 0; (w = rpl_verdict_warning(v, i, &line, &unshown)); i++) {
+            cli_file_warn(file, line, "%s", w);
+            if (unshown > 0) {
+                cli_file_warn(file, 0, "%zu more warnings not shown", unshown);
+            }
+        }
+        st = rpl_verdict_status(v, &err);
+        if (st != RPL_OK) {
+            rc = cli_file_error(file, st, &err);
+        } else {
+            rc = CLI_EXIT_OK;
+            job->has_dealer = rpl_log_dealer(log, &job->dealer);
+        }
     }
     if (st == RPL_OK && run->cov) {
         struct rpl_error cerr;
@@ -460,27 +176,21 @@ verify_one(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
         }
     }
     if (run->is_json) {
-        obj = report_json(file, &rep, st, &rep.error, warnings);
-        if (obj && variants[0] != '\0' &&
-            !cli_json_set(obj, "variants", cli_json_list(variants))) {
-            json_decref(obj);
-            obj = NULL;
-        }
-        if (!obj) {
+        if (rpl_verdict_json(v, file, 0, &out, &err) != RPL_OK) {
             cli_msg("out of memory");
             rc = cli_worst(rc, CLI_EXIT_USAGE);
         } else {
-            rc = cli_worst(rc, cli_json_print(obj));
+            fputs(out, cli_out());
+            fputc('\n', cli_out());
         }
-        json_decref(obj);
+    } else if (rpl_verdict_text(v, file, &out, &err) != RPL_OK) {
+        cli_msg("out of memory");
+        rc = cli_worst(rc, CLI_EXIT_USAGE);
     } else {
-        print_text(file, &rep, variants, rpl_log_is_text(log));
-        if (st == RPL_OK && !rep.is_imported &&
-            (rep.entropy_seats > 0 || rep.pledged != 0)) {
-            print_provenance(file, &rep);
-        }
+        fputs(out, cli_out());
     }
-    json_decref(warnings);
+    rpl_free(ctx, out);
+    rpl_verdict_free(v);
     rpl_log_free(log);
     return rc;
 }

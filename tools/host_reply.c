@@ -32,17 +32,6 @@ json_pad(size_t text_len)
     return json_string(pad);
 }
 
-/* A signature in base64, as the delivery's JSON form writes it. */
-static json_t *
-json_sig(const uint8_t sig[64])
-{
-    char b64[sodium_base64_ENCODED_LEN(64, sodium_base64_VARIANT_ORIGINAL)];
-
-    sodium_bin2base64(b64, sizeof(b64), sig, 64,
-                      sodium_base64_VARIANT_ORIGINAL);
-    return json_string(b64);
-}
-
 static json_t *
 json_hex(const uint8_t *p, size_t n)
 {
@@ -99,6 +88,7 @@ host_deliveries_json(const struct rpl_recorder *rec, size_t first)
         struct rpl_delivery d;
         struct rpl_error err;
         char seat[24];
+        char text[RPL_DELIVERY_MAX];
         json_t *a, *dj;
         bool ok;
 
@@ -116,15 +106,13 @@ host_deliveries_json(const struct rpl_recorder *rec, size_t first)
                 return NULL;
             }
         }
-        dj = json_object();
-        ok = cli_json_set(dj, "seat", cli_json_size(d.seat)) &&
-             cli_json_set(dj, "line", cli_json_size(d.line)) &&
-             cli_json_set(dj, "label", cli_json_str(d.label)) &&
-             cli_json_set(dj, "value", cli_json_str(d.value)) &&
-             cli_json_set(dj, "nonce", json_hex(d.nonce, sizeof(d.nonce))) &&
-             (!d.has_sig || cli_json_set(dj, "sig", json_sig(d.sig))) &&
-             json_array_append_new(a, dj) == 0;
+        /* The JSON form of camelog(5), as the library spells it. */
+        dj = rpl_delivery_format_json(&d, text, sizeof(text)) > 0
+                 ? json_loads(text, 0, NULL)
+                 : NULL;
+        ok = dj && json_array_append_new(a, dj) == 0;
         sodium_memzero(&d, sizeof(d));
+        sodium_memzero(text, sizeof(text));
         if (!ok) {
             json_decref(o);
             return NULL;
@@ -139,13 +127,12 @@ host_deliveries_json(const struct rpl_recorder *rec, size_t first)
 json_t *
 host_sign_json(const struct rpl_recorder *rec)
 {
-    static const char domain[] = "camelog sig v1";
     json_t *a = json_object();
     const size_t n = rpl_rec_sign_requests(rec);
     uint8_t *msg = NULL;
     size_t i;
 
-    msg = malloc(sizeof(domain) - 1 + 32 + RPL_MAX_LINE);
+    msg = malloc(RPL_SIG_MESSAGE_MAX);
     if (!msg) {
         json_decref(a);
         return NULL;
@@ -163,10 +150,13 @@ host_sign_json(const struct rpl_recorder *rec)
             break;
         }
         tlen = strlen(sr.text);
-        memcpy(msg, domain, sizeof(domain) - 1);
-        memcpy(msg + sizeof(domain) - 1, sr.base, 32);
-        memcpy(msg + sizeof(domain) - 1 + 32, sr.text, tlen);
-        mlen = sizeof(domain) - 1 + 32 + tlen;
+        if (rpl_sig_message(sr.base, sr.text, tlen, msg, RPL_SIG_MESSAGE_MAX,
+                            &mlen, &err) != RPL_OK) {
+            sodium_memzero(&sr, sizeof(sr));
+            json_decref(a);
+            a = NULL;
+            break;
+        }
         o = json_object();
         snprintf(seat, sizeof(seat), "p%zu", sr.seat);
         if (!cli_json_set(a, seat, o) ||

@@ -107,7 +107,7 @@ due_file(bool is_json, const struct rpl_log *log, size_t as, const char *file,
             ok &= cli_json_set(o, "line", cli_json_size(d[i].line));
             ok &= cli_json_set(o, "label", cli_json_str(d[i].label));
             ok &= cli_json_set(o, "valid", json_boolean(st == RPL_OK));
-            ok &= cli_json_set(o, "code", json_string(cli_status_name(st)));
+            ok &= cli_json_set(o, "code", json_string(rpl_status_name(st)));
             ok &= cli_json_set(o, "error",
                                st == RPL_OK
                                    ? json_null()

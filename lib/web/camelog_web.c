@@ -32,23 +32,6 @@ struct cw_log {
     char *report;
 };
 
-/* The names of `camelog verify --json`'s "code". */
-static const char *const status_names[] = {
-    "ok",     "nomem",      "arg",         "io",   "limit",
-    "gzip",   "syntax",     "seal",        "sig",  "key",
-    "rules",  "fairness",   "state",       "perm", "crypto",
-    "exists", "incomplete", "unsupported", "busy",
-};
-
-static const char *
-status_name(enum rpl_status st)
-{
-    if ((size_t)st < sizeof(status_names) / sizeof(status_names[0])) {
-        return status_names[st];
-    }
-    return "unknown";
-}
-
 static const char *
 error_text(enum rpl_status st, const struct rpl_error *err)
 {
@@ -137,12 +120,6 @@ jsize(size_t n)
     return json_integer((json_int_t)n);
 }
 
-static json_t *
-jstr_or_null(const char *s)
-{
-    return s[0] != '\0' ? jstr(s) : json_null();
-}
-
 /* Sets key; false (and val freed) when either is NULL. */
 static bool
 jset(json_t *obj, const char *key, json_t *val)
@@ -181,7 +158,7 @@ fail_json(enum rpl_status st, const struct rpl_error *err)
     json_t *o = json_object();
 
     jset(o, "ok", json_false());
-    jset(o, "code", json_string(status_name(st)));
+    jset(o, "code", json_string(rpl_status_name(st)));
     jset(o, "line", jsize(err ? err->line : 0));
     jset(o, "error", jstr(error_text(st, err)));
     return o;
@@ -285,180 +262,6 @@ parse_pin(const char *pin, struct rpl_pubkey *pk, const struct rpl_pubkey **out,
 
 /* ---------------------------------------------------------- verify */
 
-static const char *
-plural(size_t n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
-
-/* verify's text after "FILE: " for a log that was read. */
-static void
-summary_text(char *out, size_t cap, const struct rpl_report *rep,
-             const char *variants, bool is_text)
-{
-    char seed[96];
-    char vtext[RPL_VARIANTS_MAX + 16] = "";
-    const char *imp = rep->is_imported
-                          ? "imported: rules checked; fairness cannot be "
-                            "proven; "
-                      : is_text ? "text, "
-                                : "";
-
-    if (rep->error.code != RPL_OK) {
-        snprintf(out, cap, "FAILED line %zu", rep->error.line);
-        return;
-    }
-    if (rep->is_imported) {
-        seed[0] = '\0';
-    } else if (rep->entropy_seats == 0) {
-        snprintf(seed, sizeof(seed), "; seed: dealer only");
-    } else {
-        snprintf(seed, sizeof(seed), "; seed: %zu of %zu %s, %zu signed",
-                 rep->entropy_seats, rep->seats,
-                 plural(rep->seats, "seat", "seats"), rep->entropy_signed);
-    }
-    if (variants[0] != '\0') {
-        snprintf(vtext, sizeof(vtext), "house rules %s; ", variants);
-    }
-    switch (rep->progress) {
-    case RPL_PROGRESS_IN_PROGRESS:
-        snprintf(out, cap, "ok (%s%sin progress%s)", imp, vtext, seed);
-        break;
-    case RPL_PROGRESS_FINISHED:
-        if (rep->abandoned_by) {
-            snprintf(out, cap,
-                     "ok (%s%sabandoned: p%zu did not reveal its "
-                     "entropy%s)",
-                     imp, vtext, rep->abandoned_by, seed);
-            break;
-        }
-        snprintf(out, cap, "ok (%s%sfinished, not revealed%s)", imp, vtext,
-                 seed);
-        break;
-    case RPL_PROGRESS_COMPLETE:
-        snprintf(out, cap, "ok (%s%scomplete, %zu %s, %zu %s%s)", imp, vtext,
-                 rep->seals, plural(rep->seals, "seal", "seals"), rep->sigs,
-                 plural(rep->sigs, "sig", "sigs"), seed);
-        break;
-    }
-}
-
-/* The seats of mask as a JSON array of numbers. */
-static json_t *
-seats_json(uint32_t mask)
-{
-    json_t *a = json_array();
-
-    for (size_t k = 1; a && k <= RPL_SEATS_MAX; k++) {
-        if (mask & (1u << (k - 1))) {
-            json_array_append_new(a, json_integer((json_int_t)k));
-        }
-    }
-    return a;
-}
-
-static json_t *
-warning_json(size_t line, const char *text)
-{
-    json_t *o = json_object();
-
-    jset(o, "line", jsize(line));
-    jset(o, "text", jstr(text));
-    return o;
-}
-
-/* The warnings of the last verify, and W-seed as verify adds it. */
-static json_t *
-warnings_json(const struct rpl_log *log, const struct rpl_report *rep,
-              enum rpl_status st)
-{
-    json_t *arr = json_array();
-
-    for (size_t i = 0; arr && i < rep->warnings; i++) {
-        size_t line = 0;
-        const char *w = rpl_log_warning(log, i, &line);
-
-        if (!w) {
-            break;
-        }
-        json_array_append_new(arr, warning_json(line, w));
-    }
-    if (arr && st == RPL_OK && !rep->is_imported && rep->entropy_seats == 0) {
-        json_array_append_new(arr,
-                              warning_json(0, "W-seed: no seat contributed "
-                                              "entropy; the dealer alone "
-                                              "chose the seed"));
-    }
-    if (arr && st == RPL_OK && rep->version == 1) {
-        json_array_append_new(
-            arr, warning_json(0, "W-v1: format 1 lacks pledged entropy (its "
-                                 "dealer could drop a contribution or let a "
-                                 "seat choose its own last), a sealed start "
-                                 "for each seat to keep, and the abandoned "
-                                 "line"));
-    }
-    if (arr && st == RPL_OK && rep->progress == RPL_PROGRESS_FINISHED &&
-        !rep->abandoned_by) {
-        json_array_append_new(
-            arr, warning_json(0, "W-reveal: the game is finished but the "
-                                 "dealer never revealed its secret: the "
-                                 "deal, the private messages and the secret "
-                                 "choices are unchecked"));
-    }
-    return arr;
-}
-
-static json_t *
-report_json(const struct rpl_report *rep, enum rpl_status st,
-            const struct rpl_error *err, json_t *warnings)
-{
-    json_t *o = json_object(), *seed, *unc = json_null();
-    const bool valid = st == RPL_OK;
-    bool ok = true;
-
-    seed = json_object();
-    jset(seed, "seats", jsize(rep->entropy_seats));
-    jset(seed, "of", jsize(rep->seats));
-    jset(seed, "signed", jsize(rep->entropy_signed));
-    jset(seed, "keyed", seats_json(rep->keyed));
-    jset(seed, "pledged", seats_json(rep->pledged));
-    jset(seed, "pledge_signed", seats_json(rep->pledge_signed));
-    jset(seed, "revealed", seats_json(rep->revealed));
-    jset(seed, "reveal_signed", seats_json(rep->reveal_signed));
-    jset(seed, "abandoned",
-         rep->abandoned_by ? jsize(rep->abandoned_by) : json_null());
-    if (rep->unsealed_from != 0) {
-        unc = json_object();
-        jset(unc, "first", jsize(rep->unsealed_from));
-        jset(unc, "last", jsize(rep->lines));
-    }
-    ok &= jset(o, "valid", json_boolean(valid));
-    ok &= jset(o, "progress",
-               valid ? json_string(rpl_progress_name(rep->progress))
-                     : json_null());
-    ok &= jset(o, "line", valid ? json_null() : jsize(err->line));
-    ok &= jset(o, "error", valid ? json_null() : jstr(error_text(st, err)));
-    ok &= jset(o, "code", json_string(status_name(st)));
-    ok &= jset(o, "warnings", warnings ? warnings : json_array());
-    ok &= jset(o, "seals", jsize(rep->seals));
-    ok &= jset(o, "sigs", jsize(rep->sigs));
-    ok &= jset(o, "commitments", jsize(rep->commitments));
-    ok &= jset(o, "lines", jsize(rep->lines));
-    ok &= jset(o, "game", jstr_or_null(rep->game));
-    ok &= jset(o, "id", jstr_or_null(rep->id));
-    ok &= jset(o, "winner", jstr_or_null(rep->winner));
-    ok &= jset(o, "reason", jstr_or_null(rep->reason));
-    ok &= jset(o, "key_pinned", json_boolean(rep->is_key_pinned));
-    ok &= jset(o, "imported", json_boolean(rep->is_imported));
-    ok &= jset(o, "seed", seed);
-    ok &= jset(o, "uncovered", unc);
-    if (!ok) {
-        json_decref(o);
-        return NULL;
-    }
-    return o;
-}
-
 /* Reads and verifies bytes; *out keeps the log when it verified and
  * out is not NULL.  Returns the report's JSON text. */
 static char *
@@ -468,48 +271,36 @@ verify_bytes(struct rpl_ctx *ctx, const uint8_t *bytes, size_t len,
     struct rpl_log *log = NULL;
     struct rpl_report rep;
     struct rpl_error err;
-    char variants[RPL_VARIANTS_MAX];
-    char summary[RPL_VARIANTS_MAX + 256];
+    struct rpl_verdict *v = NULL;
     bool is_text;
     enum rpl_status st;
-    json_t *o;
+    char *json = NULL, *s = NULL;
 
     memset(&rep, 0, sizeof(rep));
     st = read_bytes(ctx, bytes, len, &log, &is_text, &err);
     if (st != RPL_OK) {
         rep.error = err;
-        o = report_json(&rep, st, &err, NULL);
-        if (rpl_status_is_invalid_input(st)) {
-            snprintf(summary, sizeof(summary), "FAILED line %zu", err.line);
-        } else {
-            snprintf(summary, sizeof(summary), "ERROR");
-        }
-        jset(o, "summary", jstr(summary));
-        return jdump(o);
+    } else {
+        st = rpl_log_verify(log, opts, &rep);
     }
-    st = rpl_log_verify(log, opts, &rep);
-    (void)rpl_log_variants(log, variants, sizeof(variants));
-    o = report_json(&rep, st, &rep.error, warnings_json(log, &rep, st));
-    if (o && variants[0] != '\0') {
-        json_t *a = json_array();
-        const char *p = variants;
+    if (rpl_verdict_new(ctx, log, &rep, st, is_text ? RPL_VERDICT_TEXT : 0, &v,
+                        &err) == RPL_OK &&
+        rpl_verdict_json(v, NULL, RPL_VERDICT_SUMMARY, &json, &err) == RPL_OK) {
+        const size_t n = strlen(json) + 1;
 
-        while (a && *p != '\0') {
-            const size_t n = strcspn(p, ",");
-
-            json_array_append_new(a, json_stringn(p, n));
-            p += n + (p[n] == ',');
+        s = malloc(n);
+        if (s) {
+            memcpy(s, json, n);
         }
-        jset(o, "variants", a);
     }
-    summary_text(summary, sizeof(summary), &rep, variants, is_text);
-    jset(o, "summary", jstr(summary));
+    rpl_free(ctx, json);
+    rpl_verdict_free(v);
     if (st == RPL_OK && out) {
         *out = log;
     } else {
         rpl_log_free(log);
     }
-    return jdump(o);
+    return s;
 }
 
 char *
@@ -607,7 +398,7 @@ check_json(const struct rpl_delivery *d, enum rpl_status st,
     jset(o, "line", d ? jsize(d->line) : json_null());
     jset(o, "label", d ? jstr(d->label) : json_null());
     jset(o, "valid", json_boolean(st == RPL_OK));
-    jset(o, "code", json_string(status_name(st)));
+    jset(o, "code", json_string(rpl_status_name(st)));
     jset(o, "error", st == RPL_OK ? json_null() : jstr(error_text(st, err)));
     if (st == RPL_OK) {
         jset(o, "value", jstr(d->value));

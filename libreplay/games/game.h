@@ -492,12 +492,14 @@ rpl__cov_set(uint64_t *bits, size_t i)
 /* The games' statistics in text (stats_text.c): a count or a string of
  * a stats object (0 or "" when missing; the string escaped for a
  * terminal by rpl_text_escape() into buf, cap bytes, since it may come
- * from an archive anyone made), and the per-player table of its
- * "records", whose two sides side1 and side2 name its keys (side1,
- * side1_wins, ...) and headings. */
+ * from an archive anyone made), the table of its end "reasons" (winner,
+ * reason, games, share), and the per-player table of its "records",
+ * whose two sides side1 and side2 name its keys (side1, side1_wins, ...)
+ * and headings. */
 uint64_t rpl__stats_uint(const json_t *o, const char *key);
 const char *rpl__stats_text(const json_t *o, const char *key, char *buf,
                             size_t cap);
+void rpl__stats_reasons_text(const json_t *o, struct rpl__buf *b);
 void rpl__stats_records_text(const json_t *o, const char *side1,
                              const char *side2, struct rpl__buf *b);
 

@@ -26,6 +26,29 @@ rpl__stats_text(const json_t *o, const char *key, char *buf, size_t cap)
 }
 
 void
+rpl__stats_reasons_text(const json_t *o, struct rpl__buf *b)
+{
+    const json_t *a = json_object_get(o, "reasons"), *e;
+    char p1[32], t1[512], t2[512];
+    uint64_t ended = 0;
+    size_t i;
+
+    if (json_array_size(a) == 0)
+        return;
+    json_array_foreach(a, i, e) ended += rpl__stats_uint(e, "games");
+    rpl__buf_puts(b, "\nend reasons:\n");
+    json_array_foreach(a, i, e)
+    {
+        rpl__buf_printf(
+            b, "  %-8s %-14s %6llu  %6s\n",
+            rpl__stats_text(e, "winner", t1, sizeof(t1)),
+            rpl__stats_text(e, "reason", t2, sizeof(t2)),
+            (unsigned long long)rpl__stats_uint(e, "games"),
+            rpl__percent(p1, sizeof(p1), rpl__stats_uint(e, "games"), ended));
+    }
+}
+
+void
 rpl__stats_records_text(const json_t *o, const char *side1, const char *side2,
                         struct rpl__buf *b)
 {

@@ -24,8 +24,8 @@ rpl_tlog_leaf_hash(const void *entry, size_t len, uint8_t out[32])
     crypto_hash_sha256_final(&st, out);
 }
 
-void
-rpl__tlog_node(uint8_t out[32], const uint8_t left[32], const uint8_t right[32])
+static void
+tlog_node(uint8_t out[32], const uint8_t left[32], const uint8_t right[32])
 {
     uint8_t buf[65];
 
@@ -45,7 +45,7 @@ rpl__tlog_subtree(uint8_t out[32], const uint8_t *hashes, unsigned k)
     memcpy(work, hashes, n * 32);
     while (n > 1) {
         for (size_t i = 0; i < n / 2; i++)
-            rpl__tlog_node(work[i], work[2 * i], work[2 * i + 1]);
+            tlog_node(work[i], work[2 * i], work[2 * i + 1]);
         n /= 2;
     }
     memcpy(out, work[0], 32);
@@ -81,9 +81,9 @@ log2_exact(uint64_t n)
     return k;
 }
 
-enum rpl_status
-rpl__tlog_range(const struct rpl__tlog_nodes *nd, uint64_t lo, uint64_t hi,
-                uint8_t out[32], struct rpl_error *err)
+static enum rpl_status
+tlog_range(const struct rpl__tlog_nodes *nd, uint64_t lo, uint64_t hi,
+           uint8_t out[32], struct rpl_error *err)
 {
     const uint64_t n = hi - lo;
     uint8_t left[32], right[32];
@@ -92,11 +92,11 @@ rpl__tlog_range(const struct rpl__tlog_nodes *nd, uint64_t lo, uint64_t hi,
     if (is_pow2(n) && lo % n == 0)
         return nd->hash(nd->ud, log2_exact(n), lo / n, out, err);
     const uint64_t k = split_point(n);
-    rc = rpl__tlog_range(nd, lo, lo + k, left, err);
+    rc = tlog_range(nd, lo, lo + k, left, err);
     if (rc == RPL_OK)
-        rc = rpl__tlog_range(nd, lo + k, hi, right, err);
+        rc = tlog_range(nd, lo + k, hi, right, err);
     if (rc == RPL_OK)
-        rpl__tlog_node(out, left, right);
+        tlog_node(out, left, right);
     return rc;
 }
 
@@ -108,7 +108,7 @@ rpl__tlog_root(const struct rpl__tlog_nodes *nd, uint8_t out[32],
         crypto_hash_sha256(out, NULL, 0);
         return RPL_OK;
     }
-    return rpl__tlog_range(nd, 0, nd->size, out, err);
+    return tlog_range(nd, 0, nd->size, out, err);
 }
 
 static enum rpl_status
@@ -135,11 +135,11 @@ path(const struct rpl__tlog_nodes *nd, uint64_t m, uint64_t lo, uint64_t hi,
     if (m < lo + k) {
         rc = path(nd, m, lo, lo + k, proof, err);
         if (rc == RPL_OK)
-            rc = rpl__tlog_range(nd, lo + k, hi, h, err);
+            rc = tlog_range(nd, lo + k, hi, h, err);
     } else {
         rc = path(nd, m, lo + k, hi, proof, err);
         if (rc == RPL_OK)
-            rc = rpl__tlog_range(nd, lo, lo + k, h, err);
+            rc = tlog_range(nd, lo, lo + k, h, err);
     }
     return rc == RPL_OK ? push(proof, h, err) : rc;
 }
@@ -172,18 +172,18 @@ subproof(const struct rpl__tlog_nodes *nd, uint64_t m, uint64_t lo, uint64_t hi,
     if (m == n) {
         if (b)
             return RPL_OK;
-        rc = rpl__tlog_range(nd, lo, hi, h, err);
+        rc = tlog_range(nd, lo, hi, h, err);
         return rc == RPL_OK ? push(proof, h, err) : rc;
     }
     const uint64_t k = split_point(n);
     if (m <= k) {
         rc = subproof(nd, m, lo, lo + k, b, proof, err);
         if (rc == RPL_OK)
-            rc = rpl__tlog_range(nd, lo + k, hi, h, err);
+            rc = tlog_range(nd, lo + k, hi, h, err);
     } else {
         rc = subproof(nd, m - k, lo + k, hi, false, proof, err);
         if (rc == RPL_OK)
-            rc = rpl__tlog_range(nd, lo, lo + k, h, err);
+            rc = tlog_range(nd, lo, lo + k, h, err);
     }
     return rc == RPL_OK ? push(proof, h, err) : rc;
 }
@@ -249,7 +249,7 @@ rpl_tlog_verify_inclusion(const struct rpl_tlog_checkpoint *cp,
         if (sn == 0)
             return mismatch(err, "the inclusion proof has too many hashes");
         if ((fn & 1) || fn == sn) {
-            rpl__tlog_node(r, p, r);
+            tlog_node(r, p, r);
             if (!(fn & 1)) {
                 while (!(fn & 1) && fn != 0) {
                     fn >>= 1;
@@ -257,7 +257,7 @@ rpl_tlog_verify_inclusion(const struct rpl_tlog_checkpoint *cp,
                 }
             }
         } else {
-            rpl__tlog_node(r, r, p);
+            tlog_node(r, r, p);
         }
         fn >>= 1;
         sn >>= 1;
@@ -335,8 +335,8 @@ rpl_tlog_verify_consistency(const struct rpl_tlog_checkpoint *older,
         if (sn == 0)
             return mismatch(err, "the consistency proof has too many hashes");
         if ((fn & 1) || fn == sn) {
-            rpl__tlog_node(fr, c, fr);
-            rpl__tlog_node(sr, c, sr);
+            tlog_node(fr, c, fr);
+            tlog_node(sr, c, sr);
             if (!(fn & 1)) {
                 while (!(fn & 1) && fn != 0) {
                     fn >>= 1;
@@ -344,7 +344,7 @@ rpl_tlog_verify_consistency(const struct rpl_tlog_checkpoint *older,
                 }
             }
         } else {
-            rpl__tlog_node(sr, sr, c);
+            tlog_node(sr, sr, c);
         }
         fn >>= 1;
         sn >>= 1;

@@ -40,9 +40,6 @@ rpl__tlog_next_line(struct rpl__tlog_cursor *c, const char **line, size_t *len)
 /* Tile levels of a tree of fewer than 2^64 entries. */
 #define RPL__TILE_LEVELS 8u
 
-/* SHA-256(0x01 || left || right). */
-void rpl__tlog_node(uint8_t out[32], const uint8_t left[32],
-                    const uint8_t right[32]);
 /* The root of 2^k consecutive hashes (k <= 8): the node k levels above
  * them.  hashes holds 2^k * 32 bytes. */
 void rpl__tlog_subtree(uint8_t out[32], const uint8_t *hashes, unsigned k);
@@ -57,12 +54,8 @@ struct rpl__tlog_nodes {
     uint64_t size;
 };
 
-/* The RFC 6962 hash of entries [lo, hi) (lo < hi, a whole subtree of the
- * tree's recursion), the root (SHA-256 of nothing for size 0), and the
- * proofs, appended to proof->hash. */
-enum rpl_status rpl__tlog_range(const struct rpl__tlog_nodes *nd, uint64_t lo,
-                                uint64_t hi, uint8_t out[32],
-                                struct rpl_error *err);
+/* The root (SHA-256 of nothing for size 0), and the proofs, appended to
+ * proof->hash. */
 enum rpl_status rpl__tlog_root(const struct rpl__tlog_nodes *nd,
                                uint8_t out[32], struct rpl_error *err);
 enum rpl_status rpl__tlog_inclusion(const struct rpl__tlog_nodes *nd,

@@ -4,7 +4,8 @@
  * lenient text parsers, verification, and on a valid log every replay
  * call (seek, views, descriptions, events, reveal, digest).
  *
- * Build and run: make fuzz (FUZZ_SECONDS=60 by default).
+ * Build and run: make fuzz (FUZZ_SECONDS=20 by default, as the Makefile
+ * and README.md say).
  */
 #include <stddef.h>
 #include <stdint.h>

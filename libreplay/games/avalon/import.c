@@ -80,14 +80,6 @@ static const struct {
 
 /* -------------------------------------------------------------- engine */
 
-static void
-no_warning(void *w, size_t line, const char *msg)
-{
-    (void)w;
-    (void)line;
-    (void)msg;
-}
-
 /* Applies one line the dealer or a seat writes, with its commitment as
  * the recorder makes it; a choice (a card) is learned first. */
 static enum rpl_status
@@ -205,7 +197,7 @@ engine_start(struct imp *im)
     im->env.ctx = im->in->ctx;
     im->env.id = plan->id;
     im->env.names = im->name_ptrs;
-    im->env.warn = no_warning;
+    im->env.warn = rpl__no_warning;
     im->env.imported = true;
     im->env.version = 2;
     im->name_ptrs[0] = "";

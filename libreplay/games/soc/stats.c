@@ -190,7 +190,7 @@ write_text(const json_t *o, struct rpl__buf *b)
     const json_t *acc = json_object_get(o, "accusations");
     const uint64_t knights = rpl__stats_uint(o, "knights"),
                    evil = rpl__stats_uint(o, "evil");
-    char p1[32], p2[32], t1[512], t2[512];
+    char p1[32], p2[32], t1[512];
     const json_t *a, *e;
     size_t i;
 
@@ -220,22 +220,7 @@ write_text(const json_t *o, struct rpl__buf *b)
                     (unsigned long long)rpl__stats_uint(acc, "made"),
                     rpl__percent(p1, sizeof(p1), rpl__stats_uint(acc, "right"),
                                  rpl__stats_uint(acc, "made")));
-    a = json_object_get(o, "reasons");
-    if (json_array_size(a) > 0) {
-        uint64_t ended = 0;
-
-        json_array_foreach(a, i, e) ended += rpl__stats_uint(e, "games");
-        rpl__buf_puts(b, "\nend reasons:\n");
-        json_array_foreach(a, i, e)
-        {
-            rpl__buf_printf(b, "  %-8s %-14s %6llu  %6s\n",
-                            rpl__stats_text(e, "winner", t1, sizeof(t1)),
-                            rpl__stats_text(e, "reason", t2, sizeof(t2)),
-                            (unsigned long long)rpl__stats_uint(e, "games"),
-                            rpl__percent(p1, sizeof(p1),
-                                         rpl__stats_uint(e, "games"), ended));
-        }
-    }
+    rpl__stats_reasons_text(o, b);
     a = json_object_get(o, "by_players");
     if (json_array_size(a) > 0) {
         rpl__buf_puts(b, "\nby player count:\n");
