@@ -133,55 +133,227 @@ record(struct rpl_ctx *ctx, const struct rpl_seckey *dealer, const char *name,
                         soc ? SOC_SEATS[g % NSOC] : RULES_SEATS[g % NRULES], g);
 }
 
+/* Records game g of Shadows over Camelot with the plausible bots, its
+ * dealer secret and id drawn from g, so that the figures below are the
+ * same on every run. */
+static struct rpl_log *
+record_soc_seeded(struct rpl_ctx *ctx, const struct rpl_seckey *dealer,
+                  const char *rules, size_t seats, size_t g)
+{
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_log *log = NULL;
+    struct rpl_error err;
+    uint8_t bot[32] = {0}, secret[32], id[16] = {0};
+
+    memset(&cfg, 0, sizeof(cfg));
+    memset(secret, 0x5a, sizeof(secret));
+    rpl__store_le64(secret, g);
+    rpl__store_le64(id, g);
+    rpl__store_le64(bot, g);
+    cfg.game = "soc";
+    cfg.rules = rules;
+    cfg.seats = seats;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    cfg.secret = secret;
+    cfg.id = id;
+    if (rpl_rec_new(ctx, &rec, &cfg, &err) != RPL_OK ||
+        rpl_rec_start(rec, &err) != RPL_OK)
+        die("record", &err);
+    while (rpl_rec_dealer_turn(rec) != 0)
+        if (rpl_rec_bot(rec, RPL_BOT_PLAUSIBLE, bot, NULL, &err) != RPL_OK)
+            die("bot", &err);
+    if (rpl_rec_reveal(rec, &err) != RPL_OK ||
+        rpl_rec_log(rec, &log, &err) != RPL_OK)
+        die("reveal", &err);
+    rpl_rec_free(rec);
+    return log;
+}
+
+/* The seat dealt the traitor card in a complete log, 0 for none: the
+ * log verified, then its view of everything. */
+static unsigned
+soc_traitor_seat(struct rpl_ctx *ctx, struct rpl_log *log)
+{
+    static const char key[] = "\"loyalty\":\"traitor\",\"seat\":";
+    struct rpl_report rep;
+    char *json = NULL;
+    const char *at;
+    unsigned seat = 0;
+
+    if (rpl_log_verify(log, NULL, &rep) != RPL_OK)
+        die("verify", &rep.error);
+    if (rpl_log_view_json(log, RPL_VIEW_ALL, &json, NULL) != RPL_OK)
+        die("view", NULL);
+    at = strstr(json, key);
+    if (at)
+        seat = (unsigned)atoi(at + strlen(key));
+    rpl_free(ctx, json);
+    return seat;
+}
+
+/* The white cards and the knights' powers that need a decision, as
+ * lines show them: a card played, healed with, fought a siege with or
+ * added by Sir Kay; King Arthur's exchange, Sir Kay's card, Sir
+ * Percival's look, Sir Gawain's draw, Sir Galahad's special card, the
+ * relics (Lancelot's Armor, the Grail's rescue, Excalibur's cancel). */
+static const char *const SOC_USES[] = {
+    "fight_1", "fight_2", "fight_3", "fight_4", "fight_5",
+    "grail", "merlin", "convocation", "fate", "heroism",
+    "lady_of_the_lake", "messenger", "piety", "clairvoyance",
+    "reinforcements", "arthur's exchange", "kay's card", "percival's look",
+    "gawain's draw", "galahad's special card", "the armor", "the grail's rescue",
+    "excalibur's cancel",
+};
+#define NSOC_USES (sizeof(SOC_USES) / sizeof(SOC_USES[0]))
+#define SOC_CARD_USES 15
+
+/* The uses of the line: card tokens in it after a keyword that plays
+ * white cards, and the powers by keyword; knights[K] is p<K>'s. */
+static void
+soc_uses(const char *line, size_t len, char knights[][16], size_t *used)
+{
+    static const char *const plays[] = {"play ", "special ", "heal ",
+                                        "siege ", "kay "};
+    char buf[320];
+    unsigned seat = 0;
+    const char *name = "";
+
+    if (len >= sizeof(buf))
+        return;
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    if (strncmp(buf, "start knights=", 14) == 0) {
+        const char *q = buf + 14;
+
+        for (unsigned k = 1; k <= 7 && *q && *q != ' '; k++) {
+            size_t j = 0;
+
+            while (*q && *q != ',' && *q != ' ' && j < 15)
+                knights[k][j++] = *q++;
+            knights[k][j] = '\0';
+            if (*q == ',')
+                q++;
+        }
+        return;
+    }
+    if (sscanf(buf, "%*s p%u", &seat) == 1 && seat >= 1 && seat <= 7)
+        name = knights[seat];
+    for (size_t i = 0; i < sizeof(plays) / sizeof(plays[0]); i++) {
+        const size_t n = strlen(plays[i]);
+
+        if (strncmp(buf, plays[i], n) != 0)
+            continue;
+        for (size_t c = 0; c < SOC_CARD_USES; c++) {
+            const char *at = strstr(buf + n, SOC_USES[c]);
+            const size_t cl = strlen(SOC_USES[c]);
+
+            if (at && at[-1] == ' ' &&
+                (at[cl] == '\0' || at[cl] == ' ' || at[cl] == ','))
+                used[c]++;
+        }
+    }
+    if (strncmp(buf, "swap ", 5) == 0 && strcmp(name, "arthur") == 0)
+        used[15]++;
+    if (strncmp(buf, "kay ", 4) == 0)
+        used[16]++;
+    if (strncmp(buf, "look ", 5) == 0)
+        used[17]++;
+    if (strncmp(buf, "draw ", 5) == 0 && strcmp(name, "gawain") == 0)
+        used[18]++;
+    if (strncmp(buf, "special ", 8) == 0 && strcmp(name, "galahad") == 0)
+        used[19]++;
+    if (strncmp(buf, "keep ", 5) == 0)
+        used[20]++;
+    if (strncmp(buf, "save ", 5) == 0)
+        used[21]++;
+    if (strncmp(buf, "cancel ", 7) == 0 && strstr(buf, " excalibur"))
+        used[22]++;
+}
+
 /* How the plausible players of Shadows over Camelot fare at each table
  * size with the default rules line of camelog simulate (the figures of
- * camelog-simulate(1)): the knights' wins, and the accusations whose
- * accused showed the traitor card against those that showed a loyal
- * one, read from each log's lines. */
+ * camelog-simulate(1)), each game seeded by its number: the knights'
+ * wins, in all games and in those where the traitor card was dealt;
+ * the loyal knights' accusations whose accused showed the traitor card
+ * against those that showed a loyal one, and the traitor's own (which
+ * he makes only to win at once); then what of the white cards and the
+ * knights' powers the first 200 games of each size never used. */
 static void
 bench_soc_play(struct rpl_ctx *ctx, const struct rpl_seckey *dealer,
                double scale)
 {
     const size_t games = (size_t)(1000 * scale) + 10;
+    const size_t sample = games < 200 ? games : 200;
+    size_t used[NSOC_USES] = {0};
+    bool none = true;
 
-    printf("plausible players (Shadows over Camelot), %zu games a table, "
-           "the default rules line (own=on; the Three Brave Knights at 3):\n",
+    printf("plausible players (Shadows over Camelot), %zu games a table "
+           "(seeded), the default rules line (own=on; the Three Brave "
+           "Knights at 3):\n",
            games);
     for (size_t n = 3; n <= 7; n++) {
         char rules[64];
-        size_t knights = 0, right = 0, wrong = 0;
+        size_t knights = 0, dealt = 0, dealt_won = 0;
+        size_t right = 0, wrong = 0, traitor_acc = 0;
 
         snprintf(rules, sizeof(rules), "players=%zu traitor=on brave=%s own=on",
                  n, n == 3 ? "on" : "off");
         for (size_t g = 0; g < games; g++) {
             struct rpl_log *log =
-                record_rules(ctx, dealer, "soc", rules, n, 1000000 + g);
+                record_soc_seeded(ctx, dealer, rules, n, 1000000 + g);
             size_t len = 0;
             const char *line = rpl_log_text(log, &len);
-            bool accused = false;
+            const unsigned traitor = soc_traitor_seat(ctx, log);
+            char names[8][16] = {{0}};
+            unsigned accuser = 0;
+            bool won = false;
 
             while (line && *line) {
                 const char *end = strchr(line, '\n');
+                const size_t ll = end ? (size_t)(end - line) : strlen(line);
 
                 if (strncmp(line, "end knights ", 12) == 0)
-                    knights++;
-                if (accused && strncmp(line, "shows ", 6) == 0) {
+                    won = true;
+                if (accuser && strncmp(line, "shows ", 6) == 0) {
                     const char *sp = strchr(line + 6, ' ');
 
-                    if (sp && strncmp(sp, " traitor", 8) == 0)
+                    if (accuser == traitor)
+                        traitor_acc++;
+                    else if (sp && strncmp(sp, " traitor", 8) == 0)
                         right++;
                     else
                         wrong++;
                 }
-                accused = strncmp(line, "accuse ", 7) == 0;
+                accuser = 0;
+                if (strncmp(line, "accuse p", 8) == 0)
+                    accuser = (unsigned)atoi(line + 8);
+                if (g < sample)
+                    soc_uses(line, ll, names, used);
                 line = end ? end + 1 : NULL;
             }
+            knights += won;
+            dealt += traitor != 0;
+            dealt_won += traitor != 0 && won;
             rpl_log_free(log);
         }
-        printf("  %zu players: knights win %.1f%%; accusations right %zu, "
-               "wrong %zu\n",
-               n, 100.0 * (double)knights / (double)games, right, wrong);
+        printf("  %zu players: knights win %.1f%% (%.1f%% of the %zu games "
+               "with a traitor dealt); the knights' accusations right %zu, "
+               "wrong %zu; the traitor's %zu\n",
+               n, 100.0 * (double)knights / (double)games,
+               dealt ? 100.0 * (double)dealt_won / (double)dealt : 0.0, dealt,
+               right, wrong, traitor_acc);
     }
+    printf("  never used in %zu games (%zu a table):", 5 * sample, sample);
+    for (size_t i = 0; i < NSOC_USES; i++)
+        if (!used[i]) {
+            printf(" %s", SOC_USES[i]);
+            none = false;
+        }
+    printf("%s\n", none ? " nothing (every white card and every knight's "
+                          "power that asks a decision)"
+                        : "");
 }
 
 static void

@@ -2979,6 +2979,8 @@ START_TEST(test_players_no_leaks)
         "players=5 traitor=on brave=off",
         "players=3 traitor=on brave=on",
         "players=7 traitor=on brave=off",
+        "players=4 traitor=on brave=off own=on",
+        "players=6 traitor=on brave=off own=on",
     };
     struct game g;
     struct soc_state *copy = malloc(sizeof(*copy));
@@ -3509,7 +3511,7 @@ soc_suite(void)
     tc = tcase_create("property");
     tcase_set_timeout(tc, 1200);
     tcase_add_loop_test(tc, test_no_leaks, 0, 3);
-    tcase_add_loop_test(tc, test_players_no_leaks, 0, 3);
+    tcase_add_loop_test(tc, test_players_no_leaks, 0, 5);
     tcase_add_test(tc, test_players_compete);
     tcase_add_test(tc, test_descriptions);
     tcase_add_test(tc, test_property);

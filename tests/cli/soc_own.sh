@@ -64,9 +64,9 @@ edit volunteer one.txt "$n" "volunteer p$(next "${2#p}") $3"
 
 # Convocation naming the knight it brings back: own=on names nobody,
 # each knight away answers for himself (the line's error says so).
-n=$(first four.txt '^special p[0-9] convocation$')
-set -- $(sed -n "${n}p" four.txt)
-edit convocation four.txt "$n" "$1 $2 $3 p$(next "${2#p}")"
+n=$(first one.txt '^special p[0-9] convocation$')
+set -- $(sed -n "${n}p" one.txt)
+edit convocation one.txt "$n" "$1 $2 $3 p$(next "${2#p}")"
 
 # A game of the notation before the key (own=off, one seat writes the
 # table's decision) still verifies as recorded.

@@ -60,6 +60,8 @@ rpl__soc_remember(struct soc_state *st, const struct soc_pub *before,
         }
         if (rpl__soc_evil_cost(before, k, cmd->opt) > least + SOC_EVIL_WORSE)
             bump(&m->evil_worse[k]);
+        else if (rpl__soc_evil_cost(before, k, cmd->opt) > least + SOC_EVIL_SLY)
+            bump(&m->evil_sly[k]);
         break;
     }
     case SOC_K_PLAY: {

@@ -1,8 +1,9 @@
 /*
  * plan.c - how the plausible loyal knights of Shadows over Camelot change
- * their plan at a small table (3 or 4 players; tactics.c asks).
+ * their plan at a small table (3 to 5 players; tactics.c asks), and how
+ * the hidden traitor works at each table (suspect.c and tactics.c ask).
  *
- * Three or four knights cannot hold evil off for long: every turn brings
+ * Three to five knights cannot hold evil off for long: every turn brings
  * a progression of evil, the black cards of finished quests turn into
  * siege engines, and the table has few life points to give.  They win
  * the race or not at all, so at a small table a loyal knight:
@@ -22,12 +23,15 @@
  *   than the flip did.
  *
  * The weights were measured with camelog simulate (the man page's
- * figures); at five players and more the knights play as before.
+ * figures); at six players and more the knights play as before.  Five
+ * joined the plan when the knights learned to wait before accusing
+ * (suspect.c): 600 games at five players, the knights won 42% with the
+ * larger table's plan and 55% with this one.
  */
 #include "soc.h"
 
 /* The largest table that plays the small table's plan. */
-#define SMALL_TABLE 4u
+#define SMALL_TABLE 5u
 
 /* The small table's weights, in percent (tactics.c's W_DRAW,
  * W_SACRIFICE and W_FLIP at a larger table). */
@@ -62,4 +66,15 @@ rpl__soc_plan_weight(const struct soc_pub *p, enum soc_plan_w w, long large)
         return SMALL_FLIP;
     }
     return large;
+}
+
+/* How often, in percent, the hidden traitor plays a heroic action as a
+ * loyal knight would.  At a small table every knight's work shows and a
+ * traitor who idles is found out, and each knight lost weighs more: he
+ * hides by working.  At a large one he sabotages more (measured: with a
+ * traitor who always works, seven knights win three games in four). */
+unsigned
+rpl__soc_traitor_busy(const struct soc_pub *p)
+{
+    return p->n >= 7 ? 33u : p->n == 6 ? 90u : 100u;
 }

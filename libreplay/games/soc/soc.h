@@ -569,6 +569,8 @@ struct soc_mem {
     uint8_t solo_low[SOC_MAX_SEATS + 1];  /* fight cards of 1 or 2 laid there */
     uint8_t declined[SOC_MAX_SEATS + 1];  /* no to Morgan while fit to go */
     uint8_t cancels[SOC_MAX_SEATS + 1];   /* Merlins or Excalibur offered */
+    uint8_t evil_sly[SOC_MAX_SEATS + 1];  /* progressions of evil worse than
+                                              the least, not far worse */
 };
 
 /* The core (pub, hid, rng) is saved before a line and restored when the
@@ -995,6 +997,9 @@ enum soc_plan_w { SOC_PLAN_DRAW, SOC_PLAN_SACRIFICE, SOC_PLAN_FLIP };
 
 /* Whether the table is small enough for the small table's plan. */
 bool rpl__soc_small_table(const struct soc_pub *p);
+/* How often, in percent, the hidden traitor works as a loyal knight
+ * would at this table. */
+unsigned rpl__soc_traitor_busy(const struct soc_pub *p);
 /* Whether a loyal knight leaves quest q alone at this table. */
 bool rpl__soc_plan_leaves(const struct soc_know *kn, unsigned q);
 /* Weight w at this table; `large` is its value at a larger one. */
@@ -1011,6 +1016,12 @@ long rpl__soc_suspicion(const struct soc_know *kn, unsigned t);
  * loyal knight weighs his own hand too (a Merlin, a fight card for the
  * siege), which nobody else sees. */
 #define SOC_EVIL_WORSE 120
+/* How far before the table notes a choice as worse than the least at
+ * all (suspect.c weighs that sign less). */
+#define SOC_EVIL_SLY 10
+/* What a loyal knight's accusation of seat t is worth (hundredths of a
+ * sword), -1 when he does not accuse. */
+long rpl__soc_accuse_value(const struct soc_know *kn, unsigned t);
 /* Adds an accepted line to the table's memory; before is the public
  * state the line was read against. */
 void rpl__soc_remember(struct soc_state *st, const struct soc_pub *before,

@@ -11,7 +11,12 @@
  * far worse than the least harmful one (0.01 a game against 0.5), nor
  * lost a solo quest he played low cards on (0 against 0.14 at seven
  * players); he gives Merlins more often (1.5 against 0.9).  A big hand
- * says nothing: the loyal knights' hands were larger.
+ * says nothing: the loyal knights' hands were larger.  Nor did a loyal
+ * knight choose a progression of evil worse than the least harmful one
+ * at all (none in 3,000 games, 600 at each size, against 1.3 a game
+ * for the traitor at 3 players, 2.5 at 4, 3.3 at 5, 3.2 at 6 and 2.9 at
+ * 7): the hidden traitor's quiet harm is the sign that finds him, and
+ * its factor is as large as that of a wrong accusation.
  */
 #include "soc.h"
 
@@ -25,7 +30,21 @@
 #define F_LOW     250 /* a fight card of 1 or 2 laid on a solo quest */
 #define F_DECLINE 200 /* fit to answer Morgan (6 cards, 4 life points), no */
 #define F_CANCEL  80  /* Merlins or Excalibur offered to cancel a card */
+#define F_SLY     800 /* worse than the least, not far worse */
 #define F_ACCUSED 800 /* an accusation that revealed nobody */
+
+/* The least chance, in percent, that a seat holds the traitor card
+ * before a loyal knight accuses it: a wrong accusation turns a white
+ * sword black, and a suspicion without evidence is wrong six times in
+ * seven. */
+#define ACCUSE_MIN 30
+
+/* The end of the game for an accusation: the swords still to come
+ * before the twelfth, what a right accusation is worth then (the game,
+ * mostly) and the least chance the knights accuse on. */
+#define END_NEAR  2u
+#define END_RIGHT 3000L
+#define END_MIN   20L
 
 /* r times f percent, n times, kept within bounds. */
 static long
@@ -46,6 +65,7 @@ conduct(const struct soc_know *kn, unsigned t)
     long r = LOYAL_CONDUCT;
 
     r = times(r, F_WORSE, m->evil_worse[t]);
+    r = times(r, F_SLY, m->evil_sly[t]);
     r = times(r, F_LOST, m->solo_lost[t]);
     r = times(r, F_LOW, m->solo_low[t]);
     r = times(r, F_DECLINE, m->declined[t]);
@@ -81,4 +101,44 @@ rpl__soc_suspicion(const struct soc_know *kn, unsigned t)
     /* Cards nobody at the table holds count as a loyal conduct each. */
     weights += LOYAL_CONDUCT * (SOC_NLOYALTY - 1 - shown - unknown);
     return weights ? 100 * conduct(kn, t) / weights : 0;
+}
+
+/* Whether the game is near its twelfth sword with a lead of the knights
+ * that the hidden traitor's flip of two white swords would overturn:
+ * then an accusation decides the game. */
+static bool
+flip_decides(const struct soc_pub *p)
+{
+    const long lead = (long)p->swords_w - (long)p->swords_b;
+
+    return p->swords_w + p->swords_b + END_NEAR >= SOC_SWORDS_END && lead > 0 &&
+           lead <= 4;
+}
+
+/* A loyal knight's accusation: right, a white sword and no flip at the
+ * end; wrong, a white sword turned black.  Where the hidden traitor
+ * works as a loyal knight would (rpl__soc_traitor_busy(), plan.c, at five
+ * players and fewer), the knights keep him working and accuse only when the
+ * flip would decide the game: the revealed traitor adds a progression of evil
+ * every turn and works no more (measured: knights who accused as soon as the
+ * odds favoured it won 37% at four players, 45% once they waited).  Where he
+ * idles, they accuse as soon as the odds favour it. */
+long
+rpl__soc_accuse_value(const struct soc_know *kn, unsigned t)
+{
+    const struct soc_pub *p = kn->p;
+    const long chance = rpl__soc_suspicion(kn, t);
+    long wrong = p->swords_w ? 250 : 125, right = 1000, least = ACCUSE_MIN;
+
+    if (flip_decides(p)) {
+        right = END_RIGHT;
+        least = END_MIN;
+    } else if (rpl__soc_traitor_busy(p) >= 100) {
+        return -1;
+    }
+    if (chance < least)
+        return -1;
+    if (p->swords_b + 1u >= SOC_BLACK_LOSS)
+        wrong = SOC_BOT_LOSS;
+    return (chance * right - (100 - chance) * wrong) / 100;
 }

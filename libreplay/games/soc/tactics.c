@@ -55,16 +55,10 @@
  * (suspect.c) for a sword, and loses more than it brings (measured: a
  * traitor who accused now and then won no more games).  How often he
  * plays his heroic actions as a loyal knight would depends on the table
- * (traitor_busy()). */
+ * (rpl__soc_traitor_busy(), plan.c). */
 #define TRAITOR_EVIL   8u
 #define TRAITOR_MERLIN 70u
 #define TRAITOR_SIEGE  50u
-
-/* The least chance, in percent, that a seat holds the traitor card
- * before a loyal knight accuses it: a wrong accusation turns a white
- * sword black, and a suspicion without evidence is wrong six times in
- * seven. */
-#define ACCUSE_MIN 30
 
 /* The loyal knight's weights, in percent of the values below, measured
  * with camelog simulate over 300 games at each table size (the man
@@ -878,26 +872,6 @@ rpl__soc_evil_cost(const struct soc_pub *p, unsigned k, unsigned opt)
     }
 }
 
-/* --------------------------------------------------------- suspicion */
-
-/* A loyal knight's accusation: right, a white sword and no flip at the
- * end; wrong, a white sword turned black. */
-static long
-accuse_value(const struct soc_know *kn, unsigned t)
-{
-    const struct soc_pub *p = kn->p;
-    const long chance = rpl__soc_suspicion(kn, t);
-    long wrong = p->swords_w ? 250 : 125;
-
-    if (chance < ACCUSE_MIN)
-        return -1;
-    if (p->swords_b + 1u >= SOC_BLACK_LOSS)
-        wrong = LOSS;
-    /* Right, a white sword and no flip at the end, which decides most
-     * close games. */
-    return (chance * 1000 - (100 - chance) * wrong) / 100;
-}
-
 /* --------------------------------------------------- special cards */
 
 /* What a single Merlin cancels at loc. */
@@ -1118,7 +1092,7 @@ best_extra(const struct soc_know *kn)
     if (!(p->used & SOC_T_ACCUSE) && p->traitor_on &&
         !(p->seat[kn->k].flags & SOC_F_ACCUSED))
         for (unsigned t = 1; t <= p->n; t++)
-            if (soc_living(p, t) && (v = accuse_value(kn, t)) > best)
+            if (soc_living(p, t) && (v = rpl__soc_accuse_value(kn, t)) > best)
                 best = v;
     return best;
 }
@@ -1171,7 +1145,7 @@ loyal_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
     case SOC_K_HEAL:
         return heal_value(kn, cmd->card);
     case SOC_K_ACCUSE:
-        return accuse_value(kn, cmd->seat2);
+        return rpl__soc_accuse_value(kn, cmd->seat2);
     case SOC_K_SACRIFICE:
         return best_extra(kn) -
                rpl__soc_lp_harm(s->lp) *
@@ -1184,17 +1158,6 @@ loyal_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
     }
 }
 
-/* How often, in percent, the hidden traitor plays a heroic action as a
- * loyal knight would.  At a small table every knight's work shows and a
- * traitor who idles is found out, and each knight lost weighs more: he
- * hides by working.  At a large one he sabotages more (measured: with a
- * traitor who always works, seven knights win three games in four). */
-static unsigned
-traitor_busy(const struct soc_pub *p)
-{
-    return p->n >= 7 ? 33u : p->n == 6 ? 90u : 100u;
-}
-
 /* The hidden traitor mostly works as a loyal knight would; otherwise he
  * sabotages quietly: he hoards white cards, sits on the solo quests and
  * loses them with low cards, and now and then accuses a loyal knight
@@ -1205,7 +1168,7 @@ traitor_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
     const struct soc_pub *p = kn->p;
     const struct soc_seat *s = &p->seat[kn->k];
 
-    if (kn->mood < traitor_busy(p) && cmd->kw != SOC_K_ACCUSE)
+    if (kn->mood < rpl__soc_traitor_busy(p) && cmd->kw != SOC_K_ACCUSE)
         return loyal_heroic(kn, cmd);
     switch (cmd->kw) {
     case SOC_K_PLAY:
