@@ -347,6 +347,9 @@ size_t rpl__sig_line(char *out, size_t cap, size_t seat, const uint8_t sig[64]);
 size_t rpl__seal_line(char *out, size_t cap, const uint8_t sig[64]);
 size_t rpl__reveal_line(char *out, size_t cap, const uint8_t secret[32]);
 
+/* Whether d can be a delivery: a line, a label of 1..63 bytes and a value
+ * of at most 191, both UTF-8 without control characters. */
+bool rpl__delivery_ok(const struct rpl_delivery *d);
 /* Appends the JSON form of d (rpl_delivery_format_json()), or null when
  * d is not a delivery. */
 void rpl__delivery_json(struct rpl__buf *b, const struct rpl_delivery *d);
