@@ -285,6 +285,7 @@ sanitize: deps
 	@ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	CAMELOG_AVALON_GAMES=10000 CAMELOG_SOC_GAMES=2000 CK_TIMEOUT_MULTIPLIER=5 \
+	CLI_TIMEOUT=600 \
 	    $(MAKE) --no-print-directory check-run B=build-san \
 	        SANITIZE=address,undefined
 
