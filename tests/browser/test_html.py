@@ -485,7 +485,6 @@ try:
     r10 = reveal("avalon-10")
     perc = next(s for s in r10["seats"] if s["role"] == "percival")
     driver.get("file://%s#as=p%d&step=20" % (path, perc["seat"]))
-    driver.refresh()
     network_ok(name, path)
     heads = driver.find_elements(By.CSS_SELECTOR, "#vote-grid tbody th")
     for k in perc["sees"]:
