@@ -11,33 +11,13 @@
 //     line changed parts from it at that line, with the same keys.
 //
 //   node tests/web/choice.mjs CAMELOG WASM_DIR LOG DELIVERIES_DIR DEALER_PUB WORK
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { start } from "./harness.mjs";
 
-const [camelog, wasmDir, logFile, dlDir, dealerPub, work] =
-  process.argv.slice(2);
-if (!globalThis.crypto?.getRandomValues) {
-  globalThis.crypto = (await import("node:crypto")).webcrypto;
-}
-const { load } = await import(
-  pathToFileURL(resolve(wasmDir, "camelog.js")).href);
-const lib = await load(readFileSync(join(wasmDir, "camelog.wasm")));
-
-let failures = 0, checks = 0;
-function expect(cond, what) {
-  checks++;
-  if (!cond) {
-    failures++;
-    console.error(`choice: FAILED: ${what}`);
-  }
-}
-
-function c(args) {
-  return spawnSync(camelog, args, { encoding: "utf8" });
-}
+const h = await start("choice");
+const { camelog, wasmDir, logFile, dlDir, dealerPub, work, lib, expect, c } = h;
 
 const cMessage = (r) => r.stderr.trim().replace(/^camelog: [^:]*:(\d+:)? ?/, "");
 const lines = gunzipSync(readFileSync(logFile)).toString("utf8").split("\n");
@@ -116,7 +96,6 @@ for (const turned of [false, true]) {
 }
 final.close();
 
-console.log(`choice: ${checks - failures} of ${checks} checks passed ` +
+h.finish(
   `(${signed} lines signed with their own action, ${refused} refused ` +
   `with another, ${compared} histories compared)`);
-process.exit(failures === 0 ? 0 : 1);

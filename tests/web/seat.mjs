@@ -14,33 +14,13 @@
 //     another seat), with the same code and message.
 //
 //   node tests/web/seat.mjs CAMELOG WASM_DIR LOG DELIVERIES_DIR DEALER_PUB WORK
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { start } from "./harness.mjs";
 
-const [camelog, wasmDir, logFile, dlDir, dealerPub, work] =
-  process.argv.slice(2);
-if (!globalThis.crypto?.getRandomValues) {
-  globalThis.crypto = (await import("node:crypto")).webcrypto;
-}
-const { load } = await import(
-  pathToFileURL(resolve(wasmDir, "camelog.js")).href);
-const lib = await load(readFileSync(join(wasmDir, "camelog.wasm")));
-
-let failures = 0, checks = 0;
-function expect(cond, what) {
-  checks++;
-  if (!cond) {
-    failures++;
-    console.error(`seat: FAILED: ${what}`);
-  }
-}
-
-function c(args) {
-  return spawnSync(camelog, args, { encoding: "utf8" });
-}
+const h = await start("seat");
+const { camelog, wasmDir, logFile, dlDir, dealerPub, work, lib, expect, c } = h;
 
 const text = gunzipSync(readFileSync(logFile)).toString("utf8");
 const lines = text.split("\n");
@@ -186,7 +166,6 @@ for (let s = 1; s <= seats; s++) {
 final.close();
 expect(delivered > seats * 3, `only ${delivered} deliveries checked`);
 
-console.log(`seat: ${checks - failures} of ${checks} checks passed ` +
+h.finish(
   `(${signed} signatures remade, ${seats} pledges, ${delivered} ` +
   `deliveries)`);
-process.exit(failures === 0 ? 0 : 1);
