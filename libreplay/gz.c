@@ -422,6 +422,14 @@ inflate_error(int zrc, const z_stream *zs, struct rpl_error *err)
     }
 }
 
+bool
+rpl__gz_is_canonical(const uint8_t *in, size_t in_len)
+{
+    static const uint8_t head[8] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0};
+
+    return in_len >= 10 && memcmp(in, head, sizeof(head)) == 0;
+}
+
 enum rpl_status
 rpl__gz_inflate(struct rpl_ctx *ctx, const uint8_t *in, size_t in_len,
                 char **out, size_t *out_len, struct rpl_error *err)

@@ -386,6 +386,10 @@ enum rpl_status rpl__file_write(const char *path, const void *data, size_t len,
 enum rpl_status rpl__gz_inflate(struct rpl_ctx *ctx, const uint8_t *in,
                                 size_t in_len, char **out, size_t *out_len,
                                 struct rpl_error *err);
+/* Whether a gzip member's header is the one camelog writes (camelog(5)
+ * "Container"): no flag set (no name, comment, extra field or header CRC)
+ * and MTIME 0; XFL and OS may be anything. */
+bool rpl__gz_is_canonical(const uint8_t *in, size_t in_len);
 /* One gzip member, MTIME 0, no name, comment or extra field. */
 enum rpl_status rpl__gz_deflate(struct rpl_ctx *ctx, const char *text,
                                 size_t len, uint8_t **out, size_t *out_len,

@@ -1,6 +1,5 @@
 /*
- * log.c - the .camelog log: reading the container, indexing lines, and
- * verification in file order (header, chain, seals, seat signatures,
+ * log.c - the .camelog log: its lines, and verification in file order (header, chain, seals, seat signatures,
  * entropy, the game's rules, the reveal and the opens, completeness).
  *
  * Verification makes one pass.  The chain value before line i is kept in
@@ -97,327 +96,6 @@ rpl__log_line(const struct rpl_log *log, size_t no, size_t *len)
         end = log->len - 1;
     *len = end - log->start[no - 1];
     return log->text + log->start[no - 1];
-}
-
-/* Indexes the lines of log->text in one pass, the index growing as it
- * goes; faults of the text as a whole (limits) are line 0, and too many
- * lines is reported before a line that is too long. */
-static enum rpl_status
-index_lines(struct rpl_log *log, struct rpl_error *err)
-{
-    const char *const text = log->text;
-    const size_t len = log->len;
-    /* Room for lines of 24 bytes on average (canonical lines run about
-     * 30), doubled when the text has more. */
-    size_t cap = len / 24 + 8 < RPL_MAX_LINES ? len / 24 + 8 : RPL_MAX_LINES;
-    size_t n = 0;
-    size_t from = 0;
-    size_t too_long = 0; /* the first line over RPL_MAX_LINE, 0 if none */
-
-    log->start = rpl__alloc(log->ctx, cap * sizeof(*log->start));
-    if (!log->start)
-        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    while (from < len) {
-        const char *nl = memchr(text + from, '\n', len - from);
-        const size_t end = nl ? (size_t)(nl - text) : len;
-
-        if (n == cap) {
-            const size_t ncap =
-                cap < RPL_MAX_LINES / 2 ? 2 * cap : RPL_MAX_LINES;
-            size_t *grown;
-
-            if (n == RPL_MAX_LINES)
-                return rpl__err(err, RPL_E_LIMIT, 0,
-                                "more than %u lines (RPL_MAX_LINES)",
-                                RPL_MAX_LINES);
-            grown = rpl__realloc(log->ctx, log->start, ncap * sizeof(*grown));
-            if (!grown)
-                return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-            log->start = grown;
-            cap = ncap;
-        }
-        log->start[n++] = from;
-        if (end - from > RPL_MAX_LINE && !too_long)
-            too_long = n;
-        from = end + 1;
-    }
-    log->nlines = n;
-    log->ends_with_lf = len > 0 && text[len - 1] == '\n';
-    if (too_long)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "line %zu is longer than %u bytes (RPL_MAX_LINE)",
-                        too_long, RPL_MAX_LINE);
-    return RPL_OK;
-}
-
-static enum rpl_status
-log_new(struct rpl_ctx *ctx, struct rpl_log **out, struct rpl_error *err)
-{
-    struct rpl_log *log = rpl__calloc(ctx, 1, sizeof(*log));
-
-    if (!log)
-        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    log->ctx = ctx;
-    /* Not zeroed: a warning's bytes are touched when it is written. */
-    log->warn = rpl__alloc(ctx, RPL_MAX_WARNINGS * sizeof(*log->warn));
-    if (!log->warn) {
-        rpl__free(ctx, log);
-        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    }
-    *out = log;
-    return RPL_OK;
-}
-
-void
-rpl_log_free(struct rpl_log *log)
-{
-    if (!log)
-        return;
-    if (log->st) {
-        sodium_memzero(log->st, log->game->state_size);
-        rpl__free(log->ctx, log->st);
-    }
-    sodium_memzero(log->seed, sizeof(log->seed));
-    rpl__log_forget(log);
-    rpl__free(log->ctx, log->warn);
-    rpl__free(log->ctx, log->start);
-    rpl__free(log->ctx, log->text);
-    rpl__free(log->ctx, log);
-}
-
-/* Takes ownership of text (NUL-terminated, len bytes). */
-static enum rpl_status
-log_adopt(struct rpl_ctx *ctx, struct rpl_log **out, char *text, size_t len,
-          struct rpl_error *err)
-{
-    struct rpl_log *log = NULL;
-    enum rpl_status rc;
-
-    rc = log_new(ctx, &log, err);
-    if (rc != RPL_OK) {
-        rpl__free(ctx, text);
-        return rc;
-    }
-    log->text = text;
-    log->len = len;
-    rc = index_lines(log, err);
-    if (rc != RPL_OK) {
-        rpl_log_free(log);
-        return rc;
-    }
-    *out = log;
-    return RPL_OK;
-}
-
-/* Whether bytes that should be gzip (1f 8b) begin as text instead: a
- * text log given where a .camelog file is expected. */
-static bool
-is_plain_text(const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    const size_t n = len < 64 ? len : 64;
-
-    if (n == 0 || (len >= 2 && p[0] == 0x1f && p[1] == 0x8b))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\r' && p[i] != '\t')
-            return false;
-    return true;
-}
-
-bool
-rpl_log_is_text(const struct rpl_log *log)
-{
-    return log->is_text;
-}
-
-enum rpl_status
-rpl_log_read_mem(struct rpl_ctx *ctx, struct rpl_log **out, const void *gz,
-                 size_t gz_len, struct rpl_error *err)
-{
-    char *text = NULL;
-    size_t text_len = 0;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    *out = NULL;
-    if (gz_len > RPL_MAX_COMPRESSED)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "file is over the %u-byte limit (RPL_MAX_COMPRESSED)",
-                        RPL_MAX_COMPRESSED);
-    if (is_plain_text(gz, gz_len))
-        return rpl__err(err, RPL_E_GZIP, 0,
-                        "not gzip but plain text (compress a text log with "
-                        "camelog pack)");
-    rc = rpl__gz_inflate(ctx, gz, gz_len, &text, &text_len, err);
-    if (rc != RPL_OK)
-        return rc;
-    return log_adopt(ctx, out, text, text_len, err);
-}
-
-enum rpl_status
-rpl_log_read(struct rpl_ctx *ctx, struct rpl_log **out, const char *path,
-             struct rpl_error *err)
-{
-    uint8_t *raw = NULL;
-    size_t raw_len = 0;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    *out = NULL;
-    /* Up to the text limit, the larger: a file that does not start with
-     * the gzip magic (1f 8b) is plain canonical text (a host journal), held to
-     * RPL_MAX_TEXT; a gzip file is held to RPL_MAX_COMPRESSED. */
-    _Static_assert(RPL_MAX_TEXT >= RPL_MAX_COMPRESSED, "limits");
-    rc = rpl__file_read(ctx, path, RPL_MAX_TEXT, &raw, &raw_len, err);
-    if (rc != RPL_OK)
-        return rc;
-    /* Plain text only when it opens as canonical text must ("camelog
-     * 1" or "camelog 2"): anything else goes to the gzip reader, which
-     * says what is wrong, as before. */
-    if (raw_len < 10 || memcmp(raw, "camelog ", 8) != 0 ||
-        (raw[8] != '1' && raw[8] != '2') || raw[9] != '\n') {
-        rc = rpl_log_read_mem(ctx, out, raw, raw_len, err);
-        rpl__free(ctx, raw);
-        return rc;
-    }
-    /* rpl__file_read() leaves a NUL after the bytes. */
-    rc = log_adopt(ctx, out, (char *)raw, raw_len, err);
-    if (rc == RPL_OK)
-        (*out)->is_text = true;
-    return rc;
-}
-
-/* Whether a token of lenient text is hex to be lowercased: the id or a
- * 32-byte value. */
-static bool
-is_hex_token(const char *s, size_t n)
-{
-    if (n != 32 && n != 64)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
-              (s[i] >= 'A' && s[i] <= 'F')))
-            return false;
-    return true;
-}
-
-/* Lowercases b->p[from..b->len), the token just written, when it is a
- * hex token; a quoted string (a seat name) is never touched. */
-static void
-lower_hex_token(struct rpl__buf *b, size_t from)
-{
-    if (b->failed || from >= b->len || b->p[from] == '"' ||
-        !is_hex_token(b->p + from, b->len - from))
-        return;
-    for (size_t h = from; h < b->len; h++)
-        if (b->p[h] >= 'A' && b->p[h] <= 'F')
-            b->p[h] = (char)(b->p[h] - 'A' + 'a');
-}
-
-/* Lenient text to canonical: drops CR before LF, blank lines and '#'
- * comment lines, collapses blanks outside quotes, lowercases hex tokens,
- * ends with LF; a bare `seal` becomes a seal of 64 zero bytes for
- * rpl_log_reseal() to fill in.  Tokens are split as the strict tokenizer
- * splits them: a token that starts with '"' runs to the closing quote,
- * with \" and \\ as escapes, and is copied as it is. */
-static void
-canonicalize(struct rpl__buf *b, const char *text, size_t len)
-{
-    static const char zero_seal[] =
-        "seal AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-        "AAAAAAAAAAAAAAAAAAAAAA==";
-    size_t i = 0;
-
-    while (i < len) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        const size_t end = nl ? (size_t)(nl - text) : len;
-        size_t s = i;
-        size_t e = end;
-        size_t tok = 0;
-        bool in_tok = false;
-        bool quoted = false;
-        bool escaped = false;
-        bool space = false;
-
-        i = end + 1;
-        while (s < e && (text[s] == ' ' || text[s] == '\t'))
-            s++;
-        while (e > s && (text[e - 1] == ' ' || text[e - 1] == '\t' ||
-                         text[e - 1] == '\r'))
-            e--;
-        if (s == e || text[s] == '#')
-            continue;
-        if (e - s == 4 && memcmp(text + s, "seal", 4) == 0) {
-            rpl__buf_puts(b, zero_seal);
-            rpl__buf_add(b, "\n", 1);
-            continue;
-        }
-        for (size_t k = s; k < e; k++) {
-            const char c = text[k];
-
-            if (!quoted && (c == ' ' || c == '\t')) {
-                if (in_tok)
-                    lower_hex_token(b, tok);
-                in_tok = false;
-                space = true;
-                continue;
-            }
-            if (space) {
-                rpl__buf_add(b, " ", 1);
-                space = false;
-            }
-            if (!in_tok) {
-                tok = b->len;
-                in_tok = true;
-                quoted = c == '"';
-            } else if (quoted) {
-                if (escaped)
-                    escaped = false;
-                else if (c == '\\')
-                    escaped = true;
-                else if (c == '"')
-                    quoted = false;
-            }
-            rpl__buf_add(b, &c, 1);
-        }
-        if (in_tok)
-            lower_hex_token(b, tok);
-        rpl__buf_add(b, "\n", 1);
-    }
-}
-
-enum rpl_status
-rpl_log_parse(struct rpl_ctx *ctx, struct rpl_log **out, const char *text,
-              size_t text_len, bool lenient, struct rpl_error *err)
-{
-    struct rpl__buf b;
-    char *copy = NULL;
-    size_t len;
-    enum rpl_status rc;
-
-    rpl__err_clear(err);
-    *out = NULL;
-    if (text_len > RPL_MAX_TEXT)
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "text is over the %u-byte limit (RPL_MAX_TEXT)",
-                        RPL_MAX_TEXT);
-    rpl__buf_init(&b, ctx);
-    if (lenient)
-        canonicalize(&b, text, text_len);
-    else
-        rpl__buf_add(&b, text, text_len);
-    if (b.len > RPL_MAX_TEXT) {
-        rpl__buf_release(&b);
-        return rpl__err(err, RPL_E_LIMIT, 0,
-                        "text is over the %u-byte limit (RPL_MAX_TEXT)",
-                        RPL_MAX_TEXT);
-    }
-    len = b.len;
-    rc = rpl__buf_take(&b, &copy, err); /* NUL-terminated, even when empty */
-    if (rc != RPL_OK)
-        return rc;
-    return log_adopt(ctx, out, copy, len, err);
 }
 
 size_t
@@ -889,6 +567,7 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (rc != RPL_OK)
         return rc;
     v->started = true;
+    v->applied = true;
     if (!was_over && log->game->is_over(log->st))
         v->end_line = ln->no;
     v->prev_author = applied.author;
@@ -919,10 +598,16 @@ verify_lines(struct verify *v, struct rpl_error *err)
                                 "the text starts with a byte order mark");
             return rc;
         }
-        if (v->hdr != H_DONE)
+        v->applied = false;
+        if (v->hdr != H_DONE) {
             rc = header_line(v, &ln, err);
-        else
+            if (rc == RPL_OK && v->obs && v->obs->header)
+                rc = v->obs->header(v->obs->a, log, &ln, err);
+        } else {
             rc = body_line(v, &ln, err);
+            if (rc == RPL_OK && v->applied && v->obs && v->obs->line)
+                rc = v->obs->line(v->obs->a, log, &ln, err);
+        }
         if (rc != RPL_OK)
             return rc;
         memcpy(v->prev_head, v->head, RPL__HASH);
@@ -996,6 +681,13 @@ enum rpl_status
 rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
                struct rpl_report *rep)
 {
+    return rpl__log_verify_with(log, opts, rep, NULL);
+}
+
+enum rpl_status
+rpl__log_verify_with(struct rpl_log *log, const struct rpl_verify_opts *opts,
+                     struct rpl_report *rep, const struct rpl__observer *obs)
+{
     struct verify *v;
     enum rpl_status rc;
 
@@ -1024,6 +716,7 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
     }
     v->log = log;
     v->opts = opts;
+    v->obs = obs;
     v->rep = &log->rep;
     env_init(&v->env, log);
     v->env.warn = add_warning;
@@ -1058,6 +751,12 @@ rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
         log->is_verified = true;
         log->is_complete = log->rep.progress == RPL_PROGRESS_COMPLETE;
         log->pos = SIZE_MAX; /* the replay state must be rebuilt */
+        if (obs && obs->end)
+            rc = obs->end(obs->a, log, &log->rep.error);
+        if (rc != RPL_OK) {
+            log->is_verified = false;
+            log->is_complete = false;
+        }
     }
     sodium_memzero(v, sizeof(*v));
     rpl__free(log->ctx, v);

@@ -21,6 +21,11 @@ struct rpl_log {
     size_t nlines;
     bool ends_with_lf;
     bool is_text; /* read as plain text, not gzip */
+    /* The file's bytes when they are the canonical container (one gzip
+     * member with the header camelog writes: rpl__gz_is_canonical()),
+     * kept for the archive, which stores them as they are; else NULL. */
+    uint8_t *gz;
+    size_t gz_len;
 
     /* What the last verification found. */
     bool is_verified;
@@ -123,6 +128,28 @@ enum rpl_status rpl__log_apply(struct rpl_log *log, const struct rpl__line *ln,
                                struct rpl_error *err);
 /* Frees and wipes the deliveries of rpl_log_learn() (log_known.c). */
 void rpl__log_forget(struct rpl_log *log);
+
+/* What one verify pass lends an observer (the archive's index), so that
+ * nothing replays or splits the log again: each header line once it is
+ * checked, each game line once it is applied (log->st is the state after
+ * it), and the end of a verify that passed.  An observer's failure fails
+ * the verify with its error. */
+struct rpl__observer {
+    void *a;
+    enum rpl_status (*header)(void *a, const struct rpl_log *log,
+                              const struct rpl__line *ln,
+                              struct rpl_error *err);
+    enum rpl_status (*line)(void *a, const struct rpl_log *log,
+                            const struct rpl__line *ln, struct rpl_error *err);
+    enum rpl_status (*end)(void *a, const struct rpl_log *log,
+                           struct rpl_error *err);
+};
+
+/* rpl_log_verify() with an observer (NULL: none). */
+enum rpl_status rpl__log_verify_with(struct rpl_log *log,
+                                     const struct rpl_verify_opts *opts,
+                                     struct rpl_report *rep,
+                                     const struct rpl__observer *obs);
 
 /* Line no (1-based) without its LF; NULL when out of range. */
 const char *rpl__log_line(const struct rpl_log *log, size_t no, size_t *len);

@@ -13,6 +13,8 @@ struct verify {
     const struct rpl_verify_opts *opts;
     struct rpl_report *rep;
     struct rpl__env env;
+    const struct rpl__observer *obs; /* NULL: none */
+    bool applied;                    /* the line was a game line, applied */
     enum {
         H_CAMELOG,
         H_GAME,

@@ -1387,6 +1387,17 @@ RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_entry_new(struct rpl_log *log, struct rpl_ctx *keep,
                       struct rpl_archive_entry **out, struct rpl_error *err)
     RPL_NONNULL(1, 3);
+/* rpl_log_verify() of a log just read, and in the same pass its entry:
+ * nothing is split or replayed twice.  rep is rpl_log_verify()'s; a log
+ * that fails it returns its code, err a copy of rep->error and *out NULL;
+ * a log that verifies may still fail as rpl_archive_entry_new() fails
+ * (rep->error.code is then RPL_OK).  A log read from a canonical
+ * container (camelog(5)) lends its file's bytes, stored as they are;
+ * keep serves only the others. */
+RPL_API RPL_NODISCARD enum rpl_status rpl_archive_entry_verify(
+    struct rpl_log *log, const struct rpl_verify_opts *opts,
+    struct rpl_report *rep, struct rpl_ctx *keep,
+    struct rpl_archive_entry **out, struct rpl_error *err) RPL_NONNULL(1, 3, 5);
 RPL_API void rpl_archive_entry_free(struct rpl_archive_entry *e);
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_archive_add_entry(struct rpl_archive *ar, struct rpl_archive_entry *e,

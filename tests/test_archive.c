@@ -2483,6 +2483,152 @@ soc_collect(void *ud, const struct rpl_archive_game *g)
     return true;
 }
 
+/* Every row of an archive, table by table, as text (a growing buffer). */
+struct rows_text {
+    char *p;
+    size_t len, cap;
+};
+
+static bool
+rows_text_add(void *ud, size_t ncols, const char *const *names,
+              const char *const *values, const enum rpl_sql_type *types)
+{
+    struct rows_text *t = ud;
+
+    (void)names;
+    (void)types;
+    for (size_t i = 0; i < ncols; i++) {
+        const char *v = values[i] ? values[i] : "-";
+        const size_t n = strlen(v) + 2;
+
+        if (t->len + n + 1 > t->cap) {
+            t->cap = 2 * (t->len + n + 1);
+            t->p = realloc(t->p, t->cap);
+            ck_assert_ptr_nonnull(t->p);
+        }
+        t->len += (size_t)snprintf(t->p + t->len, t->cap - t->len, "%s%s", v,
+                                   i + 1 < ncols ? "|" : "\n");
+    }
+    return true;
+}
+
+static char *
+archive_rows(struct rpl_archive *ar)
+{
+    static const char *const tables[] = {
+        "game",           "log",      "rule",          "seat",     "quest",
+        "card",           "lady",     "assassination", "soc_game", "soc_quest",
+        "soc_accusation", "soc_seat", "game_variant"};
+    struct rows_text t = {NULL, 0, 0};
+    struct rpl_error err;
+    char sql[96];
+
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+        snprintf(sql, sizeof(sql), "SELECT '%s', * FROM %s ORDER BY 2, 3",
+                 tables[i], tables[i]);
+        ck_assert_msg(rpl_archive_sql(ar, sql, rows_text_add, &t, &err) ==
+                          RPL_OK,
+                      "%s: %s", sql, err.msg);
+    }
+    ck_assert_ptr_nonnull(t.p);
+    return t.p;
+}
+
+/* rpl_archive_entry_verify() indexes a log in the pass that verifies it:
+ * its rows are those of rpl_archive_add(), which replays a verified log,
+ * for every game of both corpora (Shadows over Camelot's with games not
+ * revealed); a log that fails the verify gets no entry and the report's
+ * error, one that verifies without a final seal the entry's. */
+START_TEST(entry_verify_is_add)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct game g[12];
+    struct soc_truth *s = calloc(NSOC, sizeof(*s));
+    struct rpl_archive *replayed, *one_pass;
+    struct rpl_archive_entry *e = NULL;
+    enum rpl_archive_added what;
+    struct rpl_report rep;
+    struct rpl_error err;
+    struct rpl_log *log;
+    struct tmp t1, t2;
+    char *a, *b, *text;
+    size_t len;
+
+    ck_assert_ptr_nonnull(s);
+    tmp_make(&t1);
+    tmp_make(&t2);
+    make_corpus(ctx, g, 12);
+    soc_corpus(ctx, s);
+    replayed = open_archive(ctx, t1.db, RPL_ARCHIVE_CREATE);
+    one_pass = open_archive(ctx, t2.db, RPL_ARCHIVE_CREATE);
+    for (size_t i = 0; i < 12 + NSOC; i++) {
+        text = i < 12 ? g[i].text : s[i - 12].text;
+        len = i < 12 ? g[i].len : s[i - 12].len;
+        log = parse_verified(ctx, text, len);
+        ck_assert_msg(rpl_archive_add(replayed, log, &what, &err) == RPL_OK,
+                      "%s", err.msg);
+        rpl_log_free(log);
+        ck_assert_int_eq(rpl_log_parse(ctx, &log, text, len, false, &err),
+                         RPL_OK);
+        ck_assert_msg(
+            rpl_archive_entry_verify(log, NULL, &rep, ctx, &e, &err) == RPL_OK,
+            "game %zu, line %zu: %s", i, err.line, err.msg);
+        ck_assert_int_eq(rep.error.code, RPL_OK);
+        ck_assert_msg(rpl_archive_add_entry(one_pass, e, &what, &err) == RPL_OK,
+                      "%s", err.msg);
+        ck_assert_int_eq(what, RPL_ARCHIVE_ADDED);
+        rpl_archive_entry_free(e);
+        rpl_log_free(log);
+    }
+    a = archive_rows(replayed);
+    b = archive_rows(one_pass);
+    ck_assert_uint_gt(strlen(a), 10000);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+
+    /* A byte changed: the verify's error, no entry. */
+    text = malloc(g[0].len + 1);
+    ck_assert_ptr_nonnull(text);
+    memcpy(text, g[0].text, g[0].len + 1);
+    text[g[0].len - 3] ^= 1;
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, text, g[0].len, false, &err),
+                     RPL_OK);
+    e = (struct rpl_archive_entry *)&what; /* must be set to NULL */
+    ck_assert_int_ne(rpl_archive_entry_verify(log, NULL, &rep, NULL, &e, &err),
+                     RPL_OK);
+    ck_assert_ptr_null(e);
+    ck_assert_int_ne(rep.error.code, RPL_OK);
+    ck_assert_str_eq(err.msg, rep.error.msg);
+    rpl_log_free(log);
+
+    /* Without its last seal: verifies, with W-tail, and is refused. */
+    len = g[0].len - 1;
+    while (len > 0 && g[0].text[len - 1] != '\n')
+        len--;
+    ck_assert_int_eq(rpl_log_parse(ctx, &log, g[0].text, len, false, &err),
+                     RPL_OK);
+    ck_assert_int_eq(rpl_archive_entry_verify(log, NULL, &rep, NULL, &e, &err),
+                     RPL_E_INCOMPLETE);
+    ck_assert_int_eq(rep.error.code, RPL_OK);
+    ck_assert_ptr_null(e);
+    ck_assert_ptr_nonnull(strstr(err.msg, "archive keeps sealed logs"));
+    rpl_log_free(log);
+
+    free(text);
+    rpl_archive_close(replayed);
+    rpl_archive_close(one_pass);
+    soc_free(s, NSOC);
+    free(s);
+    free_corpus(g, 12);
+    rm_db(&t1);
+    rm_db(&t2);
+    tmp_remove(&t1);
+    tmp_remove(&t2);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* --role takes a knight, --side loyal and traitor name the sides of
  * Shadows over Camelot; stats count its games apart. */
 START_TEST(soc_filters_and_stats)
@@ -3157,6 +3303,7 @@ archive_suite(void)
     tcase_add_test(tc, schema_refuses_others);
     tcase_add_test(tc, schema_seat_result);
     tcase_add_test(tc, add_is_idempotent);
+    tcase_add_test(tc, entry_verify_is_add);
     tcase_add_test(tc, add_replaces_earlier_log);
     tcase_add_test(tc, add_imported_game);
     tcase_add_test(tc, add_refusals);

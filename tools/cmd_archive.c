@@ -10,10 +10,10 @@
  * add reads and verifies files outside any transaction, a chunk at a
  * time, then stores the chunk as one batch: another process adding to the
  * same archive waits at most for one chunk, and a kill leaves every
- * earlier chunk stored and nothing of the current one.  With -j 2 or
- * more the jobs also index and compress each log
- * (rpl_archive_entry_new()), so that the main thread, the only writer,
- * does little but the database's part between the jobs it runs.
+ * earlier chunk stored and nothing of the current one.  A job indexes
+ * each log in the pass that verifies it (rpl_archive_entry_verify()),
+ * so that the main thread, the only writer, does little but the
+ * database's part between the jobs it runs.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -544,16 +544,20 @@ add_read(void *ud, struct rpl_ctx *ctx, size_t index, void *data)
 
     st = rpl_log_read(ctx, &log, file, &err);
     if (st == RPL_OK) {
-        st = rpl_log_verify(log, &opts, &rep);
+        /* One pass: the verify makes the entry; a log that verifies but
+         * cannot be archived fails when its turn to be stored comes. */
+        st = rpl_archive_entry_verify(log, &opts, &rep,
+                                      cli_pool_keep() ? cli_pool_keep() : ctx,
+                                      &job->entry, &job->entry_err);
+        if (rep.error.code == RPL_OK) {
+            job->entry_st = st;
+            st = RPL_OK;
+        }
         err = rep.error;
     }
     if (st == RPL_OK) {
         memcpy(job->id, rep.id, 33);
         job->log = log;
-        if (cli_pool_keep()) {
-            job->entry_st = rpl_archive_entry_new(log, cli_pool_keep(),
-                                                  &job->entry, &job->entry_err);
-        }
         return CLI_EXIT_OK;
     }
     rpl_log_free(log);
@@ -649,16 +653,6 @@ add_chunk_once(struct add_run *run, struct chunk *c, enum rpl_status *out_st,
         if (!c->log[i]) {
             i++;
             continue;
-        }
-        /* Without worker threads, this thread makes the entries of the
-         * next run, its context keeping the compressor. */
-        for (j = i; j < c->n && j < i + ADD_RUN; j++) {
-            struct add_job *job = c->job[j];
-
-            if (c->log[j] && !job->entry && job->entry_st == RPL_OK) {
-                job->entry_st = rpl_archive_entry_new(
-                    c->log[j], run->ctx, &job->entry, &job->entry_err);
-            }
         }
         /* A run of entries in one call; a log without one fails alone,
          * as rpl_archive_add() would have. */

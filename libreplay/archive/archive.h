@@ -212,12 +212,21 @@ struct ix {
     struct ix_cell *cell;
     size_t ncells, cell_cap;
     struct rpl__buf text;
+    /* The game's scratch for its index() and what it is lent. */
+    void *scratch;
+    struct rpl__env env;
+    const char *names[RPL_MAX_SEATS + 1];
 };
 
 /* Reads everything the index needs from a verified log (in the log's
- * thread: no archive is needed); x lends from the log. */
+ * thread: no archive is needed), replaying it; x lends from the log. */
 enum rpl_status rpl__ar_index(struct ix *x, struct rpl_log *log,
                               struct rpl_error *err);
+/* rpl_log_verify() of log that reads the same in its one pass: nothing
+ * is split or replayed again.  x is complete when the verify passes. */
+enum rpl_status rpl__ar_index_verify(struct ix *x, struct rpl_log *log,
+                                     const struct rpl_verify_opts *opts,
+                                     struct rpl_report *rep);
 /* Names the table of each of x's rows by its place in ar's schema:
  * RPL_E_ARG for a table that is not a game's. */
 enum rpl_status rpl__ar_resolve(const struct rpl_archive *ar, struct ix *x,

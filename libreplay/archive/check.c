@@ -163,17 +163,16 @@ check_game(struct check *c, struct rpl__st *row, struct rpl_error *err)
         problem(c, id, &e);
         goto out;
     }
-    if (rpl_log_verify(log, NULL, &rep) != RPL_OK) {
-        problem(c, id, &rep.error);
-        goto out;
-    }
     x = rpl__calloc(ar->ctx, 1, sizeof(*x));
     if (!x) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
-    if (rpl__ar_index(x, log, &e) != RPL_OK ||
-        rpl__ar_resolve(ar, x, &e) != RPL_OK) {
+    if (rpl__ar_index_verify(x, log, NULL, &rep) != RPL_OK) {
+        problem(c, id, &rep.error);
+        goto out;
+    }
+    if (rpl__ar_resolve(ar, x, &e) != RPL_OK) {
         problem(c, id, &e);
         goto out;
     }

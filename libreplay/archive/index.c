@@ -24,6 +24,8 @@ rpl__ar_ix_release(struct rpl_ctx *ctx, struct ix *x)
 {
     if (!x)
         return;
+    rpl__free(ctx, x->scratch);
+    x->scratch = NULL;
     rpl__free(ctx, x->row);
     rpl__free(ctx, x->cell);
     x->row = NULL;
@@ -117,51 +119,39 @@ tok_copy(char *out, size_t cap, const struct rpl__tok *t)
     out[n] = '\0';
 }
 
-/* The header: created, rules and its options, seats, dealer. */
+/* A header line: created, import, rules and its options. */
 static enum rpl_status
-index_header(struct ix *x, const struct rpl_log *log, struct rpl_error *err)
+index_header_line(void *a, const struct rpl_log *log,
+                  const struct rpl__line *ln, struct rpl_error *err)
 {
-    struct rpl__line ln;
-    enum rpl_status rc;
+    struct ix *x = a;
 
-    for (size_t no = 1; no <= log->header_end; no++) {
-        size_t len = 0;
-        const char *text = rpl__log_line(log, no, &len);
+    (void)log;
+    (void)err;
+    if (rpl__tok_is(&ln->tok[0], "created") && ln->ntok == 2) {
+        tok_copy(x->created, sizeof(x->created), &ln->tok[1]);
+    } else if (rpl__tok_is(&ln->tok[0], "import") && ln->ntok == 3) {
+        x->source = ln->tok[1].p;
+        x->source_len = ln->tok[1].n;
+        x->source_id = ln->tok[2].p;
+        x->source_id_len = ln->tok[2].n;
+    } else if (rpl__tok_is(&ln->tok[0], "rules")) {
+        x->rules = ln->text + 6;
+        x->rules_len = ln->len > 6 ? ln->len - 6 : 0;
+        for (size_t i = 1; i < ln->ntok; i++) {
+            const struct rpl__tok *t = &ln->tok[i];
+            const char *eq = memchr(t->p, '=', t->n);
+            struct ix_kv *kv;
 
-        rc = rpl__line_split(&ln, text, len, no, err);
-        if (rc != RPL_OK)
-            return rc;
-        if (rpl__tok_is(&ln.tok[0], "created") && ln.ntok == 2) {
-            tok_copy(x->created, sizeof(x->created), &ln.tok[1]);
-        } else if (rpl__tok_is(&ln.tok[0], "import") && ln.ntok == 3) {
-            x->source = ln.tok[1].p;
-            x->source_len = ln.tok[1].n;
-            x->source_id = ln.tok[2].p;
-            x->source_id_len = ln.tok[2].n;
-        } else if (rpl__tok_is(&ln.tok[0], "rules")) {
-            x->rules = text + 6;
-            x->rules_len = len > 6 ? len - 6 : 0;
-            for (size_t i = 1; i < ln.ntok; i++) {
-                const struct rpl__tok *t = &ln.tok[i];
-                const char *eq = memchr(t->p, '=', t->n);
-                struct ix_kv *kv;
-
-                if (!eq || x->nrules == RPL_MAX_TOKENS)
-                    continue;
-                kv = &x->rule[x->nrules++];
-                kv->key = t->p;
-                kv->key_len = (size_t)(eq - t->p);
-                kv->value = eq + 1;
-                kv->value_len = t->n - kv->key_len - 1;
-            }
+            if (!eq || x->nrules == RPL_MAX_TOKENS)
+                continue;
+            kv = &x->rule[x->nrules++];
+            kv->key = t->p;
+            kv->key_len = (size_t)(eq - t->p);
+            kv->value = eq + 1;
+            kv->value_len = t->n - kv->key_len - 1;
         }
     }
-    for (size_t k = 1; k <= log->seats; k++) {
-        x->name[k] = log->names[k];
-        if (log->has_seat_key[k])
-            rpl_pubkey_format(&log->seat_key[k], x->key[k]);
-    }
-    rpl_pubkey_format(&log->dealer, x->dealer);
     return RPL_OK;
 }
 
@@ -173,82 +163,64 @@ ignore_warning(void *w, size_t line, const char *msg)
     (void)msg;
 }
 
-/* The log layer's own lines (camelog(5)), which no game sees. */
-static bool
-is_game_line(const char *text, size_t len)
+/* What the game's index() is lent: the log's header, and its seed once
+ * the log is complete. */
+static void
+game_env(struct ix *x, const struct rpl_log *log)
 {
-    static const char *const own[] = {"entropy", "seal", "sig", "reveal",
-                                      "open"};
-
-    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
-        const size_t n = strlen(own[i]);
-
-        if (len > n && memcmp(text, own[i], n) == 0 && text[n] == ' ')
-            return false;
-    }
-    return true;
+    memset(&x->env, 0, sizeof(x->env));
+    for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
+        x->names[k] = log->names[k];
+    x->env.ctx = log->ctx;
+    x->env.id = log->id;
+    x->env.seed = log->is_complete ? log->seed : NULL;
+    x->env.seats = log->seats;
+    x->env.names = x->names;
+    x->env.imported = log->rep.is_imported;
+    x->env.version = log->version;
+    x->env.warn = ignore_warning;
 }
 
-/* The game's part: its index() after each game line, then at the end. */
+/* The game's index() with the state after line ln (NULL: after the
+ * last line); its scratch is made, zeroed, at the first call. */
 static enum rpl_status
-index_game(struct ix *x, struct rpl_log *log, struct rpl_error *err)
+game_index(struct ix *x, const struct rpl_log *log, const struct rpl__line *ln,
+           struct rpl_error *err)
 {
     const struct rpl__game *game = log->game;
-    const char *names[RPL_MAX_SEATS + 1];
-    struct rpl__env env;
-    struct rpl__line ln;
-    void *scratch = NULL;
-    enum rpl_status rc = RPL_OK;
 
     if (!game->index)
         return RPL_OK;
-    scratch = rpl__calloc(log->ctx, 1, game->index_size ? game->index_size : 1);
-    if (!scratch)
-        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
-        names[k] = log->names[k];
-    memset(&env, 0, sizeof(env));
-    env.ctx = log->ctx;
-    env.id = log->id;
-    env.seed = log->is_complete ? log->seed : NULL;
-    env.seats = log->seats;
-    env.names = names;
-    env.imported = log->rep.is_imported;
-    env.version = log->version;
-    env.warn = ignore_warning;
-    for (size_t no = log->header_end + 1; rc == RPL_OK && no <= log->nlines;
-         no++) {
-        size_t len = 0;
-        const char *text = rpl__log_line(log, no, &len);
-
-        if (!is_game_line(text, len))
-            continue;
-        rc = rpl__line_split(&ln, text, len, no, err);
-        if (rc == RPL_OK)
-            rc = rpl__log_seek_split(log, &ln, err);
-        if (rc == RPL_OK)
-            rc = game->index(scratch, log->st, &env, &ln, &x->rows, err);
+    if (!x->scratch) {
+        x->scratch =
+            rpl__calloc(log->ctx, 1, game->index_size ? game->index_size : 1);
+        if (!x->scratch)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        game_env(x, log);
     }
-    if (rc == RPL_OK)
-        rc = rpl_log_seek(log, log->nlines, err);
-    if (rc == RPL_OK)
-        rc = game->index(scratch, log->st, &env, NULL, &x->rows, err);
-    rpl__free(log->ctx, scratch);
-    return rc;
+    if (!ln)
+        game_env(x, log); /* the seed is known now, if it will be */
+    return game->index(x->scratch, log->st, &x->env, ln, &x->rows, err);
 }
 
-enum rpl_status
-rpl__ar_index(struct ix *x, struct rpl_log *log, struct rpl_error *err)
+/* A game line, applied. */
+static enum rpl_status
+index_line(void *a, const struct rpl_log *log, const struct rpl__line *ln,
+           struct rpl_error *err)
 {
+    return game_index(a, log, ln, err);
+}
+
+/* After the last line: the report's figures, seats and dealer, and the
+ * game's index() with the final state. */
+static enum rpl_status
+index_end(void *a, const struct rpl_log *log, struct rpl_error *err)
+{
+    struct ix *x = a;
     const struct rpl_report *rep = &log->rep;
     size_t len = 0;
     const char *last;
-    enum rpl_status rc;
 
-    memset(x, 0, sizeof(*x));
-    rpl__buf_init(&x->text, log->ctx);
-    x->rows.a = x;
-    x->rows.row = keep_row;
     x->game = rep->game;
     x->id = rep->id;
     x->players = log->seats;
@@ -261,11 +233,66 @@ rpl__ar_index(struct ix *x, struct rpl_log *log, struct rpl_error *err)
     x->sigs = rep->sigs;
     last = rpl__log_line(log, log->nlines, &len);
     rpl__hash(x->seal, NULL, last, len);
-    rc = index_header(x, log, err);
+    for (size_t k = 1; k <= log->seats; k++) {
+        x->name[k] = log->names[k];
+        if (log->has_seat_key[k])
+            rpl_pubkey_format(&log->seat_key[k], x->key[k]);
+    }
+    rpl_pubkey_format(&log->dealer, x->dealer);
+    rpl_log_variants(log, x->variants, sizeof(x->variants));
+    return game_index(x, log, NULL, err);
+}
+
+static void
+index_begin(struct ix *x, struct rpl_ctx *ctx)
+{
+    memset(x, 0, sizeof(*x));
+    rpl__buf_init(&x->text, ctx);
+    x->rows.a = x;
+    x->rows.row = keep_row;
+}
+
+enum rpl_status
+rpl__ar_index_verify(struct ix *x, struct rpl_log *log,
+                     const struct rpl_verify_opts *opts, struct rpl_report *rep)
+{
+    const struct rpl__observer obs = {x, index_header_line, index_line,
+                                      index_end};
+
+    index_begin(x, log->ctx);
+    return rpl__log_verify_with(log, opts, rep, &obs);
+}
+
+enum rpl_status
+rpl__ar_index(struct ix *x, struct rpl_log *log, struct rpl_error *err)
+{
+    struct rpl__line ln;
+    enum rpl_status rc = RPL_OK;
+
+    index_begin(x, log->ctx);
+    for (size_t no = 1; rc == RPL_OK && no <= log->nlines; no++) {
+        size_t len = 0;
+        const char *text = rpl__log_line(log, no, &len);
+
+        if (no > log->header_end && !rpl__log_is_game_line(text, len))
+            continue;
+        rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc != RPL_OK)
+            break;
+        if (no <= log->header_end) {
+            rc = index_header_line(x, log, &ln, err);
+            continue;
+        }
+        if (log->game->index) {
+            rc = rpl__log_seek_split(log, &ln, err);
+            if (rc == RPL_OK)
+                rc = game_index(x, log, &ln, err);
+        }
+    }
     if (rc == RPL_OK)
-        rpl_log_variants(log, x->variants, sizeof(x->variants));
+        rc = rpl_log_seek(log, log->nlines, err);
     if (rc == RPL_OK)
-        rc = index_game(x, log, err);
+        rc = index_end(x, log, err);
     return rc;
 }
 

@@ -182,15 +182,14 @@ reindex_one(struct rpl_archive *ar, int64_t gid, struct rpl_error *err)
     if (rc != RPL_OK || !gz)
         goto out;
     if (rpl__gz_inflate(ar->ctx, gz, gz_len, &text, &len, &e) != RPL_OK ||
-        rpl_log_parse(ar->ctx, &log, text, len, false, &e) != RPL_OK ||
-        rpl_log_verify(log, NULL, &rep) != RPL_OK)
+        rpl_log_parse(ar->ctx, &log, text, len, false, &e) != RPL_OK)
         goto out;
     x = rpl__calloc(ar->ctx, 1, sizeof(*x));
     if (!x) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
-    if (rpl__ar_index(x, log, &e) != RPL_OK ||
+    if (rpl__ar_index_verify(x, log, NULL, &rep) != RPL_OK ||
         rpl__ar_resolve(ar, x, &e) != RPL_OK)
         goto out;
     rc = rpl__ar_prepare(ar, "DELETE FROM main.game WHERE gid = ?1", &st, false,
@@ -468,9 +467,66 @@ struct rpl_archive_entry {
     struct rpl_ctx *ctx; /* the log's */
     struct rpl_log *log;
     struct ix x;
-    uint8_t *gz;
+    uint8_t *gz; /* the log's own bytes (log->gz), or compressed here */
     size_t gz_len;
 };
+
+/* Archived logs are sealed to their last line. */
+static enum rpl_status
+need_sealed(const struct rpl_log *log, struct rpl_error *err)
+{
+    const size_t seal = rpl__ar_last_seal(log);
+
+    if (seal == log->nlines)
+        return RPL_OK;
+    return rpl__err(err, RPL_E_INCOMPLETE, seal + 1,
+                    seal ? "lines %zu-%zu are not covered by a seal: the "
+                           "archive keeps sealed logs"
+                         : "no seal in the log (lines %zu-%zu): the "
+                           "archive keeps sealed logs",
+                    seal + 1, log->nlines);
+}
+
+/* The file the archive stores: the bytes the log was read from when they
+ * are the canonical container, else the text compressed. */
+static enum rpl_status
+entry_pack(struct rpl_archive_entry *e, struct rpl_ctx *keep,
+           struct rpl_error *err)
+{
+    const struct rpl_log *log = e->log;
+    enum rpl_status rc = RPL_OK;
+
+    if (log->gz) {
+        e->gz_len = log->gz_len;
+        return RPL_OK;
+    }
+    rc = rpl__gz_pack(log->ctx, keep, log->text, log->len, &e->gz, &e->gz_len,
+                      err);
+    if (rc == RPL_OK && e->gz_len > RPL_MAX_COMPRESSED)
+        rc = rpl__err(err, RPL_E_LIMIT, 0,
+                      "the compressed log is over %u bytes "
+                      "(RPL_MAX_COMPRESSED)",
+                      RPL_MAX_COMPRESSED);
+    return rc;
+}
+
+static struct rpl_archive_entry *
+entry_alloc(struct rpl_log *log)
+{
+    struct rpl_archive_entry *e = rpl__calloc(log->ctx, 1, sizeof(*e));
+
+    if (e) {
+        e->ctx = log->ctx;
+        e->log = log;
+    }
+    return e;
+}
+
+static const uint8_t *
+entry_gz(const struct rpl_archive_entry *e)
+{
+    return e->gz ? e->gz : e->log->gz;
+}
 
 enum rpl_status
 rpl_archive_entry_new(struct rpl_log *log, struct rpl_ctx *keep,
@@ -478,35 +534,54 @@ rpl_archive_entry_new(struct rpl_log *log, struct rpl_ctx *keep,
 {
     struct rpl_archive_entry *e = NULL;
     enum rpl_status rc;
-    size_t seal;
 
     rpl__err_clear(err);
     *out = NULL;
     if (!log->is_verified || log->rep.error.code != RPL_OK)
         return rpl__err(err, RPL_E_STATE, 0,
                         "the log must verify before it is archived");
-    seal = rpl__ar_last_seal(log);
-    if (seal != log->nlines)
-        return rpl__err(err, RPL_E_INCOMPLETE, seal + 1,
-                        seal ? "lines %zu-%zu are not covered by a seal: the "
-                               "archive keeps sealed logs"
-                             : "no seal in the log (lines %zu-%zu): the "
-                               "archive keeps sealed logs",
-                        seal + 1, log->nlines);
-    e = rpl__calloc(log->ctx, 1, sizeof(*e));
+    rc = need_sealed(log, err);
+    if (rc != RPL_OK)
+        return rc;
+    e = entry_alloc(log);
     if (!e)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    e->ctx = log->ctx;
-    e->log = log;
     rc = rpl__ar_index(&e->x, log, err);
     if (rc == RPL_OK)
-        rc = rpl__gz_pack(log->ctx, keep, log->text, log->len, &e->gz,
-                          &e->gz_len, err);
-    if (rc == RPL_OK && e->gz_len > RPL_MAX_COMPRESSED)
-        rc = rpl__err(err, RPL_E_LIMIT, 0,
-                      "the compressed log is over %u bytes "
-                      "(RPL_MAX_COMPRESSED)",
-                      RPL_MAX_COMPRESSED);
+        rc = entry_pack(e, keep, err);
+    if (rc != RPL_OK) {
+        rpl_archive_entry_free(e);
+        return rc;
+    }
+    *out = e;
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl_archive_entry_verify(struct rpl_log *log,
+                         const struct rpl_verify_opts *opts,
+                         struct rpl_report *rep, struct rpl_ctx *keep,
+                         struct rpl_archive_entry **out, struct rpl_error *err)
+{
+    struct rpl_archive_entry *e = NULL;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    *out = NULL;
+    e = entry_alloc(log);
+    if (!e) {
+        memset(rep, 0, sizeof(*rep));
+        rpl__err(&rep->error, RPL_E_NOMEM, 0, "out of memory");
+        *err = rep->error;
+        return RPL_E_NOMEM;
+    }
+    rc = rpl__ar_index_verify(&e->x, log, opts, rep);
+    if (rc != RPL_OK)
+        *err = rep->error;
+    if (rc == RPL_OK)
+        rc = need_sealed(log, err);
+    if (rc == RPL_OK)
+        rc = entry_pack(e, keep, err);
     if (rc != RPL_OK) {
         rpl_archive_entry_free(e);
         return rc;
@@ -550,7 +625,7 @@ rpl_archive_add_entry(struct rpl_archive *ar, struct rpl_archive_entry *e,
     if (rc != RPL_OK)
         goto out;
     has_savepoint = true;
-    rc = add_rows(ar, e->log, &e->x, e->gz, e->gz_len, &result, err);
+    rc = add_rows(ar, e->log, &e->x, entry_gz(e), e->gz_len, &result, err);
     if (rc != RPL_OK)
         goto out;
     rc = rpl__ar_exec(ar, "RELEASE rpl_add", "cannot add to the archive", err);
@@ -591,7 +666,7 @@ add_run(struct rpl_archive *ar, struct rpl_archive_entry *const *e, size_t n,
 
         rc = rpl__ar_resolve(ar, &one->x, err);
         if (rc == RPL_OK)
-            rc = add_rows(ar, one->log, &one->x, one->gz, one->gz_len,
+            rc = add_rows(ar, one->log, &one->x, entry_gz(one), one->gz_len,
                           &what[*k], err);
         if (rc != RPL_OK)
             break;

@@ -10,6 +10,8 @@
  * state: the knights and the board from the public half, the loyalty
  * cards and the traitor from the hidden half once the log is complete.
  */
+#include <sodium.h>
+
 #include "soc.h"
 
 #define LOYAL   1
@@ -114,12 +116,21 @@ index_end(struct soc_ix *x, const struct soc_state *s,
     const struct soc_pub *p = &s->p;
     const unsigned n = p->n <= SOC_MAX_SEATS ? p->n : SOC_MAX_SEATS;
     struct rpl__cell cell[8];
+    struct soc_hid hid;
+    struct soc_rng rng;
+    const struct soc_hid *h = &s->h;
     enum rpl_status rc;
 
-    if (env->seed && p->knows) {
-        x->traitor = s->h.traitor <= n ? s->h.traitor : 0;
+    /* A verifier's state does not keep the deal: the seed tells it. */
+    if (env->seed && !p->knows) {
+        rpl__soc_derive(&hid, &rng, p->n, p->traitor_on, env->seed);
+        sodium_memzero(&rng, sizeof(rng));
+        h = &hid;
+    }
+    if (env->seed) {
+        x->traitor = h->traitor <= n ? h->traitor : 0;
         for (unsigned k = 1; k <= n; k++)
-            set_loyalty(x, k, s->h.loyalty[k] == SOC_TRAITOR);
+            set_loyalty(x, k, h->loyalty[k] == SOC_TRAITOR);
         if (x->traitor > 0 && !x->revealed)
             x->revealed = "never";
     }
@@ -129,8 +140,8 @@ index_end(struct soc_ix *x, const struct soc_state *s,
         if (x->has_start)
             rows->role[k] =
                 rpl__soc_knight[p->seat[k].knight % SOC_NKNIGHTS].tok;
-        else if (env->seed && p->knows)
-            rows->role[k] = rpl__soc_knight[s->h.knight[k] % SOC_NKNIGHTS].tok;
+        else if (env->seed)
+            rows->role[k] = rpl__soc_knight[h->knight[k] % SOC_NKNIGHTS].tok;
         if (x->loyalty[k])
             rows->side[k] = x->loyalty[k] == TRAITOR ? "evil" : "good";
     }
@@ -155,6 +166,7 @@ index_end(struct soc_ix *x, const struct soc_state *s,
         cell[3] = x->died[k] ? rpl__cell_int(x->died[k]) : rpl__cell_null();
         rc = rows->row(rows->a, "soc_seat", cell, 4, err);
     }
+    sodium_memzero(&hid, sizeof(hid));
     return rc;
 }
 
