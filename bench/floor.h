@@ -12,4 +12,10 @@
 bool bench_floor_check(struct rpl_ctx *ctx, const char *path,
                        const struct rpl_pubkey *dealer, size_t *seals);
 
+/* The same, and the secret, the seed and every commitment (floor.c);
+ * *commitments gets their number, as verify's report counts them. */
+bool bench_floor_full(struct rpl_ctx *ctx, const char *path,
+                      const struct rpl_pubkey *dealer, size_t *seals,
+                      size_t *commitments);
+
 #endif

@@ -1,6 +1,7 @@
 /*
- * log.c - the .camelog log: its lines, and verification in file order (header, chain, seals, seat signatures,
- * entropy, the game's rules, the reveal and the opens, completeness).
+ * log.c - the .camelog log: its lines, and verification in file order (header,
+ * chain, seals, seat signatures, entropy, the game's rules, the reveal and the
+ * opens, completeness).
  *
  * Verification makes one pass.  The chain value before line i is kept in
  * `head`; a seal on line i signs "camelog seal v1" || head.  Game lines go

@@ -351,4 +351,3 @@ rpl_log_parse(struct rpl_ctx *ctx, struct rpl_log **out, const char *text,
         return rc;
     return log_adopt(ctx, out, copy, len, err);
 }
-
