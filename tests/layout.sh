@@ -77,10 +77,8 @@ SPELLINGS='
 "in progress"
 "finished, not revealed"
 '
-# Files not held to (f) while other work rebuilds them: the archive's
-# statistics name the progress columns of their own schema.
+# Files not held to (f) while other work rebuilds them: none is today.
 SPELL_MOVING='
-libreplay/archive/
 '
 
 # "avalongame" is the name of another system's record format (import

@@ -395,8 +395,13 @@ static enum rpl_status
 stats_run(struct rpl_archive *ar, const struct rpl_archive_filter *f,
           enum rpl__stats_out format, char **out, struct rpl_error *err)
 {
-    static const char *const total_key[] = {
-        "games", "in_progress", "finished", "complete", "imported", "variants"};
+    const char *const total_key[] = {
+        "games",
+        rpl_progress_name(RPL_PROGRESS_IN_PROGRESS),
+        rpl_progress_name(RPL_PROGRESS_FINISHED),
+        rpl_progress_name(RPL_PROGRESS_COMPLETE),
+        "imported",
+        "variants"};
     struct run r;
     struct rpl__jb jb = {true};
     struct rpl__buf b, text;
