@@ -47,7 +47,10 @@ exec_line(struct soc_state *st, const struct soc_cmd *cmd,
         memcpy(&st->p, &save.p, sizeof(save.p));
         memcpy(&st->h, &save.h, sizeof(save.h));
         memcpy(&st->r, &save.r, sizeof(save.r));
-    } else {
+    } else if (st->p.knows) {
+        /* The bots' memory (memory.c), which no rule reads: kept where
+         * bots may play, a state that knows the deal (the recorder, the
+         * replay of a complete log), never by a verifier. */
         rpl__soc_remember(st, &save.p, cmd);
     }
     sodium_memzero(&save, sizeof(save));
