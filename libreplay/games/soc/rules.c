@@ -47,10 +47,8 @@ exec_line(struct soc_state *st, const struct soc_cmd *cmd,
         memcpy(&st->p, &save.p, sizeof(save.p));
         memcpy(&st->h, &save.h, sizeof(save.h));
         memcpy(&st->r, &save.r, sizeof(save.r));
-    } else if (st->p.knows) {
-        /* The bots' memory (memory.c), which no rule reads: kept where
-         * bots may play, a state that knows the deal (the recorder, the
-         * replay of a complete log), never by a verifier. */
+    } else if (st->m.on) {
+        /* The bots' memory (memory.c, struct soc_mem). */
         rpl__soc_remember(st, &save.p, cmd);
     }
     sodium_memzero(&save, sizeof(save));
@@ -214,6 +212,7 @@ rpl__soc_setup(void *st, const struct rpl__env *env, struct rpl_error *err)
         return rpl__err(err, RPL_E_STATE, 0, "setup after the start");
     rpl__soc_derive(&s->h, &s->r, s->p.n, s->p.traitor_on, env->seed);
     s->p.knows = 1;
+    s->m.on = 1;
     s->p.hdeliv = s->p.hchoice = 0;
     return RPL_OK;
 }

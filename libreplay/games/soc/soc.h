@@ -561,8 +561,12 @@ struct soc_rng {
 
 /* What the table has seen each seat do, from the public lines alone:
  * the memory of the plausible knights (suspect.c).  It is not part of
- * the digest and no rule reads it; a line adds to it once accepted. */
+ * the digest and no rule reads it; a line adds to it once accepted, and
+ * only while on is set: by setup (a state that knows the deal, where
+ * bots may play: the recorder, the replay of a complete log), never for
+ * a verifier, which has no use for it. */
 struct soc_mem {
+    uint8_t on;
     uint8_t evil_worse[SOC_MAX_SEATS + 1]; /* progressions of evil far worse
                                               than the least harmful */
     uint8_t solo_lost[SOC_MAX_SEATS + 1]; /* solo quests lost with cards laid */
