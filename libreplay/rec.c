@@ -98,6 +98,7 @@ rpl_rec_free(struct rpl_recorder *rec)
     rpl__free(rec->ctx, rec->sim);
     sodium_memzero(rec->queue, sizeof(rec->queue));
     sodium_memzero(rec->jkey, sizeof(rec->jkey));
+    sodium_memzero(rec->jbox, sizeof(rec->jbox));
     sodium_memzero(rec->sub_entropy, sizeof(rec->sub_entropy));
     if (rec->jfd >= 0)
         close(rec->jfd);
@@ -877,6 +878,12 @@ size_t
 rpl_rec_lines(const struct rpl_recorder *rec)
 {
     return rec->nlines;
+}
+
+size_t
+rpl_rec_seats(const struct rpl_recorder *rec)
+{
+    return rec->seats;
 }
 
 const char *

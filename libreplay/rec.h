@@ -87,16 +87,16 @@ struct rpl_recorder {
     int jfd;
     int sfd;
     char *jpath;
-    size_t journaled;     /* bytes of text on disk in the journal */
-    off_t secrets_len;    /* bytes of the secrets file */
-    bool is_replaying;    /* rpl_rec_resume(): write nothing */
-    bool is_broken;       /* a rollback of the files failed */
-    bool is_closed;       /* rpl_rec_close(): every recording call refused */
-    uint8_t dealer_x[32]; /* the dealer's X25519 public key */
-    uint8_t jkey[32];     /* the records' tag key, from the dealer's secret */
-    uint8_t jtag[32];     /* the tag of the last record written */
-    struct rpl__buf cmd;  /* this call's record, built as it goes */
-    bool is_nosync;       /* rpl_rec_set_fsync(rec, false): tests, benchmarks */
+    size_t journaled;    /* bytes of text on disk in the journal */
+    off_t secrets_len;   /* bytes of the secrets file */
+    bool is_replaying;   /* rpl_rec_resume(): write nothing */
+    bool is_broken;      /* a rollback of the files failed */
+    bool is_closed;      /* rpl_rec_close(): every recording call refused */
+    uint8_t jkey[32];    /* the records' tag key, from the dealer's secret */
+    uint8_t jbox[32];    /* the records' box key, from the dealer's secret */
+    uint8_t jtag[32];    /* the tag of the last record written */
+    struct rpl__buf cmd; /* this call's record, built as it goes */
+    bool is_nosync;      /* rpl_rec_set_fsync(rec, false): tests, benchmarks */
     /* The write(2) the journal uses: tests inject failures. */
     ssize_t (*write_fn)(int fd, const void *buf, size_t len);
 };

@@ -197,24 +197,37 @@ write_all(struct rpl_recorder *rec, int fd, const void *p, size_t len,
  * secret (a value of at most 191 bytes) fits in one block. */
 #define RECORD_BLOCK 512u
 
-/* The key of the records' tags: H(key = the dealer's X25519 secret,
- * "camelog journal key"). */
+/* The records' keys, from the dealer's X25519 secret x: the tags' K =
+ * H(key = x, "camelog journal key") and the box's B = H(key = x,
+ * "camelog journal box key").  A record is boxed with B by
+ * XChaCha20-Poly1305: nonce (24 random bytes) || ciphertext || MAC, 40
+ * bytes over the plaintext.  A record of a journal begun before (sealed
+ * with crypto_box_seal to the dealer's X25519 public key, 48 bytes
+ * over it: one X25519 exchange a record, a third of a host's work) is
+ * still opened by resume: the length tells the two apart, plaintexts
+ * being whole blocks. */
+#define BOX_NONCE crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
+#define BOX_BYTES (BOX_NONCE + crypto_aead_xchacha20poly1305_ietf_ABYTES)
 static enum rpl_status
-journal_key(const struct rpl_seckey *dealer, uint8_t key[32],
-            struct rpl_error *err)
+journal_keys(const struct rpl_seckey *dealer, uint8_t tag_key[32],
+             uint8_t box_key[32], struct rpl_error *err)
 {
-    static const char domain[] = "camelog journal key";
+    static const char tag_domain[] = "camelog journal key";
+    static const char box_domain[] = "camelog journal box key";
     uint8_t *x_sk = sodium_malloc(32);
     enum rpl_status rc = RPL_OK;
 
     if (!x_sk)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    if (crypto_sign_ed25519_sk_to_curve25519(x_sk, dealer->sk) != 0)
+    if (crypto_sign_ed25519_sk_to_curve25519(x_sk, dealer->sk) != 0) {
         rc = rpl__err(err, RPL_E_KEY, 0,
                       "the dealer key has no X25519 counterpart");
-    else
-        crypto_generichash(key, 32, (const uint8_t *)domain, sizeof(domain) - 1,
-                           x_sk, 32);
+    } else {
+        crypto_generichash(tag_key, 32, (const uint8_t *)tag_domain,
+                           sizeof(tag_domain) - 1, x_sk, 32);
+        crypto_generichash(box_key, 32, (const uint8_t *)box_domain,
+                           sizeof(box_domain) - 1, x_sk, 32);
+    }
     sodium_free(x_sk);
     return rc;
 }
@@ -280,7 +293,7 @@ write_record(struct rpl_recorder *rec, char tag, const void *payload,
 {
     const size_t plen =
         (4 + len + RECORD_BLOCK - 1) / RECORD_BLOCK * RECORD_BLOCK;
-    const size_t clen = plen + crypto_box_SEALBYTES;
+    const size_t clen = plen + BOX_BYTES;
     const size_t blen =
         sodium_base64_ENCODED_LEN(clen, sodium_base64_VARIANT_ORIGINAL);
     uint8_t *p = rpl__alloc(rec->ctx, plen);
@@ -300,10 +313,9 @@ write_record(struct rpl_recorder *rec, char tag, const void *payload,
         p[i] = (uint8_t)(len >> (8 * i));
     if (len)
         memcpy(p + 4, payload, len);
-    if (crypto_box_seal(c, p, plen, rec->dealer_x) != 0) {
-        rc = rpl__err(err, RPL_E_CRYPTO, 0, "crypto_box_seal failed");
-        goto out;
-    }
+    randombytes_buf(c, BOX_NONCE);
+    crypto_aead_xchacha20poly1305_ietf_encrypt(c + BOX_NONCE, NULL, p, plen,
+                                               NULL, 0, NULL, c, rec->jbox);
     record_tag(rec->jkey, rec->jtag, tag, c, clen, t);
     line[0] = tag;
     line[1] = ' ';
@@ -429,18 +441,6 @@ fsync_dir(struct rpl_ctx *ctx, const char *path, struct rpl_error *err)
     return rc;
 }
 
-static enum rpl_status
-set_dealer_x(struct rpl_recorder *rec, struct rpl_error *err)
-{
-    struct rpl_pubkey pk;
-
-    rpl_seckey_pubkey(rec->dealer, &pk);
-    if (crypto_sign_ed25519_pk_to_curve25519(rec->dealer_x, pk.key) != 0)
-        return rpl__err(err, RPL_E_KEY, 0,
-                        "the dealer key has no X25519 counterpart");
-    return RPL_OK;
-}
-
 static char *
 secrets_path(struct rpl_ctx *ctx, const char *path)
 {
@@ -466,9 +466,7 @@ rec_journal_open(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
 
     if (cfg->import_source)
         return rpl__err(err, RPL_E_ARG, 0, "an imported game has no journal");
-    rc = set_dealer_x(rec, err);
-    if (rc == RPL_OK)
-        rc = journal_key(rec->dealer, rec->jkey, err);
+    rc = journal_keys(rec->dealer, rec->jkey, rec->jbox, err);
     if (rc != RPL_OK)
         return rc;
     chain_start(rec->jkey, rec->text.p, rec->text.len, rec->jtag);
@@ -582,12 +580,13 @@ take_str(struct cur *c, char *out, size_t cap)
 static enum rpl_status
 open_record(struct rpl_ctx *ctx, const char *line, size_t n,
             const uint8_t x_pk[32], const uint8_t *x_sk, const uint8_t key[32],
-            uint8_t chain[32], char *tag, uint8_t **out, size_t *len, size_t no,
-            struct rpl_error *err)
+            const uint8_t *box, uint8_t chain[32], char *tag, uint8_t **out,
+            size_t *len, size_t no, struct rpl_error *err)
 {
     uint8_t *c = NULL;
     uint8_t want[32], got[32];
     size_t clen = 0, plen, vlen = 0;
+    bool is_sealed = false;
     struct rpl__tok t;
     enum rpl_status rc = RPL_OK;
 
@@ -611,9 +610,18 @@ open_record(struct rpl_ctx *ctx, const char *line, size_t n,
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     if (sodium_base642bin(c, n, line + 2, n - 2 - 65, NULL, &clen, NULL,
                           sodium_base64_VARIANT_ORIGINAL) != 0 ||
-        clen < crypto_box_SEALBYTES + 4) {
+        clen < BOX_BYTES + RECORD_BLOCK) {
         rc = rpl__err(err, RPL_E_SYNTAX, no,
                       "secrets file record %zu: bad base64", no);
+        goto out;
+    }
+    is_sealed = clen % RECORD_BLOCK == crypto_box_SEALBYTES;
+    plen = clen - (is_sealed ? crypto_box_SEALBYTES : BOX_BYTES);
+    if (plen % RECORD_BLOCK != 0) {
+        rc = rpl__err(err, RPL_E_SYNTAX, no,
+                      "secrets file record %zu: its length is no whole "
+                      "number of blocks",
+                      no);
         goto out;
     }
     /* The tag first: a record the dealer's key did not make is refused
@@ -627,13 +635,15 @@ open_record(struct rpl_ctx *ctx, const char *line, size_t n,
                       no);
         goto out;
     }
-    plen = clen - crypto_box_SEALBYTES;
     *out = sodium_malloc(plen + 1);
     if (!*out) {
         rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         goto out;
     }
-    if (crypto_box_seal_open(*out, c, clen, x_pk, x_sk) != 0) {
+    if (is_sealed ? crypto_box_seal_open(*out, c, clen, x_pk, x_sk) != 0
+                  : crypto_aead_xchacha20poly1305_ietf_decrypt(
+                        *out, NULL, NULL, c + BOX_NONCE, clen - BOX_NONCE, NULL,
+                        0, c, box) != 0) {
         sodium_free(*out);
         *out = NULL;
         rc = rpl__err(err, RPL_E_KEY, no,
@@ -644,7 +654,7 @@ open_record(struct rpl_ctx *ctx, const char *line, size_t n,
     }
     for (int i = 0; i < 4; i++)
         vlen |= (size_t)(*out)[i] << (8 * i);
-    if (vlen > plen - 4 || plen % RECORD_BLOCK != 0) {
+    if (vlen > plen - 4) {
         sodium_free(*out);
         *out = NULL;
         rc = rpl__err(err, RPL_E_SYNTAX, no,
@@ -905,7 +915,7 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
     size_t jlen = 0, slen = 0, plen = 0, pos = 0, no = 0;
     uint8_t x_pk[32];
     uint8_t *x_sk = NULL;
-    uint8_t jkey[32], chain[32];
+    uint8_t jkey[32], jbox[32], chain[32];
     struct rpl_pubkey pk;
     char *spath = NULL;
     char ebuf[128];
@@ -928,7 +938,7 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
                       "the dealer key has no X25519 counterpart");
         goto out;
     }
-    rc = journal_key(dealer, jkey, err);
+    rc = journal_keys(dealer, jkey, jbox, err);
     if (rc != RPL_OK)
         goto out;
     rc = open_part(journal, "journal", true, &jfd, err);
@@ -962,8 +972,8 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
         char tag = 0;
 
         no++;
-        rc = open_record(ctx, line, n, x_pk, x_sk, jkey, chain, &tag, &payload,
-                         &plen, no, err);
+        rc = open_record(ctx, line, n, x_pk, x_sk, jkey, jbox, chain, &tag,
+                         &payload, &plen, no, err);
         if (rc == RPL_OK && (tag == 's') != (no == 1))
             rc = rpl__err(err, RPL_E_SYNTAX, no,
                           "secrets file: the configuration comes first, "
@@ -972,7 +982,7 @@ rpl_rec_resume(struct rpl_ctx *ctx, struct rpl_recorder **out,
             rc = from_config(ctx, &rec, payload, plen, dealer, err);
             if (rc == RPL_OK) {
                 rec->is_replaying = true;
-                rc = set_dealer_x(rec, err);
+                memcpy(rec->jbox, jbox, 32);
             }
         } else if (rc == RPL_OK && plen >= 1 && payload[0] == RPL__CMD_CLOSE) {
             is_closed = true;
@@ -1037,6 +1047,7 @@ out:
     if (x_sk)
         sodium_free(x_sk);
     sodium_memzero(jkey, sizeof(jkey));
+    sodium_memzero(jbox, sizeof(jbox));
     if (stext) {
         sodium_memzero(stext, slen);
         rpl__free(ctx, stext);

@@ -981,6 +981,8 @@ RPL_API RPL_NODISCARD enum rpl_status rpl_rec_reveal(struct rpl_recorder *rec,
  * _start, _act, _bot, _abort, _seal, _reveal) or rpl_rec_free().  NULL
  * when no is 0 or past the last line (*len is then left alone). */
 RPL_API size_t rpl_rec_lines(const struct rpl_recorder *rec) RPL_NONNULL(1);
+/* The number of seats of the recorder's game (its rules line). */
+RPL_API size_t rpl_rec_seats(const struct rpl_recorder *rec) RPL_NONNULL(1);
 RPL_API const char *rpl_rec_line(const struct rpl_recorder *rec, size_t no,
                                  size_t *len) RPL_NONNULL(1, 3);
 

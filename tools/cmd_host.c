@@ -668,7 +668,6 @@ op_resume(struct op_ctx *c)
     struct host *h = c->h;
     const char *journal, *dealer;
     struct rpl_error err;
-    struct rpl_log *log = NULL;
     enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
@@ -685,21 +684,9 @@ op_resume(struct op_ctx *c)
     }
     st = rpl_rec_resume(h->ctx, &h->rec, journal, h->dealer, &err);
     if (st == RPL_OK) {
+        /* The recorder checked every line as it replayed the journal. */
         rpl_rec_set_fsync(h->rec, !h->no_fsync);
-        /* The number of seats, from the log itself. */
-        st = rpl_rec_log(h->rec, &log, &err);
-        if (st == RPL_OK) {
-            struct rpl_report rep;
-
-            memset(&rep, 0, sizeof(rep));
-            st = rpl_log_verify(log, NULL, &rep);
-            if (st != RPL_OK) {
-                err = rep.error;
-            } else {
-                h->seats = rpl_log_seats(log);
-            }
-            rpl_log_free(log);
-        }
+        h->seats = rpl_rec_seats(h->rec);
     }
     if (st != RPL_OK) {
         /* camelog-host(1) lists these codes. */
