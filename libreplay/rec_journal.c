@@ -1207,36 +1207,52 @@ emit_cmd(struct rpl_recorder *rec, unsigned type, const struct rpl__emit *e,
     sodium_memzero(lv, sizeof(lv));
 }
 
+/* What rpl_rec_act() and rpl_rec_bot() check before a move. */
+static enum rpl_status
+move_need(struct rpl_recorder *rec, struct rpl_error *err)
+{
+    if (rec->nqueue > 0)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "submissions are queued: use rpl_rec_submit()");
+    return rpl__rec_need_play(rec, err);
+}
+
+/* A move's line, signed with seat_sk when given, its record (type) and
+ * the dealer's lines after it. */
+static enum rpl_status
+move_write(struct rpl_recorder *rec, unsigned type, const struct rpl__emit *e,
+           const struct rpl_seckey *seat_sk, struct rpl_error *err)
+{
+    const size_t lines = rec->nlines;
+    uint8_t sig[64];
+    enum rpl_status rc;
+
+    rc = rpl__rec_write_emit(rec, e, true, seat_sk, NULL, sig, err);
+    if (rc == RPL_OK)
+        emit_cmd(rec, type, e,
+                 seat_sk && rec->nlines == lines + 2 ? sig : NULL);
+    if (rc == RPL_OK)
+        rc = rpl__rec_drain(rec, err);
+    return rc;
+}
+
 enum rpl_status
 rpl_rec_act(struct rpl_recorder *rec, const char *action,
             const struct rpl_seckey *seat_sk, struct rpl_error *err)
 {
     struct rpl__rec_snap *snap = NULL;
     struct rpl__emit e;
-    uint8_t sig[64];
     enum rpl_status rc;
 
     rpl__err_clear(err);
     rc = rec_begin(rec, &snap, err);
     if (rc != RPL_OK)
         return rc;
-    if (rec->nqueue > 0)
-        rc = rpl__err(err, RPL_E_STATE, 0,
-                      "submissions are queued: use rpl_rec_submit()");
-    if (rc == RPL_OK)
-        rc = rpl__rec_need_play(rec, err);
+    rc = move_need(rec, err);
     if (rc == RPL_OK)
         rc = rec->game->action(rec->st, &rec->env, action, &e, err);
-    if (rc == RPL_OK) {
-        const size_t lines = rec->nlines;
-
-        rc = rpl__rec_write_emit(rec, &e, true, seat_sk, NULL, sig, err);
-        if (rc == RPL_OK)
-            emit_cmd(rec, RPL__CMD_EMIT, &e,
-                     seat_sk && rec->nlines == lines + 2 ? sig : NULL);
-    }
     if (rc == RPL_OK)
-        rc = rpl__rec_drain(rec, err);
+        rc = move_write(rec, RPL__CMD_EMIT, &e, seat_sk, err);
     sodium_memzero(&e, sizeof(e));
     return rec_end(rec, snap, rc, NULL, err);
 }
@@ -1251,18 +1267,13 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     struct rpl__rec_snap *snap = NULL;
     struct rpl__stream rng;
     struct rpl__emit e;
-    uint8_t sig[64];
     enum rpl_status rc;
 
     rpl__err_clear(err);
     rc = rec_begin(rec, &snap, err);
     if (rc != RPL_OK)
         return rc;
-    if (rec->nqueue > 0)
-        rc = rpl__err(err, RPL_E_STATE, 0,
-                      "submissions are queued: use rpl_rec_submit()");
-    if (rc == RPL_OK)
-        rc = rpl__rec_need_play(rec, err);
+    rc = move_need(rec, err);
     if (rc != RPL_OK)
         return rec_end(rec, snap, rc, NULL, err);
     memcpy(msg, label, sizeof(label) - 1);
@@ -1272,16 +1283,8 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     sodium_memzero(key, sizeof(key));
     rc = rec->game->bot(rec->st, &rec->env, bot, &rng, &e, err);
     rpl__stream_wipe(&rng);
-    if (rc == RPL_OK) {
-        const size_t lines = rec->nlines;
-
-        rc = rpl__rec_write_emit(rec, &e, true, seat_sk, NULL, sig, err);
-        if (rc == RPL_OK)
-            emit_cmd(rec, RPL__CMD_BOT_MOVE, &e,
-                     seat_sk && rec->nlines == lines + 2 ? sig : NULL);
-    }
     if (rc == RPL_OK)
-        rc = rpl__rec_drain(rec, err);
+        rc = move_write(rec, RPL__CMD_BOT_MOVE, &e, seat_sk, err);
     if (rc == RPL_OK)
         rec->moves++;
     sodium_memzero(&e, sizeof(e));

@@ -502,6 +502,11 @@ const char *rpl__stats_text(const json_t *o, const char *key, char *buf,
 void rpl__stats_reasons_text(const json_t *o, struct rpl__buf *b);
 void rpl__stats_records_text(const json_t *o, const char *side1,
                              const char *side2, struct rpl__buf *b);
+/* The chart of a game's stats (RPL__STATS_SVG): one bar per element of
+ * its "by_players" array, its key low drawn below its key high (the
+ * names of the two sides, "evil" and "good"), under title. */
+void rpl__stats_chart(const struct rpl__stats *s, const char *title,
+                      const char *low, const char *high);
 
 /* The registry (registry.c): NULL for an unknown name. */
 const struct rpl__game *rpl__game_find(const char *name, size_t len);

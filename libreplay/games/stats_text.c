@@ -1,7 +1,7 @@
 /*
  * games/stats_text.c - what the games' statistics share in their text
- * form: reading the stats object back, and the per-player table, whose
- * two sides each game names (good/evil, loyal/traitor).
+ * form: reading the stats object back, the per-player table, whose
+ * two sides each game names (good/evil, loyal/traitor), and the chart.
  */
 #include <stdio.h>
 
@@ -93,4 +93,30 @@ rpl__stats_records_text(const json_t *o, const char *side1, const char *side2,
             b, "  (%llu of %llu players shown)\n",
             (unsigned long long)json_array_size(a),
             (unsigned long long)rpl__stats_uint(o, "records_total"));
+}
+
+void
+rpl__stats_chart(const struct rpl__stats *s, const char *title, const char *low,
+                 const char *high)
+{
+    struct rpl__bar bar[RPL_MAX_SEATS + 1];
+    struct rpl__chart c = {title, low, high, 0, bar};
+    const json_t *e;
+    size_t i;
+
+    json_array_foreach(json_object_get(s->json, "by_players"), i, e)
+    {
+        struct rpl__bar *b = &bar[c.nbars];
+
+        if (c.nbars == sizeof(bar) / sizeof(bar[0]))
+            break;
+        snprintf(b->label, sizeof(b->label), "%llu players",
+                 (unsigned long long)rpl__stats_uint(e, "players"));
+        snprintf(b->note, sizeof(b->note), "%llu games",
+                 (unsigned long long)rpl__stats_uint(e, "games"));
+        b->low = rpl__stats_uint(e, low);
+        b->high = rpl__stats_uint(e, high);
+        c.nbars++;
+    }
+    s->chart(s->rows.a, &c);
 }

@@ -248,33 +248,6 @@ write_text(const json_t *o, struct rpl__buf *b)
     rpl__stats_records_text(o, "good", "evil", b);
 }
 
-/* The chart: evil and good wins by player count. */
-static void
-write_chart(const struct rpl__stats *s)
-{
-    struct rpl__bar bar[RPL_MAX_SEATS + 1];
-    struct rpl__chart c = {"Avalon: win rate by player count", "evil", "good",
-                           0, bar};
-    const json_t *e;
-    size_t i;
-
-    json_array_foreach(json_object_get(s->json, "by_players"), i, e)
-    {
-        struct rpl__bar *b = &bar[c.nbars];
-
-        if (c.nbars == sizeof(bar) / sizeof(bar[0]))
-            break;
-        snprintf(b->label, sizeof(b->label), "%llu players",
-                 (unsigned long long)rpl__stats_uint(e, "players"));
-        snprintf(b->note, sizeof(b->note), "%llu games",
-                 (unsigned long long)rpl__stats_uint(e, "games"));
-        b->low = rpl__stats_uint(e, "evil");
-        b->high = rpl__stats_uint(e, "good");
-        c.nbars++;
-    }
-    s->chart(s->rows.a, &c);
-}
-
 enum rpl_status
 rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
 {
@@ -305,7 +278,7 @@ rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
     if (s->format == RPL__STATS_TEXT && s->out)
         write_text(s->json, s->out);
     else if (s->format == RPL__STATS_SVG)
-        write_chart(s);
+        rpl__stats_chart(s, "Avalon: win rate by player count", "evil", "good");
     return RPL_OK;
 }
 
