@@ -1215,7 +1215,7 @@ rpl_rec_act(struct rpl_recorder *rec, const char *action,
     if (rc == RPL_OK)
         rc = rpl__rec_need_play(rec, err);
     if (rc == RPL_OK)
-        rc = rec->game->action(rec->st, &rec->env, action, &e, err);
+        rc = rec->game->live->action(rec->st, &rec->env, action, &e, err);
     if (rc == RPL_OK) {
         const size_t lines = rec->nlines;
 
@@ -1259,7 +1259,7 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     rpl__hash(key, seed, msg, sizeof(msg));
     rpl__stream_init_key(&rng, key);
     sodium_memzero(key, sizeof(key));
-    rc = rec->game->bot(rec->st, &rec->env, bot, &rng, &e, err);
+    rc = rec->game->live->bot(rec->st, &rec->env, bot, &rng, &e, err);
     rpl__stream_wipe(&rng);
     if (rc == RPL_OK) {
         const size_t lines = rec->nlines;

@@ -81,8 +81,9 @@ rpl_archive_check_filter(const struct rpl_archive_filter *f,
 }
 
 /* The side a filter asks for: a game may name its sides in its own
- * terms (struct rpl__game's side_of), which then select its games only
- * (*of_game, else NULL) and stand for the side of the common rows. */
+ * terms (struct rpl__game_archive's side_of), which then select its
+ * games only (*of_game, else NULL) and stand for the side of the common
+ * rows. */
 static const char *
 filter_side(const char *side, const char **of_game)
 {
@@ -90,7 +91,8 @@ filter_side(const char *side, const char **of_game)
 
     *of_game = NULL;
     for (size_t i = 0; side && (game = rpl__game_at(i)); i++) {
-        const char *common = game->side_of ? game->side_of(side) : NULL;
+        const struct rpl__game_archive *ar = rpl__archive_hooks(game);
+        const char *common = ar->side_of ? ar->side_of(side) : NULL;
 
         if (common) {
             *of_game = game->name;
@@ -278,15 +280,16 @@ details_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
     if (!r->cur) {
         struct rpl__st **st;
 
-        if (q >= r->game->ndetails_sql || q >= DETAILS_STMTS ||
-            r->gi >= DETAILS_GAMES)
+        if (q >= rpl__archive_hooks(r->game)->ndetails_sql ||
+            q >= DETAILS_STMTS || r->gi >= DETAILS_GAMES)
             return rpl__err(err, RPL_E_STATE, 0,
                             "game %s: no details statement %zu", r->game->name,
                             q);
         st = &r->cache[r->gi][q];
         if (!*st) {
-            const enum rpl_status rc =
-                rpl__ar_prepare(r->ar, r->game->details_sql[q], st, true, err);
+            const enum rpl_status rc = rpl__ar_prepare(
+                r->ar, rpl__archive_hooks(r->game)->details_sql[q], st, true,
+                err);
 
             if (rc != RPL_OK)
                 return rc;
@@ -354,7 +357,7 @@ game_part(struct details_run *r, struct rpl_archive_game *g,
     enum rpl_status rc;
 
     r->game = rpl__game_find(g->game, strlen(g->game));
-    if (!r->game || !r->game->details)
+    if (!r->game || !rpl__archive_hooks(r->game)->details)
         return RPL_OK; /* a game this library does not know: no details */
     for (r->gi = 0; rpl__game_at(r->gi) != r->game; r->gi++)
         ;
@@ -365,7 +368,7 @@ game_part(struct details_run *r, struct rpl_archive_game *g,
     d.rows.text = details_text;
     d.quest = details_quest;
     d.g = g;
-    rc = r->game->details(&d, err);
+    rc = rpl__archive_hooks(r->game)->details(&d, err);
     if (r->cur) {
         rpl__ar_done(r->cur);
         r->cur = NULL;
