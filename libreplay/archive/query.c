@@ -2,8 +2,8 @@
  * query.c - reading the index: the filter that query and stats share
  * (every value a bound parameter, the clauses constant), the games that
  * match it with their seats and, through their game (struct
- * rpl__details, games/game.h), quests, and the export of one stored log
- * as its file.
+ * rpl__details, games/game.h), quests and facts, the groups of the
+ * games' facts, and the export of one stored log as its file.
  */
 #include <stdio.h>
 #include <string.h>
@@ -251,8 +251,9 @@ kept(const struct rpl__buf *b, size_t off)
  * [game in the registry][q]. */
 #define DETAILS_GAMES 8
 #define DETAILS_STMTS 8
+#define DETAILS_FACTS 8
 
-/* The cursor and the quest sink of struct rpl__details. */
+/* The cursor and the quest and fact sinks of struct rpl__details. */
 struct details_run {
     struct rpl_archive *ar;
     size_t gi; /* the game's place in the registry */
@@ -264,6 +265,8 @@ struct details_run {
     struct game_strings *gs;
     struct rpl_archive_quest *quests;
     size_t nquests;
+    struct rpl_archive_fact facts[DETAILS_FACTS];
+    size_t nfacts;
 };
 
 static enum rpl_status
@@ -347,8 +350,24 @@ details_quest(void *a, const struct rpl_archive_quest *q, struct rpl_error *err)
     return RPL_OK;
 }
 
-/* The game's own part of g (struct rpl__details): its quests and what
- * else replay.h's struct has of that game. */
+static enum rpl_status
+details_fact(void *a, const char *group, const char *name, int64_t value,
+             struct rpl_error *err)
+{
+    struct details_run *r = a;
+
+    (void)err;
+    if (r->nfacts == DETAILS_FACTS)
+        return RPL_OK;
+    r->facts[r->nfacts].group = group;
+    r->facts[r->nfacts].name = name;
+    r->facts[r->nfacts].value = value;
+    r->nfacts++;
+    return RPL_OK;
+}
+
+/* The game's own part of g (struct rpl__details): its quests and its
+ * facts. */
 static enum rpl_status
 game_part(struct details_run *r, struct rpl_archive_game *g,
           struct rpl_error *err)
@@ -367,7 +386,7 @@ game_part(struct details_run *r, struct rpl_archive_game *g,
     d.rows.count = details_count;
     d.rows.text = details_text;
     d.quest = details_quest;
-    d.g = g;
+    d.fact = details_fact;
     rc = rpl__archive_hooks(r->game)->details(&d, err);
     if (r->cur) {
         rpl__ar_done(r->cur);
@@ -394,6 +413,7 @@ game_details(struct details_run *r, int64_t gid, struct rpl_archive_game *g,
     memset(seats, 0, sizeof(*seats) * RPL__AR_NSEATS);
     memset(r->quests, 0, sizeof(*r->quests) * RPL__AR_MAX_QUESTS);
     r->nquests = 0;
+    r->nfacts = 0;
     r->gid = gid;
     rc = rpl__ar_stmt(ar, RPL__AR_SEATS_OF, &st, err);
     if (rc != RPL_OK)
@@ -449,7 +469,44 @@ game_details(struct details_run *r, int64_t gid, struct rpl_archive_game *g,
     g->seats = seats;
     g->nquests = r->nquests;
     g->quests = r->quests;
+    g->nfacts = r->nfacts;
+    g->facts = r->facts;
     return RPL_OK;
+}
+
+/* Whether group is one of the fact groups of a game before game k of
+ * the registry. */
+static bool
+is_group_before(size_t k, const char *group)
+{
+    for (size_t j = 0; j < k; j++) {
+        const char *const *fg =
+            rpl__archive_hooks(rpl__game_at(j))->fact_groups;
+
+        for (size_t i = 0; fg && fg[i]; i++)
+            if (strcmp(fg[i], group) == 0)
+                return true;
+    }
+    return false;
+}
+
+const char *
+rpl_archive_fact_group(size_t i)
+{
+    const struct rpl__game *game;
+
+    for (size_t k = 0; (game = rpl__game_at(k)); k++) {
+        const char *const *fg = rpl__archive_hooks(game)->fact_groups;
+
+        for (size_t j = 0; fg && fg[j]; j++) {
+            if (is_group_before(k, fg[j]))
+                continue;
+            if (i == 0)
+                return fg[j];
+            i--;
+        }
+    }
+    return NULL;
 }
 
 enum rpl_status

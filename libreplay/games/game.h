@@ -220,14 +220,16 @@ rpl__percent(char *buf, size_t cap, uint64_t num, uint64_t den)
  * statements are details_sql[q] with ?1 bound to the game's row id
  * (game.gid).  The game hands each quest of struct rpl_archive_game to
  * quest(), which copies it and its texts (quests past the fifth are
- * dropped), and sets the members of g that are its own (Avalon: the
- * assassin and the target; zeroed before the call).  g's seats and
- * quests are the archive's: the game leaves them alone. */
+ * dropped), and each of its facts (struct rpl_archive_fact) to fact():
+ * group, one of the game's fact_groups, and name are constant strings
+ * of the game, kept as they are; those of a group are handed together,
+ * and facts past the eighth are dropped. */
 struct rpl__details {
     struct rpl__cursor rows;
     enum rpl_status (*quest)(void *a, const struct rpl_archive_quest *q,
                              struct rpl_error *err);
-    struct rpl_archive_game *g;
+    enum rpl_status (*fact)(void *a, const char *group, const char *name,
+                            int64_t value, struct rpl_error *err);
 };
 
 /* One table of the deal audit (rpl_archive_audit(), archive/audit.c):
@@ -455,10 +457,13 @@ struct rpl__game_archive {
     size_t nstats_sql;
     enum rpl_status (*stats)(const struct rpl__stats *s, struct rpl_error *err);
     /* The game's part of struct rpl_archive_game (archive/query.c,
-     * struct rpl__details): quests and the assassination.  NULL: none. */
+     * struct rpl__details): quests and facts.  NULL: none. */
     const char *const *details_sql;
     size_t ndetails_sql;
     enum rpl_status (*details)(struct rpl__details *d, struct rpl_error *err);
+    /* The groups of the facts details() gives (rpl_archive_fact_group()
+     * lists those of every game): NULL-terminated, or NULL for none. */
+    const char *const *fact_groups;
     /* The tables of the deal audit (archive/audit.c, struct rpl__audit):
      * naudit of them, in the order they are printed.  NULL: none. */
     const struct rpl__audit *audit;

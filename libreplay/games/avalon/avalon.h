@@ -507,6 +507,8 @@ enum rpl_status rpl__av_index(void *ix, const void *st,
 #define AV_NDETAILS_SQL 2
 extern const char *const rpl__av_stats_sql[AV_NSTATS_SQL];
 extern const char *const rpl__av_details_sql[AV_NDETAILS_SQL];
+/* The groups of the facts rpl__av_details() gives: the assassination. */
+extern const char *const rpl__av_fact_groups[2];
 enum rpl_status rpl__av_stats(const struct rpl__stats *s,
                               struct rpl_error *err);
 enum rpl_status rpl__av_details(struct rpl__details *d, struct rpl_error *err);

@@ -112,6 +112,7 @@ static const struct rpl__game_archive av_archive = {
     .details_sql = rpl__av_details_sql,
     .ndetails_sql = AV_NDETAILS_SQL,
     .details = rpl__av_details,
+    .fact_groups = rpl__av_fact_groups,
     .audit = rpl__av_audit,
     .naudit = AV_NAUDIT,
 };
