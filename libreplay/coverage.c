@@ -2,7 +2,7 @@
  * coverage.c - which rule ids of its game a verified log exercised
  * (rpl_log_coverage()), and the games' tables of ids and corpus rules
  * lines.  It names no game: each module hands its table and its cover()
- * through struct rpl__game (games/game.h).
+ * through its struct rpl__game_coverage (games/game.h).
  */
 #include <string.h>
 
@@ -11,16 +11,19 @@
 
 _Static_assert(RPL_COVERAGE_MAX % 64 == 0, "coverage sets are whole words");
 
-static const struct rpl__game *
+/* The coverage table of a game by name; NULL for an unknown game. */
+static const struct rpl__game_coverage *
 game_of(const char *game)
 {
-    return rpl__game_find(game, strlen(game));
+    const struct rpl__game *const g = rpl__game_find(game, strlen(game));
+
+    return g ? rpl__coverage_hooks(g) : NULL;
 }
 
 size_t
 rpl_coverage_count(const char *game)
 {
-    const struct rpl__game *const g = game_of(game);
+    const struct rpl__game_coverage *const g = game_of(game);
 
     return g && g->cover ? g->ncov : 0;
 }
@@ -28,7 +31,7 @@ rpl_coverage_count(const char *game)
 const struct rpl_coverage_id *
 rpl_coverage_id(const char *game, size_t i)
 {
-    const struct rpl__game *const g = game_of(game);
+    const struct rpl__game_coverage *const g = game_of(game);
 
     return g && g->cover && i < g->ncov ? &g->cov[i] : NULL;
 }
@@ -36,7 +39,7 @@ rpl_coverage_id(const char *game, size_t i)
 const char *
 rpl_coverage_rules(const char *game, size_t i)
 {
-    const struct rpl__game *const g = game_of(game);
+    const struct rpl__game_coverage *const g = game_of(game);
 
     if (!g || !g->corpus_rules)
         return NULL;
@@ -64,6 +67,7 @@ rpl_log_coverage(struct rpl_log *log, uint64_t bits[RPL_COVERAGE_WORDS],
     struct rpl__env env;
     struct rpl__applied applied;
     const struct rpl__game *g;
+    const struct rpl__game_coverage *c;
     void *before = NULL;
     enum rpl_status rc;
 
@@ -73,7 +77,8 @@ rpl_log_coverage(struct rpl_log *log, uint64_t bits[RPL_COVERAGE_WORDS],
         return rpl__err(err, RPL_E_STATE, 0,
                         "the log must verify before its coverage is read");
     g = log->game;
-    if (!g->cover)
+    c = rpl__coverage_hooks(g);
+    if (!c->cover)
         return RPL_OK;
     before = rpl__alloc(log->ctx, g->state_size);
     if (!before)
@@ -104,13 +109,13 @@ rpl_log_coverage(struct rpl_log *log, uint64_t bits[RPL_COVERAGE_WORDS],
             break;
         memcpy(before, log->st, g->state_size);
         memset(&applied, 0, sizeof(applied));
-        rc = g->apply(log->st, &ln, &env, &applied, err);
+        rc = g->play->apply(log->st, &ln, &env, &applied, err);
         if (rc != RPL_OK)
             break;
-        g->cover(before, log->st, &ln, &env, bits);
+        c->cover(before, log->st, &ln, &env, bits);
     }
     if (rc == RPL_OK) {
-        g->cover(log->st, log->st, NULL, &env, bits);
+        c->cover(log->st, log->st, NULL, &env, bits);
         log->pos = log->nlines;
     } else {
         log->pos = SIZE_MAX;

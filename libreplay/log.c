@@ -265,7 +265,7 @@ header_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     case H_RULES:
         if (ln->ntok < 2 || kw != RPL__KW_RULES)
             return expect_header(ln, "rules ...", err);
-        rc = log->game->rules(log->st, ln, &v->env, &log->seats, err);
+        rc = log->game->play->rules(log->st, ln, &v->env, &log->seats, err);
         if (rc != RPL_OK)
             return rc;
         if (log->seats == 0 || log->seats > RPL_MAX_SEATS)
@@ -419,11 +419,11 @@ seal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (ln->ntok != 2 || !rpl__tok_b64(&ln->tok[1], sig, sizeof(sig)))
         return rpl__err(err, RPL_E_SYNTAX, ln->no,
                         "expected \"seal <base64 signature>\"");
-    if (v->revealed && log->game->opens_left(log->st) > 0)
+    if (v->revealed && log->game->play->opens_left(log->st) > 0)
         return rpl__err(err, RPL_E_SEAL, ln->no,
                         "seal inside the reveal block: %zu open lines are "
                         "still due",
-                        log->game->opens_left(log->st));
+                        log->game->play->opens_left(log->st));
     if (!rpl__seal_verify(&log->dealer, v->head, sig))
         return rpl__err(err, RPL_E_SEAL, ln->no,
                         "seal does not verify with the dealer key");
@@ -483,7 +483,7 @@ reveal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         "expected \"reveal <64 lowercase hex digits>\"");
     if (v->revealed)
         return rpl__err(err, RPL_E_RULES, ln->no, "second reveal line");
-    if (!log->game->is_over(log->st))
+    if (!log->game->play->is_over(log->st))
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "reveal before the game's end line");
     rpl__secret_commit(check, log->id, secret);
@@ -504,7 +504,7 @@ reveal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     sodium_memzero(secret, sizeof(secret));
     log->has_seed = true;
     v->env.seed = log->seed;
-    rc = log->game->reveal(log->st, &v->env, ln->no, err);
+    rc = log->game->play->reveal(log->st, &v->env, ln->no, err);
     if (rc != RPL_OK)
         return rc;
     v->revealed = true;
@@ -518,11 +518,11 @@ open_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 
     if (!v->revealed)
         return rpl__err(err, RPL_E_RULES, ln->no, "open before the reveal");
-    if (log->game->opens_left(log->st) == 0)
+    if (log->game->play->opens_left(log->st) == 0)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "extra open: every secret choice is already open");
     v->last_open = ln->no;
-    return log->game->open(log->st, ln, &v->env, err);
+    return log->game->play->open(log->st, ln, &v->env, err);
 }
 
 static enum rpl_status
@@ -563,13 +563,13 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (rc != RPL_OK)
         return rc;
     memset(&applied, 0, sizeof(applied));
-    was_over = log->game->is_over(log->st);
-    rc = log->game->apply(log->st, ln, &v->env, &applied, err);
+    was_over = log->game->play->is_over(log->st);
+    rc = log->game->play->apply(log->st, ln, &v->env, &applied, err);
     if (rc != RPL_OK)
         return rc;
     v->started = true;
     v->applied = true;
-    if (!was_over && log->game->is_over(log->st))
+    if (!was_over && log->game->play->is_over(log->st))
         v->end_line = ln->no;
     v->prev_author = applied.author;
     if (applied.opens_group)
@@ -727,12 +727,12 @@ rpl__log_verify_with(struct rpl_log *log, const struct rpl_verify_opts *opts,
     if (rc == RPL_OK) {
         const char *winner = "";
         const char *reason = "";
-        const bool over = log->game->is_over(log->st);
+        const bool over = log->game->play->is_over(log->st);
 
-        log->game->outcome(log->st, &winner, &reason);
+        log->game->play->outcome(log->st, &winner, &reason);
         rpl__fmt(log->rep.winner, sizeof(log->rep.winner), "%s", winner);
         rpl__fmt(log->rep.reason, sizeof(log->rep.reason), "%s", reason);
-        if (v->revealed && log->game->opens_left(log->st) == 0 &&
+        if (v->revealed && log->game->play->opens_left(log->st) == 0 &&
             v->last_seal == log->nlines && v->last_seal > v->last_open)
             log->rep.progress = RPL_PROGRESS_COMPLETE;
         else if ((over || log->abandoned) && !v->revealed &&
@@ -818,13 +818,13 @@ rpl__log_reset(struct rpl_log *log, struct rpl_error *err)
         return rpl__err(err, RPL_E_STATE, 0, "the log has no rules line");
     rc = rpl__line_split(&ln, text, len, 0, err);
     if (rc == RPL_OK)
-        rc = log->game->rules(log->st, &ln, &env, &seats, err);
+        rc = log->game->play->rules(log->st, &ln, &env, &seats, err);
     if (rc != RPL_OK || !log->is_complete)
         goto out;
     env.seed = log->seed;
     /* An imported game's deal is learned from its `open` lines. */
     if (!env.imported)
-        rc = log->game->setup(log->st, &env, err);
+        rc = log->game->play->setup(log->st, &env, err);
     for (size_t no = log->header_end + 1; rc == RPL_OK && no <= log->nlines;
          no++) {
         char label[64];
@@ -845,7 +845,7 @@ rpl__log_reset(struct rpl_log *log, struct rpl_error *err)
         label[lab_len] = '\0';
         memcpy(value, ln.tok[ln.ntok - 1].p, ln.tok[ln.ntok - 1].n);
         value[ln.tok[ln.ntok - 1].n] = '\0';
-        rc = log->game->learn(log->st, label, value, err);
+        rc = log->game->play->learn(log->st, label, value, err);
     }
 out:
     log->pos = rc == RPL_OK ? 0 : SIZE_MAX;
@@ -958,11 +958,11 @@ view_out(struct rpl_log *log, int viewer, int form, char **out,
     env_init(&env, log);
     rpl__buf_init(&b, log->ctx);
     if (form == 1)
-        log->game->view_json(log->st, &env, viewer, &b);
-    else if (form == 2 && log->game->board)
-        log->game->board(log->st, &env, viewer, &b);
+        log->game->views->view_json(log->st, &env, viewer, &b);
+    else if (form == 2 && log->game->views->board)
+        log->game->views->board(log->st, &env, viewer, &b);
     else
-        log->game->view(log->st, &env, viewer, &b);
+        log->game->views->view(log->st, &env, viewer, &b);
     return rpl__buf_take(&b, out, err);
 }
 
@@ -1005,11 +1005,11 @@ describe_own(struct rpl_log *log, const struct rpl__line *ln,
         rpl__buf_puts(b, "the dealer reveals the secret: every deal can "
                          "now be checked");
     else if (which == RPL__KW_OPEN && ln->ntok >= 3 &&
-             log->game->describe_open) {
+             log->game->views->describe_open) {
         struct rpl__env env;
 
         env_init(&env, log);
-        log->game->describe_open(log->st, &env, ln, b);
+        log->game->views->describe_open(log->st, &env, ln, b);
     } else if (which == RPL__KW_OPEN && ln->ntok >= 3)
         rpl__buf_printf(b, "opened: %.*s", (int)(ln->len - (size_t)(kw->n + 1)),
                         ln->text + kw->n + 1);
@@ -1080,7 +1080,7 @@ rpl_log_describe(struct rpl_log *log, size_t no, int viewer, char **text,
     if (no <= log->header_end)
         ; /* the header tells nothing by itself */
     else if (rpl__log_is_game_line(ln.text, ln.len))
-        log->game->describe(log->st, &env, &ln, viewer, &b);
+        log->game->views->describe(log->st, &env, &ln, viewer, &b);
     else
         describe_own(log, &ln, &b);
     if (b.len == 0 && !b.failed) {
@@ -1106,7 +1106,7 @@ rpl_log_events_json(struct rpl_log *log, size_t no, char **json,
     env_init(&env, log);
     rpl__buf_init(&b, log->ctx);
     if (no > log->header_end && rpl__log_is_game_line(ln.text, ln.len))
-        log->game->events_json(log->st, &env, &ln, &b);
+        log->game->views->events_json(log->st, &env, &ln, &b);
     else
         events_own(log, &ln, no <= log->header_end, &b);
     return rpl__buf_take(&b, json, err);
@@ -1135,9 +1135,9 @@ reveal_out(struct rpl_log *log, bool json, char **out, struct rpl_error *err)
     env.seed = log->seed;
     rpl__buf_init(&b, log->ctx);
     if (json)
-        log->game->reveal_json(log->st, &env, &b);
+        log->game->views->reveal_json(log->st, &env, &b);
     else
-        log->game->reveal_text(log->st, &env, &b);
+        log->game->views->reveal_text(log->st, &env, &b);
     return rpl__buf_take(&b, out, err);
 }
 
@@ -1164,11 +1164,11 @@ rpl_log_digest(struct rpl_log *log, uint8_t out[32], struct rpl_error *err)
     rc = current(log, err);
     if (rc != RPL_OK)
         return rc;
-    n = log->game->serialize(log->st, NULL, 0);
+    n = log->game->play->serialize(log->st, NULL, 0);
     bytes = rpl__alloc(log->ctx, n);
     if (!bytes)
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    log->game->serialize(log->st, bytes, n);
+    log->game->play->serialize(log->st, bytes, n);
     rpl__hash(out, NULL, bytes, n);
     rpl__free(log->ctx, bytes);
     return RPL_OK;

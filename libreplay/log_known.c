@@ -26,15 +26,15 @@ rpl__log_apply(struct rpl_log *log, const struct rpl__line *ln,
 {
     enum rpl_status rc = RPL_OK;
 
-    if (!log->is_complete && log->known_seat && log->game->seat_learn)
+    if (!log->is_complete && log->known_seat && log->game->views->seat_learn)
         for (size_t i = 0; rc == RPL_OK && i < log->nknown; i++)
             if (log->known[i].line == ln->no)
-                rc = log->game->seat_learn(log->st, log->known_seat,
-                                           log->known[i].label,
-                                           log->known[i].value, err);
+                rc = log->game->views->seat_learn(log->st, log->known_seat,
+                                                  log->known[i].label,
+                                                  log->known[i].value, err);
     if (rc != RPL_OK && err && err->line == 0)
         err->line = ln->no;
     if (rc == RPL_OK)
-        rc = log->game->apply(log->st, ln, env, applied, err);
+        rc = log->game->play->apply(log->st, ln, env, applied, err);
     return rc;
 }

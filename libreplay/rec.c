@@ -170,9 +170,9 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
         return rpl__err(err, RPL_E_LIMIT, 0, "rules line too long");
     rc = rpl__line_split(&ln, rules, (size_t)n, rec->nlines + 1, err);
     if (rc == RPL_OK)
-        rc = rec->game->rules(rec->st, &ln, &rec->env, &seats, err);
+        rc = rec->game->play->rules(rec->st, &ln, &rec->env, &seats, err);
     if (rc == RPL_OK)
-        rc = rec->game->rules(rec->pub, &ln, &rec->pub_env, &seats, err);
+        rc = rec->game->play->rules(rec->pub, &ln, &rec->pub_env, &seats, err);
     if (rc != RPL_OK)
         return rc;
     if (seats != cfg->seats || seats == 0 || seats > RPL_MAX_SEATS)
@@ -438,10 +438,10 @@ rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
     memcpy(rec->backup, rec->st, rec->game->state_size);
     rc = rpl__line_split(&ln, line, len, rec->nlines + 1, err);
     if (rc == RPL_OK && is_choice && e->label[0])
-        rc = rec->game->learn(rec->st, e->label, e->value, err);
+        rc = rec->game->play->learn(rec->st, e->label, e->value, err);
     memset(&applied, 0, sizeof(applied));
     if (rc == RPL_OK)
-        rc = rec->game->apply(rec->st, &ln, &rec->env, &applied, err);
+        rc = rec->game->play->apply(rec->st, &ln, &rec->env, &applied, err);
     if (rc == RPL_OK)
         rc = append(rec, line, len, err);
     memcpy(rec->pub_backup, rec->pub, rec->game->state_size);
@@ -449,7 +449,7 @@ rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
         struct rpl__applied pa;
 
         memset(&pa, 0, sizeof(pa));
-        rc = rec->game->apply(rec->pub, &ln, &rec->pub_env, &pa, err);
+        rc = rec->game->play->apply(rec->pub, &ln, &rec->pub_env, &pa, err);
     }
     if (rc == RPL_OK && e->label[0]) {
         const size_t to = applied.author
@@ -494,7 +494,7 @@ rpl__rec_drain(struct rpl_recorder *rec, struct rpl_error *err)
     struct rpl__emit e;
     enum rpl_status rc = RPL_OK;
 
-    while (rc == RPL_OK && rec->game->pending(rec->st, &rec->env, &e))
+    while (rc == RPL_OK && rec->game->play->pending(rec->st, &rec->env, &e))
         rc = rpl__rec_write_emit(rec, &e, false, NULL, NULL, NULL, err);
     return rc;
 }
@@ -726,10 +726,10 @@ rpl__rec_begin_play(struct rpl_recorder *rec, struct rpl_error *err)
                   (const uint8_t(*)[32])rec->entropy, rec->nentropy);
     rec->env.seed = rec->seed;
     if (rec->env.imported)
-        rc = rec->game->import_deal(rec->st, &rec->env, rec->deal_ptrs,
-                                    rec->first, err);
+        rc = rpl__import_hooks(rec->game)->import_deal(
+            rec->st, &rec->env, rec->deal_ptrs, rec->first, err);
     else
-        rc = rec->game->setup(rec->st, &rec->env, err);
+        rc = rec->game->play->setup(rec->st, &rec->env, err);
     if (rc != RPL_OK)
         return rc;
     rec->started = true;
@@ -763,7 +763,7 @@ static size_t
 next_in_step(const struct rpl_recorder *rec, size_t turn)
 {
     const uint64_t step =
-        rec->game->step_seats ? rec->game->step_seats(rec->st) : 0;
+        rec->game->live->step_seats ? rec->game->live->step_seats(rec->st) : 0;
 
     if (!step)
         return turn;
@@ -781,9 +781,9 @@ next_in_step(const struct rpl_recorder *rec, size_t turn)
 size_t
 rpl_rec_dealer_turn(const struct rpl_recorder *rec)
 {
-    if (!rec->started || rec->game->is_over(rec->st))
+    if (!rec->started || rec->game->play->is_over(rec->st))
         return 0;
-    return next_in_step(rec, rec->game->turn(rec->st));
+    return next_in_step(rec, rec->game->play->turn(rec->st));
 }
 
 enum rpl_status
@@ -791,7 +791,7 @@ rpl__rec_need_play(const struct rpl_recorder *rec, struct rpl_error *err)
 {
     if (!rec->started)
         return rpl__err(err, RPL_E_STATE, 0, "the game has not started");
-    if (rec->game->is_over(rec->st))
+    if (rec->game->play->is_over(rec->st))
         return rpl__err(err, RPL_E_STATE, 0, "the game is over");
     return RPL_OK;
 }
@@ -805,11 +805,11 @@ rpl__rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
     rc = rpl__rec_need_play(rec, err);
     if (rc != RPL_OK)
         return rc;
-    if (!rec->game->abort_line)
+    if (!rec->game->play->abort_line)
         return rpl__err(err, RPL_E_UNSUPPORTED, 0,
                         "this game has no line for an abandoned game");
     memset(&e, 0, sizeof(e));
-    snprintf(e.line, sizeof(e.line), "%s", rec->game->abort_line);
+    snprintf(e.line, sizeof(e.line), "%s", rec->game->play->abort_line);
     /* Queued submissions die with the game. */
     sodium_memzero(rec->queue, sizeof(rec->queue));
     rec->nqueue = 0;
@@ -840,24 +840,25 @@ rpl__rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
     char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
-    if (!rec->started || !rec->game->is_over(rec->st))
+    if (!rec->started || !rec->game->play->is_over(rec->st))
         return rpl__err(err, RPL_E_STATE, 0,
                         "the reveal comes after the game's end");
     rc = rec->last_is_seal ? RPL_OK : rpl__rec_seal(rec, err);
     if (rc == RPL_OK)
-        rc = rec->game->reveal(rec->st, &rec->env, rec->nlines + 1, err);
+        rc = rec->game->play->reveal(rec->st, &rec->env, rec->nlines + 1, err);
     if (rc == RPL_OK)
         rc = append(rec, line,
                     rpl__reveal_line(line, sizeof(line), rec->secret), err);
     sodium_memzero(line, sizeof(line));
-    for (size_t i = 0; rc == RPL_OK && rec->game->opens_left(rec->st) > 0 &&
-                       rec->game->open_line(rec->st, i, &e);
+    for (size_t i = 0;
+         rc == RPL_OK && rec->game->play->opens_left(rec->st) > 0 &&
+         rec->game->play->open_line(rec->st, i, &e);
          i++) {
         const size_t len = strlen(e.line);
 
         rc = rpl__line_split(&ln, e.line, len, rec->nlines + 1, err);
         if (rc == RPL_OK)
-            rc = rec->game->open(rec->st, &ln, &rec->env, err);
+            rc = rec->game->play->open(rec->st, &ln, &rec->env, err);
         if (rc == RPL_OK)
             rc = append(rec, e.line, len, err);
     }

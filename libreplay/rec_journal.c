@@ -1250,7 +1250,7 @@ rpl_rec_act(struct rpl_recorder *rec, const char *action,
         return rc;
     rc = move_need(rec, err);
     if (rc == RPL_OK)
-        rc = rec->game->action(rec->st, &rec->env, action, &e, err);
+        rc = rec->game->live->action(rec->st, &rec->env, action, &e, err);
     if (rc == RPL_OK)
         rc = move_write(rec, RPL__CMD_EMIT, &e, seat_sk, err);
     sodium_memzero(&e, sizeof(e));
@@ -1281,7 +1281,7 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     rpl__hash(key, seed, msg, sizeof(msg));
     rpl__stream_init_key(&rng, key);
     sodium_memzero(key, sizeof(key));
-    rc = rec->game->bot(rec->st, &rec->env, bot, &rng, &e, err);
+    rc = rec->game->live->bot(rec->st, &rec->env, bot, &rng, &e, err);
     rpl__stream_wipe(&rng);
     if (rc == RPL_OK)
         rc = move_write(rec, RPL__CMD_BOT_MOVE, &e, seat_sk, err);

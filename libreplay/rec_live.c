@@ -49,7 +49,8 @@ refuse(struct rpl_recorder *rec, struct rpl_refusal *why, struct rpl_error *err,
 static uint64_t
 step_mask(const struct rpl_recorder *rec)
 {
-    return rec->game->step_seats ? rec->game->step_seats(rec->st) : 0;
+    return rec->game->live->step_seats ? rec->game->live->step_seats(rec->st)
+                                       : 0;
 }
 
 static struct rpl__rec_sub *
@@ -93,10 +94,10 @@ sim_line(struct rpl_recorder *rec, struct sim *sm, const struct rpl__emit *e,
     *full_len = len;
     rc = rpl__line_split(&ln, full, len, rec->nlines + 1, err);
     if (rc == RPL_OK && is_choice && e->label[0])
-        rc = rec->game->learn(rec->sim, e->label, e->value, err);
+        rc = rec->game->play->learn(rec->sim, e->label, e->value, err);
     memset(applied, 0, sizeof(*applied));
     if (rc == RPL_OK)
-        rc = rec->game->apply(rec->sim, &ln, &rec->env, applied, err);
+        rc = rec->game->play->apply(rec->sim, &ln, &rec->env, applied, err);
     if (rc != RPL_OK)
         return rc;
     if (applied->opens_group) {
@@ -142,15 +143,16 @@ judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
         if (!(mask >> j & 1))
             continue;
         if (q) {
-            rc = rec->game->action(rec->sim, &rec->env, q->action, &e, err);
+            rc = rec->game->live->action(rec->sim, &rec->env, q->action, &e,
+                                         err);
         } else {
             struct rpl__stream rng;
             uint8_t key[32];
 
             memset(key, 0, sizeof(key));
             rpl__stream_init_key(&rng, key);
-            rc = rec->game->bot(rec->sim, &rec->env, RPL_BOT_RANDOM, &rng, &e,
-                                err);
+            rc = rec->game->live->bot(rec->sim, &rec->env, RPL_BOT_RANDOM, &rng,
+                                      &e, err);
             rpl__stream_wipe(&rng);
         }
         if (rc == RPL_OK)
@@ -159,7 +161,8 @@ judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
         if (rc == RPL_OK && applied.author != j)
             rc = rpl__err(err, RPL_E_STATE, 0,
                           "the step's lines are not in seat order");
-        while (rc == RPL_OK && rec->game->pending(rec->sim, &rec->env, &e))
+        while (rc == RPL_OK &&
+               rec->game->play->pending(rec->sim, &rec->env, &e))
             rc = sim_line(rec, &sm, &e, false, is_real, line, len, &applied,
                           err);
         if (rc != RPL_OK)
@@ -167,7 +170,7 @@ judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
                           "the step of p%zu cannot be judged ahead", seat);
     }
     if (rc == RPL_OK)
-        rc = rec->game->action(rec->sim, &rec->env, action, &e, err);
+        rc = rec->game->live->action(rec->sim, &rec->env, action, &e, err);
     if (rc == RPL_OK) {
         const bool was_known = sm.is_head_known;
         uint8_t before[RPL__HASH];
@@ -273,7 +276,7 @@ rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
 
         if (rec->has_seat_key[q->seat] && !q->has_sig)
             break;
-        rc = rec->game->action(rec->st, &rec->env, q->action, &e, err);
+        rc = rec->game->live->action(rec->st, &rec->env, q->action, &e, err);
         if (rc == RPL_OK)
             rc = rpl__rec_write_emit(rec, &e, true, NULL,
                                      q->has_sig ? q->sig : NULL, NULL, err);
@@ -312,7 +315,7 @@ need_live(struct rpl_recorder *rec, struct rpl_refusal *why,
                       rec->starting ? "the game is starting: entropy "
                                       "signatures are awaited"
                                     : "the game has not started");
-    if (rec->game->is_over(rec->st))
+    if (rec->game->play->is_over(rec->st))
         return refuse(rec, why, err, RPL_E_STATE, "over", "the game is over");
     return RPL_OK;
 }
@@ -367,7 +370,7 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
         return refuse(rec, why, err, RPL_E_ARG, "on-behalf",
                       "an action may only name the seat that submits it");
     mask = step_mask(rec);
-    pub_turn = rec->game->turn(rec->pub);
+    pub_turn = rec->game->play->turn(rec->pub);
     if (mask) {
         const struct rpl__rec_sub *q = queued(rec, seat);
 
@@ -387,12 +390,12 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
         return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
                       "it is not this seat's turn");
     }
-    if (rec->game->screen) {
+    if (rec->game->live->screen) {
         struct rpl_refusal mine;
         struct rpl_refusal *w = why ? why : &mine;
 
         memset(w, 0, sizeof(*w));
-        rc = rec->game->screen(rec->st, &rec->env, seat, action, w);
+        rc = rec->game->live->screen(rec->st, &rec->env, seat, action, w);
         if (rc != RPL_OK) {
             if (!w->code[0])
                 refuse_text(w, "not-allowed", "the action is not allowed");
@@ -401,10 +404,10 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
         }
     }
     /* A turn only a secret names (pub_turn 0) is judged by the game. */
-    if (!mask && rec->game->turn(rec->st) != seat)
+    if (!mask && rec->game->play->turn(rec->st) != seat)
         rc = rpl__err(err, RPL_E_STATE, rec->nlines + 1,
                       "p%zu is not the seat to act (p%zu is)", seat,
-                      rec->game->turn(rec->st));
+                      rec->game->play->turn(rec->st));
     if (rc == RPL_OK)
         rc = judge(rec, seat, action, line, &line_len, base, &is_known, &author,
                    &line_no, NULL, err);

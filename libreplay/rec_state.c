@@ -1,7 +1,7 @@
 /*
  * rec_state.c - rpl_rec_state_json(): the state of a game being recorded
  * as a user interface shows it to one viewer.  The game module writes
- * its part (struct rpl__game.state_json); this file adds what the
+ * its part (struct rpl__game_live.state_json); this file adds what the
  * recorder holds: the number of lines and the viewer's deliveries, in
  * the JSON form of camelog(5):
  *
@@ -45,12 +45,13 @@ is_waiting(const struct rpl_recorder *rec, size_t k)
     for (size_t i = 0; i < rec->nreq; i++)
         if (rec->req[i].seat == k)
             return true;
-    if (!rec->started || rec->game->is_over(rec->st))
+    if (!rec->started || rec->game->play->is_over(rec->st))
         return false;
-    mask = rec->game->step_seats ? rec->game->step_seats(rec->st) : 0;
+    mask =
+        rec->game->live->step_seats ? rec->game->live->step_seats(rec->st) : 0;
     if (mask)
         return (mask >> k & 1) && !is_held(rec, k);
-    turn = rec->game->turn(rec->pub);
+    turn = rec->game->play->turn(rec->pub);
     return rec->nqueue == 0 && turn == k;
 }
 
@@ -130,12 +131,12 @@ rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
         (viewer < 1 || (size_t)viewer > rec->seats))
         return rpl__err(err, RPL_E_ARG, 0, "no seat p%d in this game (%zu)",
                         viewer, rec->seats);
-    if (!rec->game->state_json)
+    if (!rec->game->live->state_json)
         return rpl__err(err, RPL_E_UNSUPPORTED, 0,
                         "the game %s has no state for live play",
                         rec->game->name);
     rpl__buf_init(&b, rec->ctx);
-    rec->game->state_json(rec->st, &rec->env, viewer, &b);
+    rec->game->live->state_json(rec->st, &rec->env, viewer, &b);
     if (viewer > 0 && is_held(rec, (size_t)viewer))
         drop_actions(&b, 0);
     /* The game wrote one object: its closing brace gives way to ours. */

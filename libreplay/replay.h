@@ -1481,6 +1481,22 @@ struct rpl_archive_quest {
                          * until the cards are opened */
 };
 
+/* A figure of one game in its game's own terms, for the games whose
+ * archive rows hold more than struct rpl_archive_game's common members:
+ * the integer value of member name of group.  Avalon's assassination is
+ * the group "assassination" with "assassin" and "target" (seats).  The
+ * strings are the library's, constant. */
+struct rpl_archive_fact {
+    const char *group; /* one of rpl_archive_fact_group() */
+    const char *name;
+    int64_t value;
+};
+
+/* The groups of the facts the games of this library give, each once, in
+ * a fixed order: group i (0-based), or NULL past the last.  A group is
+ * not the name of a member of struct rpl_archive_game.  Thread-safe. */
+RPL_API const char *rpl_archive_fact_group(size_t i);
+
 /* One game of a query; every pointer is lent for the callback only. */
 struct rpl_archive_game {
     const char *game;    /* "avalon" */
@@ -1501,8 +1517,10 @@ struct rpl_archive_game {
     const struct rpl_archive_seat *seats; /* seats[k - 1] is pK */
     size_t nquests;
     const struct rpl_archive_quest *quests;
-    unsigned assassin; /* seat, 0 when nobody was assassinated */
-    unsigned target;
+    /* The game's own facts, those of a group together; a group the game
+     * gives nothing of (nobody was assassinated) has none. */
+    size_t nfacts;
+    const struct rpl_archive_fact *facts;
     const char *variants; /* the house rules declared, as
                            * rpl_log_variants() gives them: "" for none */
 };

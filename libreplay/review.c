@@ -32,7 +32,7 @@ rpl_log_mark(struct rpl_log *log, size_t no, unsigned *marks,
         return RPL_OK;
     }
     text = rpl__log_line(log, no, &len);
-    if (!rpl__log_is_game_line(text, len) || !log->game->mark) {
+    if (!rpl__log_is_game_line(text, len) || !log->game->views->mark) {
         *marks = 0;
         return RPL_OK;
     }
@@ -47,7 +47,7 @@ rpl_log_mark(struct rpl_log *log, size_t no, unsigned *marks,
     if (rc == RPL_OK)
         rc = rpl__line_split(&ln, text, len, no, err);
     if (rc == RPL_OK)
-        *marks = log->game->mark(before, log->st, &ln);
+        *marks = log->game->views->mark(before, log->st, &ln);
 out:
     sodium_memzero(before, log->game->state_size);
     rpl__free(log->ctx, before);

@@ -151,7 +151,7 @@ walk_line(struct walk *w, struct rpl_error *err)
 
             rc = rpl__line_split(&ln, text, len, no, err);
             if (rc == RPL_OK)
-                rc = g->rules(w->st, &ln, &w->env, &seats, err);
+                rc = g->play->rules(w->st, &ln, &w->env, &seats, err);
         }
     } else if (has_prefix(text, len, "entropy ")) {
         size_t seat = 0;
@@ -182,7 +182,7 @@ walk_line(struct walk *w, struct rpl_error *err)
         memset(&applied, 0, sizeof(applied));
         rc = rpl__line_split(&ln, text, len, no, err);
         if (rc == RPL_OK)
-            rc = g->apply(w->st, &ln, &w->env, &applied, err);
+            rc = g->play->apply(w->st, &ln, &w->env, &applied, err);
         if (rc == RPL_OK) {
             w->started = true;
             w->is_game = true;
@@ -351,7 +351,7 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
     }
     /* A value the rules make impossible: the dealer's lie, which its
      * signature of the delivery proves. */
-    if (log->game->plausible) {
+    if (log->game->play->plausible) {
         char value[sizeof(d->value)];
         const size_t n =
             log->version >= 2 ? rpl__unpad_len(d->value) : strlen(d->value);
@@ -359,8 +359,8 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
 
         memcpy(value, d->value, n);
         value[n] = '\0';
-        rc = log->game->plausible(w.st, &w.env, to_seat, d->label, value,
-                                  d->line, err);
+        rc = log->game->play->plausible(w.st, &w.env, to_seat, d->label, value,
+                                        d->line, err);
         sodium_memzero(value, sizeof(value));
         if (rc != RPL_OK && err && log->version >= 2) {
             const size_t m = strlen(err->msg);
@@ -477,7 +477,7 @@ rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
                         RPL_MAX_LINES);
     if (n > 0 && !d)
         return rpl__err(err, RPL_E_ARG, 0, "no deliveries");
-    if (!log->game->seat_learn)
+    if (!log->game->views->seat_learn)
         return rpl__err(err, RPL_E_UNSUPPORTED, 0,
                         "%s cannot show a seat's view before the reveal",
                         log->game->name);
@@ -550,7 +550,7 @@ stand_in(struct walk *w, size_t seat, const struct rpl__line *ln,
          struct rpl__applied *applied, bool *fits, struct rpl_error *err)
 {
     const struct rpl__game *g = w->log->game;
-    const uint64_t mask = g->step_seats ? g->step_seats(w->st) : 0;
+    const uint64_t mask = g->live->step_seats ? g->live->step_seats(w->st) : 0;
     char me[8];
     char *buf = NULL;
     size_t at = 0;
@@ -585,11 +585,11 @@ stand_in(struct walk *w, size_t seat, const struct rpl__line *ln,
         memset(&a, 0, sizeof(a));
         if (rpl__line_split(&sub, buf, head + (size_t)n + tail, ln->no, NULL) !=
                 RPL_OK ||
-            g->apply(w->tmp, &sub, &w->env, &a, NULL) != RPL_OK)
+            g->play->apply(w->tmp, &sub, &w->env, &a, NULL) != RPL_OK)
             goto out;
     }
     memset(applied, 0, sizeof(*applied));
-    if (g->apply(w->tmp, ln, &w->env, applied, NULL) != RPL_OK ||
+    if (g->play->apply(w->tmp, ln, &w->env, applied, NULL) != RPL_OK ||
         applied->author != seat)
         goto out;
     if (!applied->in_group && !applied->opens_group) {
@@ -696,7 +696,7 @@ candidate_base(const struct rpl_log *log, size_t seat, const char *line_text,
 
         memset(&applied, 0, sizeof(applied));
         memcpy(w.tmp, w.st, log->game->state_size);
-        rc = log->game->apply(w.tmp, &ln, &w.env, &applied, err);
+        rc = log->game->play->apply(w.tmp, &ln, &w.env, &applied, err);
         if (rc != RPL_OK) {
             struct rpl_error why;
             bool fits = false;

@@ -1,7 +1,7 @@
 /*
  * variants.c - rpl_log_variants(): the house rules a log declares, read
  * from its rules line by the game that owns the notation (struct
- * rpl__game.variants), for the tools that say which rules were in force
+ * rpl__game_play.variants), for the tools that say which rules were in force
  * (verify, and the archive).  It reads only the log's text, never its
  * replay state, so it works on a log at any point of its verification.
  */
@@ -29,8 +29,8 @@ rpl_log_variants(const struct rpl_log *log, char *out, size_t cap)
             memcmp(text, kw, sizeof(kw) - 1) != 0) {
             continue;
         }
-        if (log->game->variants && cap > 0) {
-            log->game->variants(text, len, out, cap);
+        if (log->game->play->variants && cap > 0) {
+            log->game->play->variants(text, len, out, cap);
         }
         return true;
     }

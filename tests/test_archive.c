@@ -479,6 +479,22 @@ collect(void *ud, const struct rpl_archive_game *g)
             ck_assert_uint_eq(q->fails,
                               q->failed[0] ? (strlen(q->failed) + 1) / 3 : 0u);
     }
+    /* Avalon's facts: the assassin's and the target's seats, when the
+     * assassin named one. */
+    if (strcmp(want->reason, "assassination") == 0 ||
+        strcmp(want->reason, "missed") == 0) {
+        ck_assert_uint_eq(g->nfacts, 2);
+        ck_assert_str_eq(g->facts[0].name, "assassin");
+        ck_assert_str_eq(g->facts[1].name, "target");
+        for (size_t i = 0; i < 2; i++) {
+            ck_assert_str_eq(g->facts[i].group, "assassination");
+            ck_assert_int_ge(g->facts[i].value, 1);
+            ck_assert_int_le(g->facts[i].value, (int64_t)want->players);
+        }
+        ck_assert_int_ne(g->facts[0].value, g->facts[1].value);
+    } else {
+        ck_assert_uint_eq(g->nfacts, 0);
+    }
     return true;
 }
 
@@ -682,6 +698,10 @@ START_TEST(add_is_idempotent)
     ck_assert_uint_eq(ids.n, 3);
     for (size_t i = 0; i < 3; i++)
         ck_assert_str_eq(ids.id[i], g[i].id);
+    /* The groups of the games' facts: Avalon's assassination alone. */
+    ck_assert_str_eq(rpl_archive_fact_group(0), "assassination");
+    ck_assert_ptr_null(rpl_archive_fact_group(1));
+    ck_assert_ptr_null(rpl_archive_fact_group((size_t)-1));
     rpl_archive_close(ar);
     free_corpus(g, 3);
     tmp_remove(&t);
@@ -2480,6 +2500,7 @@ soc_collect(void *ud, const struct rpl_archive_game *g)
     /* The knights are public: every seat has its role from `start`. */
     for (size_t k = 0; k < g->players; k++)
         ck_assert_ptr_nonnull(g->seats[k].role);
+    ck_assert_uint_eq(g->nfacts, 0); /* no fact of its own */
     return true;
 }
 

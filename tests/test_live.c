@@ -53,7 +53,8 @@ g_rules(struct g *g, const struct rpl__game *game, const char *rules,
     g->no = 19;
     ck_assert_int_eq(rpl__line_split(&ln, rules, strlen(rules), 5, &g->err),
                      RPL_OK);
-    ck_assert_int_eq(game->rules(g->st, &ln, &g->env, &seats, &g->err), RPL_OK);
+    ck_assert_int_eq(game->play->rules(g->st, &ln, &g->env, &seats, &g->err),
+                     RPL_OK);
     g->env.seats = seats;
     g->env.seed = g->seed;
 }
@@ -84,7 +85,8 @@ g_write(struct g *g, const struct rpl__emit *e)
     }
     ck_assert_int_eq(rpl__line_split(&ln, text, strlen(text), ++g->no, &g->err),
                      RPL_OK);
-    ck_assert_msg(g->game->apply(g->st, &ln, &g->env, &out, &g->err) == RPL_OK,
+    ck_assert_msg(g->game->play->apply(g->st, &ln, &g->env, &out, &g->err) ==
+                      RPL_OK,
                   "%s: %s", text, g->err.msg);
 }
 
@@ -93,7 +95,7 @@ g_dealer(struct g *g)
 {
     struct rpl__emit e;
 
-    while (g->game->pending(g->st, &g->env, &e))
+    while (g->game->play->pending(g->st, &g->env, &e))
         g_write(g, &e);
 }
 
@@ -111,13 +113,14 @@ static void RPL__PRINTF(3, 4)
     vsnprintf(action, sizeof(action), fmt, ap);
     va_end(ap);
     memset(&why, 0, sizeof(why));
-    ck_assert_msg(g->game->screen(g->st, &g->env, seat, action, &why) == RPL_OK,
+    ck_assert_msg(g->game->live->screen(g->st, &g->env, seat, action, &why) ==
+                      RPL_OK,
                   "%s: screened out: %s %s", action, why.code, why.text);
-    ck_assert_msg(g->game->action(g->st, &g->env, action, &e, &g->err) ==
+    ck_assert_msg(g->game->live->action(g->st, &g->env, action, &e, &g->err) ==
                       RPL_OK,
                   "%s: %s", action, g->err.msg);
     if (e.label[0])
-        ck_assert_int_eq(g->game->learn(g->st, e.label, e.value, &g->err),
+        ck_assert_int_eq(g->game->play->learn(g->st, e.label, e.value, &g->err),
                          RPL_OK);
     g_write(g, &e);
     g_dealer(g);
@@ -130,7 +133,7 @@ g_state(struct g *g, int viewer)
     char *s = NULL;
 
     rpl__buf_init(&b, g->ctx);
-    g->game->state_json(g->st, &g->env, viewer, &b);
+    g->game->live->state_json(g->st, &g->env, viewer, &b);
     ck_assert_int_eq(rpl__buf_take(&b, &s, NULL), RPL_OK);
     return s;
 }
@@ -147,8 +150,8 @@ same_refusal(struct g *a, struct g *b, size_t seat, const char *action,
 
     memset(&ra, 0, sizeof(ra));
     memset(&rb, 0, sizeof(rb));
-    sa = a->game->screen(a->st, &a->env, seat, action, &ra);
-    sb = b->game->screen(b->st, &b->env, seat, action, &rb);
+    sa = a->game->live->screen(a->st, &a->env, seat, action, &ra);
+    sb = b->game->live->screen(b->st, &b->env, seat, action, &rb);
     ck_assert_msg(sa != RPL_OK, "p%zu %s: accepted", seat, action);
     ck_assert_msg(sa == sb && strcmp(ra.code, rb.code) == 0 &&
                       strcmp(ra.text, rb.text) == 0,
@@ -252,21 +255,21 @@ START_TEST(avalon_leaks)
     same_refusal(&a, &b, 1, "assassinate p1 p2", "phase");
     same_refusal(&a, &b, 1, "propose p1 p1,p2,p3", "illegal");
     same_refusal(&a, &b, 1, "propose p1 p1,p1", "illegal");
-    ck_assert_uint_eq(rpl__avalon.step_seats(a.st), 0);
+    ck_assert_uint_eq(rpl__avalon.live->step_seats(a.st), 0);
     /* round 1: team p3,p4 (servants in both), approved */
     both(&a, &b, 1, "propose p1 p3,p4");
-    ck_assert_uint_eq(rpl__avalon.step_seats(a.st), 0xfe);
+    ck_assert_uint_eq(rpl__avalon.live->step_seats(a.st), 0xfe);
     both_states(&a, &b);
     has_state(&a, 3, "\"actions\":[\"vote p3 yes\",\"vote p3 no\"]");
     /* a vote judged as if the seats before it had voted */
-    ck_assert_int_eq(rpl__avalon.screen(a.st, &a.env, 5, "vote p5 no", NULL),
-                     RPL_OK);
+    ck_assert_int_eq(
+        rpl__avalon.live->screen(a.st, &a.env, 5, "vote p5 no", NULL), RPL_OK);
     both(&a, &b, 1, "vote p1 yes");
     same_refusal(&a, &b, 1, "vote p1 no", "duplicate");
     same_refusal(&a, &b, 2, "propose p2 p1,p2", "phase");
     for (size_t k = 2; k <= 7; k++)
         both(&a, &b, k, "vote p%zu yes", k);
-    ck_assert_uint_eq(rpl__avalon.step_seats(a.st), 0x18);
+    ck_assert_uint_eq(rpl__avalon.live->step_seats(a.st), 0x18);
     both_states(&a, &b);
     has_state(&a, 3, "\"actions\":[\"card p3 success\"]");
     same_refusal(&a, &b, 1, "card p1 success", "not-your-turn");
@@ -353,7 +356,7 @@ static void
 soc_open(struct g *g, unsigned tag)
 {
     g_rules(g, &rpl__soc, soc_rules, tag);
-    ck_assert_int_eq(rpl__soc.setup(g->st, &g->env, &g->err), RPL_OK);
+    ck_assert_int_eq(rpl__soc.play->setup(g->st, &g->env, &g->err), RPL_OK);
     g_dealer(g);
 }
 
@@ -384,10 +387,10 @@ START_TEST(soc_leaks)
     /* the seats' hands differ: only secrets tell the games apart */
     ck_assert(memcmp(sa->h.hand, ((const struct soc_state *)b.st)->h.hand,
                      sizeof(sa->h.hand)) != 0);
-    ck_assert_uint_eq(rpl__soc.step_seats(a.st), 0);
-    k = (unsigned)rpl__soc.turn(a.st);
+    ck_assert_uint_eq(rpl__soc.live->step_seats(a.st), 0);
+    k = (unsigned)rpl__soc.play->turn(a.st);
     ck_assert_uint_gt(k, 0);
-    ck_assert_uint_eq(rpl__soc.turn(b.st), k);
+    ck_assert_uint_eq(rpl__soc.play->turn(b.st), k);
     other = k % 4 + 1;
     if (getenv("LIVE_DEBUG")) {
         char *j = g_state(&a, (int)k);

@@ -109,15 +109,16 @@ choose(struct rpl_recorder *rec, uint64_t move, char *out, size_t cap)
     memset(key, 0, sizeof(key));
     rpl__store_le64(key, move);
     rpl__stream_init_key(&rng, key);
-    ck_assert_msg(rec->game->bot(rec->st, &rec->env, RPL_BOT_RANDOM, &rng, &e,
-                                 &err) == RPL_OK,
+    ck_assert_msg(rec->game->live->bot(rec->st, &rec->env, RPL_BOT_RANDOM, &rng,
+                                       &e, &err) == RPL_OK,
                   "%s", err.msg);
     for (int i = 0; i < 2; i++) {
         if (i == 0)
             snprintf(out, cap, "%s", e.line);
         else
             snprintf(out, cap, "%s %s", e.line, e.value);
-        if (rec->game->action(rec->st, &rec->env, out, &back, NULL) == RPL_OK &&
+        if (rec->game->live->action(rec->st, &rec->env, out, &back, NULL) ==
+                RPL_OK &&
             strcmp(back.line, e.line) == 0 &&
             strcmp(back.label, e.label) == 0 &&
             strcmp(back.value, e.value) == 0)
@@ -166,7 +167,7 @@ static void
 play_step(struct table *t, struct rpl_recorder **rec, const char *journal,
           uint64_t move)
 {
-    const uint64_t step = (*rec)->game->step_seats((*rec)->st);
+    const uint64_t step = (*rec)->game->live->step_seats((*rec)->st);
     const size_t lines = rpl_rec_lines(*rec);
     struct rpl_sign_request req;
     struct rpl_refusal why;
@@ -260,7 +261,8 @@ play(struct table *t, const char *journal, size_t *len)
     while ((turn = rpl_rec_dealer_turn(rec)) != 0) {
         const size_t lines = rpl_rec_lines(rec);
 
-        if (rec->game->step_seats && rec->game->step_seats(rec->st)) {
+        if (rec->game->live->step_seats &&
+            rec->game->live->step_seats(rec->st)) {
             play_step(t, &rec, journal, move++);
             ck_assert_uint_gt(rpl_rec_lines(rec), lines);
             continue;

@@ -90,7 +90,7 @@ apply_text(struct soc_state *st, const struct rpl__env *env, const char *text,
     enum rpl_status rc = rpl__line_split(&ln, text, strlen(text), no, err);
 
     if (rc == RPL_OK)
-        rc = rpl__soc.apply(st, &ln, env, &ap, err);
+        rc = rpl__soc.play->apply(st, &ln, env, &ap, err);
     return rc;
 }
 
@@ -112,7 +112,7 @@ g_emit(struct game *g, const struct rpl__emit *e, bool choice)
         strcat(line, " ");
         strcat(line, hex);
         if (choice) {
-            rc = rpl__soc.learn(g->st, e->label, e->value, &g->err);
+            rc = rpl__soc.play->learn(g->st, e->label, e->value, &g->err);
             if (rc != RPL_OK)
                 return rc;
         }
@@ -130,7 +130,7 @@ g_drain(struct game *g)
     struct rpl__emit e;
     size_t n = 0;
 
-    while (rpl__soc.pending(g->st, &g->env, &e)) {
+    while (rpl__soc.play->pending(g->st, &g->env, &e)) {
         const enum rpl_status rc = g_emit(g, &e, false);
 
         REQUIRE(rc == RPL_OK, "dealer line \"%s\": %s", e.line, g->err.msg);
@@ -146,7 +146,7 @@ g_act(struct game *g, const char *action)
     struct rpl__emit e;
     enum rpl_status rc;
 
-    rc = rpl__soc.action(g->st, &g->env, action, &e, &g->err);
+    rc = rpl__soc.live->action(g->st, &g->env, action, &e, &g->err);
     if (rc == RPL_OK)
         rc = g_emit(g, &e, true);
     if (rc == RPL_OK)
@@ -213,9 +213,9 @@ g_init(struct game *g, const char *rules, unsigned seed)
     snprintf(line, sizeof(line), "rules %s", rules);
     ck_assert_int_eq(rpl__line_split(&ln, line, strlen(line), 4, &g->err),
                      RPL_OK);
-    ck_assert_int_eq(rpl__soc.rules(g->st, &ln, &g->env, &seats, &g->err),
+    ck_assert_int_eq(rpl__soc.play->rules(g->st, &ln, &g->env, &seats, &g->err),
                      RPL_OK);
-    ck_assert_int_eq(rpl__soc.setup(g->st, &g->env, &g->err), RPL_OK);
+    ck_assert_int_eq(rpl__soc.play->setup(g->st, &g->env, &g->err), RPL_OK);
     g->first_no = 4 + seats + 2;
 }
 
@@ -484,20 +484,21 @@ public_replay(struct game *g, struct rpl_error *err, bool reveal)
     snprintf(line, sizeof(line), "rules %s", g->rules);
     rc = rpl__line_split(&ln, line, strlen(line), 4, err);
     if (rc == RPL_OK)
-        rc = rpl__soc.rules(pub, &ln, &g->penv, &seats, err);
+        rc = rpl__soc.play->rules(pub, &ln, &g->penv, &seats, err);
     for (size_t i = 0; rc == RPL_OK && i < g->nlines; i++)
         rc = apply_text(pub, &g->penv, g->lines[i].text, g->first_no + i + 1,
                         err);
     if (rc == RPL_OK && reveal) {
-        rc = rpl__soc.reveal(pub, &g->env, g_no(g) + 1, err);
-        for (size_t i = 0; rc == RPL_OK && rpl__soc.opens_left(pub) > 0; i++) {
+        rc = rpl__soc.play->reveal(pub, &g->env, g_no(g) + 1, err);
+        for (size_t i = 0; rc == RPL_OK && rpl__soc.play->opens_left(pub) > 0;
+             i++) {
             struct rpl__emit e;
 
-            ck_assert(rpl__soc.open_line(g->st, i, &e));
+            ck_assert(rpl__soc.play->open_line(g->st, i, &e));
             rc = rpl__line_split(&ln, e.line, strlen(e.line), g_no(g) + 2 + i,
                                  err);
             if (rc == RPL_OK)
-                rc = rpl__soc.open(pub, &ln, &g->env, err);
+                rc = rpl__soc.play->open(pub, &ln, &g->env, err);
         }
         if (rc == RPL_OK)
             ck_assert(pub->p.is_checked);
@@ -1640,8 +1641,8 @@ START_TEST(test_pool_random)
         {
             struct rpl__emit e;
 
-            ck_assert_int_eq(rpl__soc.action(g.st, &g.env, act, &e, &g.err),
-                             RPL_OK);
+            ck_assert_int_eq(
+                rpl__soc.live->action(g.st, &g.env, act, &e, &g.err), RPL_OK);
             ck_assert_int_eq(g_emit(&g, &e, true), RPL_OK);
         }
         ck_assert_int_eq(p->need.kind, SOC_N_REDEAL);
@@ -2271,7 +2272,7 @@ START_TEST(test_end_majority)
     ck_assert_str_eq(last_line(&g, 0), "end knights majority");
     ck_assert_uint_eq(g.st->p.swords_w, 9);
     ck_assert_uint_eq(g.st->p.swords_b, 3);
-    ck_assert(rpl__soc.is_over(g.st));
+    ck_assert(rpl__soc.play->is_over(g.st));
     g_free(&g);
 
     /* 7 white, 4 black, +1 white = 12; after the flip 6 against 6: a
@@ -2358,7 +2359,7 @@ START_TEST(test_end_losses)
     actf(&g, "evil p1 life");
     set_turn(&g, 2);
     actf(&g, "evil p2 life");
-    ck_assert(!rpl__soc.is_over(g.st));
+    ck_assert(!rpl__soc.play->is_over(g.st));
     g.st->p.seat[3].lp = 1;
     set_turn(&g, 3);
     actf(&g, "evil p3 life");
@@ -2421,19 +2422,19 @@ g_play(struct game *g, enum rpl_bot kind, size_t max, uint8_t (*digests)[32],
     uint64_t move = 0;
 
     g_drain(g);
-    while (!rpl__soc.is_over(g->st) && g->nlines < max) {
+    while (!rpl__soc.play->is_over(g->st) && g->nlines < max) {
         struct rpl__emit e;
         struct rpl__stream rng;
         uint8_t key[32] = {0};
         enum rpl_status rc;
         const size_t before = g->nlines;
 
-        ck_assert_msg(rpl__soc.turn(g->st) != 0, "nobody to act at line %zu",
-                      g_no(g));
+        ck_assert_msg(rpl__soc.play->turn(g->st) != 0,
+                      "nobody to act at line %zu", g_no(g));
         rpl__store_le64(key, move++);
         memcpy(key + 8, g->seed, 24);
         rpl__stream_init_key(&rng, key);
-        rc = rpl__soc.bot(g->st, &g->env, kind, &rng, &e, &g->err);
+        rc = rpl__soc.live->bot(g->st, &g->env, kind, &rng, &e, &g->err);
         ck_assert_msg(rc == RPL_OK, "bot at line %zu: %s", g_no(g), g->err.msg);
         rc = g_emit(g, &e, true);
         ck_assert_msg(rc == RPL_OK, "\"%s\" at line %zu: %s", e.line,
@@ -2446,7 +2447,8 @@ g_play(struct game *g, enum rpl_bot kind, size_t max, uint8_t (*digests)[32],
                 /* Only the last line's state is at hand: record it for
                  * every line of the batch's end. */
                 uint8_t buf[8192];
-                const size_t n = rpl__soc.serialize(g->st, buf, sizeof(buf));
+                const size_t n =
+                    rpl__soc.play->serialize(g->st, buf, sizeof(buf));
 
                 ck_assert_uint_le(n, sizeof(buf));
                 rpl__hash(digests[i], NULL, buf, n);
@@ -2461,7 +2463,7 @@ START_TEST(test_reveal_honest)
 
     g_start(&g, "players=5 traitor=on brave=off", 60);
     g_play(&g, RPL_BOT_PLAUSIBLE, 5000, NULL, true);
-    ck_assert(rpl__soc.is_over(g.st));
+    ck_assert(rpl__soc.play->is_over(g.st));
     ck_assert_int_eq(public_replay(&g, &err, true), RPL_OK);
     g_free(&g);
 }
@@ -2496,8 +2498,8 @@ START_TEST(test_memory_public)
             snprintf(line, sizeof(line), "rules %s", g.rules);
             ck_assert_int_eq(rpl__line_split(&ln, line, strlen(line), 4, &err),
                              RPL_OK);
-            ck_assert_int_eq(rpl__soc.rules(pub, &ln, &g.penv, &seats, &err),
-                             RPL_OK);
+            ck_assert_int_eq(
+                rpl__soc.play->rules(pub, &ln, &g.penv, &seats, &err), RPL_OK);
             /* A verifier keeps no memory; this one is asked to, from
              * the public lines alone. */
             pub->m.on = 1;
@@ -2611,7 +2613,7 @@ START_TEST(test_reveal_white_not_held)
         snprintf(e.line, sizeof(e.line), "end aborted");
         ck_assert_int_eq(g_emit(&g, &e, false), RPL_OK);
     }
-    ck_assert(rpl__soc.is_over(g.st));
+    ck_assert(rpl__soc.play->is_over(g.st));
     ck_assert_int_eq(public_replay(&g, &err, true), RPL_E_RULES);
     ck_assert_msg(err.line == line, "line %zu: %s (%s)", err.line, err.msg,
                   g.lines[err.line - g.first_no - 1].text);
@@ -2676,39 +2678,41 @@ START_TEST(test_reveal_claims)
         memset(pub, 0, sizeof(*pub));
         ck_assert_int_eq(rpl__line_split(&ln, rules, strlen(rules), 4, &err),
                          RPL_OK);
-        ck_assert_int_eq(rpl__soc.rules(pub, &ln, &g.penv, &seats, &err),
+        ck_assert_int_eq(rpl__soc.play->rules(pub, &ln, &g.penv, &seats, &err),
                          RPL_OK);
         for (size_t i = 0; i < g.nlines; i++)
             ck_assert_int_eq(apply_text(pub, &g.penv, g.lines[i].text,
                                         g.first_no + i + 1, &err),
                              RPL_OK);
-        ck_assert_uint_eq(rpl__soc.opens_left(pub), 2);
+        ck_assert_uint_eq(rpl__soc.play->opens_left(pub), 2);
         switch (which) {
         case 0: /* the start line's knights */
             pub->p.seat[1].knight ^= 1;
-            ck_assert_int_eq(rpl__soc.reveal(pub, &g.env, 999, &err),
+            ck_assert_int_eq(rpl__soc.play->reveal(pub, &g.env, 999, &err),
                              RPL_E_RULES);
             ck_assert_uint_eq(err.line, pub->p.start_line);
             continue;
         case 1: /* a loyalty commitment */
             pub->loyalty_commit[3][0] ^= 1;
-            ck_assert_int_eq(rpl__soc.reveal(pub, &g.env, 999, &err),
+            ck_assert_int_eq(rpl__soc.play->reveal(pub, &g.env, 999, &err),
                              RPL_E_FAIRNESS);
             ck_assert_uint_eq(err.line, pub->p.loyalty_line[3]);
             continue;
         case 2: /* a white delivery's commitment */
             pub->dv[2].commit[5] ^= 1;
-            ck_assert_int_eq(rpl__soc.reveal(pub, &g.env, 999, &err), RPL_OK);
+            ck_assert_int_eq(rpl__soc.play->reveal(pub, &g.env, 999, &err),
+                             RPL_OK);
             break;
         default:
-            ck_assert_int_eq(rpl__soc.reveal(pub, &g.env, 999, &err), RPL_OK);
+            ck_assert_int_eq(rpl__soc.play->reveal(pub, &g.env, 999, &err),
+                             RPL_OK);
             break;
         }
         /* The opens: the value must match the seat's commitment. */
         for (unsigned i = 0; i < 2; i++) {
             char line[300];
 
-            ck_assert(rpl__soc.open_line(g.st, i, &e));
+            ck_assert(rpl__soc.play->open_line(g.st, i, &e));
             snprintf(line, sizeof(line), "%s", e.line);
             if (which == 3 && i == 0) {
                 char *v = strrchr(line, ' ');
@@ -2721,13 +2725,13 @@ START_TEST(test_reveal_claims)
                 rpl__line_split(&ln, line, strlen(line), 1000 + i, &err),
                 RPL_OK);
             if (which == 3 && i == 0) {
-                ck_assert_int_eq(rpl__soc.open(pub, &ln, &g.env, &err),
+                ck_assert_int_eq(rpl__soc.play->open(pub, &ln, &g.env, &err),
                                  RPL_E_FAIRNESS);
                 ck_assert_uint_eq(err.line, 1000);
                 break;
             }
             if (which == 4 && i == 1) {
-                ck_assert_int_eq(rpl__soc.open(pub, &ln, &g.env, &err),
+                ck_assert_int_eq(rpl__soc.play->open(pub, &ln, &g.env, &err),
                                  RPL_E_RULES);
                 ck_assert_uint_eq(err.line, 1001);
                 break;
@@ -2735,13 +2739,14 @@ START_TEST(test_reveal_claims)
             if (which == 2 && i == 1) {
                 /* The last open replays the journal: the forged
                  * delivery is found at its line. */
-                ck_assert_int_eq(rpl__soc.open(pub, &ln, &g.env, &err),
+                ck_assert_int_eq(rpl__soc.play->open(pub, &ln, &g.env, &err),
                                  RPL_E_FAIRNESS);
                 ck_assert(strncmp(g.lines[err.line - g.first_no - 1].text,
                                   "white p", 7) == 0);
                 break;
             }
-            ck_assert_int_eq(rpl__soc.open(pub, &ln, &g.env, &err), RPL_OK);
+            ck_assert_int_eq(rpl__soc.play->open(pub, &ln, &g.env, &err),
+                             RPL_OK);
         }
     }
     free(pub);
@@ -2776,9 +2781,9 @@ START_TEST(test_rejections)
     actf(&g, "done p%u", k);
     /* Dealer lines are not actions; unknown keywords are refused. */
     ck_assert_int_eq(
-        rpl__soc.action(g.st, &g.env, "black p2 despair", &e, &g.err),
+        rpl__soc.live->action(g.st, &g.env, "black p2 despair", &e, &g.err),
         RPL_E_SYNTAX);
-    ck_assert_int_eq(rpl__soc.action(g.st, &g.env, "fly p2", &e, &g.err),
+    ck_assert_int_eq(rpl__soc.live->action(g.st, &g.env, "fly p2", &e, &g.err),
                      RPL_E_SYNTAX);
     /* A dealer line out of turn names its line. */
     ck_assert_int_eq(
@@ -2804,8 +2809,8 @@ START_TEST(test_rejections)
             ck_assert_int_eq(
                 rpl__line_split(&ln, bad[i], strlen(bad[i]), 4, &g.err),
                 RPL_OK);
-            ck_assert_int_ne(rpl__soc.rules(s, &ln, &g.env, &seats, &g.err),
-                             RPL_OK);
+            ck_assert_int_ne(
+                rpl__soc.play->rules(s, &ln, &g.env, &seats, &g.err), RPL_OK);
             ck_assert_uint_eq(g.err.line, 4);
         }
         free(s);
@@ -2871,9 +2876,9 @@ view_of(struct game *g, const struct soc_state *st, int viewer, bool json)
 
     rpl__buf_init(&b, g->ctx);
     if (json)
-        rpl__soc.view_json(st, &g->env, viewer, &b);
+        rpl__soc.views->view_json(st, &g->env, viewer, &b);
     else
-        rpl__soc.view(st, &g->env, viewer, &b);
+        rpl__soc.views->view(st, &g->env, viewer, &b);
     ck_assert_int_eq(rpl__buf_take(&b, &out, NULL), RPL_OK);
     return out;
 }
@@ -2895,9 +2900,10 @@ START_TEST(test_no_leaks)
     snprintf(rules, sizeof(rules), "rules %s", g.rules);
     ck_assert_int_eq(rpl__line_split(&ln, rules, strlen(rules), 4, &err),
                      RPL_OK);
-    ck_assert_int_eq(rpl__soc.rules(pub, &ln, &g.penv, &seats, &err), RPL_OK);
+    ck_assert_int_eq(rpl__soc.play->rules(pub, &ln, &g.penv, &seats, &err),
+                     RPL_OK);
     g_drain(&g);
-    while (!rpl__soc.is_over(g.st) && g.nlines < 3000) {
+    while (!rpl__soc.play->is_over(g.st) && g.nlines < 3000) {
         struct rpl__emit e;
         struct rpl__stream rng;
         uint8_t key[32] = {0};
@@ -2906,7 +2912,7 @@ START_TEST(test_no_leaks)
         key[8] = (uint8_t)_i;
         rpl__stream_init_key(&rng, key);
         ck_assert_int_eq(
-            rpl__soc.bot(g.st, &g.env, RPL_BOT_RANDOM, &rng, &e, &g.err),
+            rpl__soc.live->bot(g.st, &g.env, RPL_BOT_RANDOM, &rng, &e, &g.err),
             RPL_OK);
         ck_assert_int_eq(g_emit(&g, &e, true), RPL_OK);
         g_drain(&g);
@@ -2940,7 +2946,7 @@ START_TEST(test_no_leaks)
             }
         }
     }
-    ck_assert(rpl__soc.is_over(g.st));
+    ck_assert(rpl__soc.play->is_over(g.st));
     free(copy);
     free(pub);
     g_free(&g);
@@ -2994,8 +3000,8 @@ START_TEST(test_players_no_leaks)
     ck_assert_ptr_nonnull(copy);
     g_init(&g, rules[_i], 90 + (unsigned)_i);
     g_drain(&g);
-    while (!rpl__soc.is_over(g.st) && g.nlines < 4000) {
-        const unsigned k = (unsigned)rpl__soc.turn(g.st);
+    while (!rpl__soc.play->is_over(g.st) && g.nlines < 4000) {
+        const unsigned k = (unsigned)rpl__soc.play->turn(g.st);
         struct rpl__emit a, b;
         struct rpl__stream rng, again;
         uint8_t key[32] = {0};
@@ -3004,17 +3010,17 @@ START_TEST(test_players_no_leaks)
         key[8] = (uint8_t)(0x40 + _i);
         rpl__stream_init_key(&rng, key);
         again = rng;
-        ck_assert_int_eq(
-            rpl__soc.bot(g.st, &g.env, RPL_BOT_PLAUSIBLE, &rng, &a, &g.err),
-            RPL_OK);
+        ck_assert_int_eq(rpl__soc.live->bot(g.st, &g.env, RPL_BOT_PLAUSIBLE,
+                                            &rng, &a, &g.err),
+                         RPL_OK);
         ck_assert_uint_lt(strlen(a.line), sizeof(a.line) - 1);
         if (!sees_hidden(&g.st->p)) {
             memcpy(copy, g.st, sizeof(*copy));
             perturb(copy, k);
             if (g.st->p.brave && !g.st->p.loyalty_line[k])
                 swap_own_loyalty(copy, k);
-            ck_assert_int_eq(rpl__soc.bot(copy, &g.env, RPL_BOT_PLAUSIBLE,
-                                          &again, &b, &g.err),
+            ck_assert_int_eq(rpl__soc.live->bot(copy, &g.env, RPL_BOT_PLAUSIBLE,
+                                                &again, &b, &g.err),
                              RPL_OK);
             ck_assert_msg(strcmp(a.line, b.line) == 0 &&
                               strcmp(a.value, b.value) == 0,
@@ -3026,7 +3032,7 @@ START_TEST(test_players_no_leaks)
         ck_assert_int_eq(g_emit(&g, &a, true), RPL_OK);
         g_drain(&g);
     }
-    ck_assert(rpl__soc.is_over(g.st));
+    ck_assert(rpl__soc.play->is_over(g.st));
     ck_assert_uint_gt(checked, 100);
     free(copy);
     g_free(&g);
@@ -3083,7 +3089,7 @@ play_many(struct tally *t, const char *rules, unsigned games, unsigned base)
 
         g_init(&g, rules, base + i);
         g_play(&g, RPL_BOT_PLAUSIBLE, 4000, NULL, false);
-        ck_assert(rpl__soc.is_over(g.st));
+        ck_assert(rpl__soc.play->is_over(g.st));
         tally_game(t, &g);
         g_free(&g);
     }
@@ -3138,13 +3144,13 @@ START_TEST(test_descriptions)
                                          strlen(g.lines[i].text), i + 1, &err),
                          RPL_OK);
         rpl__buf_init(&b, g.ctx);
-        rpl__soc.describe(g.st, &g.env, &ln, RPL_VIEW_PUBLIC, &b);
+        rpl__soc.views->describe(g.st, &g.env, &ln, RPL_VIEW_PUBLIC, &b);
         ck_assert_int_eq(rpl__buf_take(&b, &text, NULL), RPL_OK);
         ck_assert_msg(strcmp(text, g.lines[i].text) != 0, "no words for \"%s\"",
                       g.lines[i].text);
         rpl_free(g.ctx, text);
         rpl__buf_init(&b, g.ctx);
-        rpl__soc.events_json(g.st, &g.env, &ln, &b);
+        rpl__soc.views->events_json(g.st, &g.env, &ln, &b);
         ck_assert_int_eq(rpl__buf_take(&b, &text, NULL), RPL_OK);
         j = json_loads(text, 0, &jerr);
         ck_assert_msg(j && json_is_array(j) && json_array_size(j) == 1,
@@ -3167,7 +3173,7 @@ START_TEST(test_descriptions)
         json_t *j;
 
         rpl__buf_init(&b, g.ctx);
-        rpl__soc.reveal_json(g.st, &g.env, &b);
+        rpl__soc.views->reveal_json(g.st, &g.env, &b);
         ck_assert_int_eq(rpl__buf_take(&b, &text, NULL), RPL_OK);
         j = json_loads(text, 0, NULL);
         ck_assert_ptr_nonnull(j);
@@ -3175,7 +3181,7 @@ START_TEST(test_descriptions)
         json_decref(j);
         rpl_free(g.ctx, text);
         rpl__buf_init(&b, g.ctx);
-        rpl__soc.reveal_text(g.st, &g.env, &b);
+        rpl__soc.views->reveal_text(g.st, &g.env, &b);
         ck_assert_int_eq(rpl__buf_take(&b, &text, NULL), RPL_OK);
         ck_assert(strstr(text, "Alice (p1): "));
         rpl_free(g.ctx, text);
@@ -3230,7 +3236,7 @@ START_TEST(test_property)
             uint64_t move = 0;
 
             g_drain(&g);
-            while (!rpl__soc.is_over(g.st)) {
+            while (!rpl__soc.play->is_over(g.st)) {
                 struct rpl__emit e;
                 struct rpl__stream rng;
                 uint8_t key[32] = {0}, buf[4096];
@@ -3240,14 +3246,14 @@ START_TEST(test_property)
                 rpl__store_le64(key, move++);
                 rpl__store_le64(key + 8, i);
                 rpl__stream_init_key(&rng, key);
-                REQUIRE(rpl__soc.bot(g.st, &g.env, kind, &rng, &e, &g.err) ==
-                            RPL_OK,
+                REQUIRE(rpl__soc.live->bot(g.st, &g.env, kind, &rng, &e,
+                                           &g.err) == RPL_OK,
                         "game %lu: %s", i, g.err.msg);
                 REQUIRE(g_emit(&g, &e, true) == RPL_OK, "game %lu \"%s\": %s",
                         i, e.line, g.err.msg);
                 g_drain(&g);
                 check_cards(g.st);
-                len = rpl__soc.serialize(g.st, buf, sizeof(buf));
+                len = rpl__soc.play->serialize(g.st, buf, sizeof(buf));
                 REQUIRE(len <= sizeof(buf), "state too big");
                 batch_end = g.nlines - 1;
                 rpl__hash(dig[batch_end], NULL, buf, len);
@@ -3263,17 +3269,19 @@ START_TEST(test_property)
         snprintf(line, sizeof(line), "rules %s", rules);
         ck_assert_int_eq(rpl__line_split(&ln, line, strlen(line), 4, &err),
                          RPL_OK);
-        ck_assert_int_eq(rpl__soc.rules(re, &ln, &g.env, &seats, &err), RPL_OK);
-        ck_assert_int_eq(rpl__soc.setup(re, &g.env, &err), RPL_OK);
+        ck_assert_int_eq(rpl__soc.play->rules(re, &ln, &g.env, &seats, &err),
+                         RPL_OK);
+        ck_assert_int_eq(rpl__soc.play->setup(re, &g.env, &err), RPL_OK);
         for (size_t c = 0; c < g.st->p.nchoice; c++) {
             struct rpl__emit e;
             char *v;
 
-            ck_assert(rpl__soc.open_line(g.st, c, &e));
+            ck_assert(rpl__soc.play->open_line(g.st, c, &e));
             /* "open <kind> <d> <pK> <value>" */
             v = strrchr(e.line, ' ');
             *v++ = '\0';
-            ck_assert_int_eq(rpl__soc.learn(re, e.line + 5, v, &err), RPL_OK);
+            ck_assert_int_eq(rpl__soc.play->learn(re, e.line + 5, v, &err),
+                             RPL_OK);
         }
         for (size_t l = 0; l < g.nlines; l++) {
             REQUIRE(apply_text(re, &g.env, g.lines[l].text, g.first_no + l + 1,
@@ -3281,7 +3289,8 @@ START_TEST(test_property)
                     "game %lu replay \"%s\": %s", i, g.lines[l].text, err.msg);
             if (has[l]) {
                 uint8_t buf[4096], h[32];
-                const size_t len = rpl__soc.serialize(re, buf, sizeof(buf));
+                const size_t len =
+                    rpl__soc.play->serialize(re, buf, sizeof(buf));
 
                 rpl__hash(h, NULL, buf, len);
                 REQUIRE(memcmp(h, dig[l], 32) == 0,
@@ -3411,13 +3420,13 @@ START_TEST(test_abort)
     memset(&e, 0, sizeof(e));
     snprintf(e.line, sizeof(e.line), "end aborted");
     ck_assert_int_eq(g_emit(&g, &e, false), RPL_OK);
-    ck_assert(rpl__soc.is_over(g.st));
-    rpl__soc.outcome(g.st, &winner, &reason);
+    ck_assert(rpl__soc.play->is_over(g.st));
+    rpl__soc.play->outcome(g.st, &winner, &reason);
     ck_assert_str_eq(winner, "aborted");
     ck_assert_str_eq(reason, "aborted");
     ck_assert_int_eq(apply_text(g.st, &g.env, "done p1", g_no(&g) + 1, &g.err),
                      RPL_E_RULES);
-    ck_assert_uint_eq(rpl__soc.turn(g.st), 0);
+    ck_assert_uint_eq(rpl__soc.play->turn(g.st), 0);
     g_free(&g);
 
     /* Not once the end is decided. */
@@ -3425,7 +3434,7 @@ START_TEST(test_abort)
     g.st->p.siege = 11;
     set_turn(&g, 1);
     actf(&g, "evil p1 siege");
-    ck_assert(rpl__soc.is_over(g.st));
+    ck_assert(rpl__soc.play->is_over(g.st));
     ck_assert_int_eq(
         apply_text(g.st, &g.env, "end aborted", g_no(&g) + 1, &g.err),
         RPL_E_RULES);

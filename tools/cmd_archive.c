@@ -822,6 +822,29 @@ run_add(const struct args *a, struct rpl_ctx *ctx)
 
 /* -------------------------------------------------------------- query */
 
+/* The facts of g in group as one object, or null when g has none. */
+static json_t *
+facts_json(const struct rpl_archive_game *g, const char *group)
+{
+    json_t *o = NULL;
+
+    for (size_t i = 0; i < g->nfacts; i++) {
+        const struct rpl_archive_fact *f = &g->facts[i];
+
+        if (strcmp(f->group, group) != 0) {
+            continue;
+        }
+        if (!o && !(o = json_object())) {
+            return NULL;
+        }
+        if (!cli_json_set(o, f->name, json_integer((json_int_t)f->value))) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o ? o : json_null();
+}
+
 static json_t *
 game_json(const struct rpl_archive_game *g)
 {
@@ -875,12 +898,11 @@ game_json(const struct rpl_archive_game *g)
     ok &= cli_json_set(o, "lines", cli_json_size(g->lines));
     ok &= cli_json_set(o, "seats", json_incref(seats));
     ok &= cli_json_set(o, "quests", json_incref(quests));
-    if (g->assassin != 0) {
-        ok &= cli_json_set(o, "assassination",
-                           json_pack("{s:i,s:i}", "assassin", (int)g->assassin,
-                                     "target", (int)g->target));
-    } else {
-        ok &= cli_json_set(o, "assassination", json_null());
+    /* The game's own facts: a member per group of every game. */
+    for (i = 0; ok && rpl_archive_fact_group(i); i++) {
+        const char *group = rpl_archive_fact_group(i);
+
+        ok &= cli_json_set(o, group, facts_json(g, group));
     }
     json_decref(seats);
     json_decref(quests);

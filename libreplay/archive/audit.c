@@ -322,7 +322,7 @@ static enum rpl_status
 run_table(struct audit *au, unsigned group, const struct rpl__game *game,
           size_t i, struct rpl_error *err)
 {
-    const struct rpl__audit *d = &game->audit[i];
+    const struct rpl__audit *d = &rpl__archive_hooks(game)->audit[i];
     struct rpl__st *st = NULL;
     struct table *t;
     enum rpl_status rc;
@@ -501,7 +501,8 @@ write_text(const struct audit *au, struct rpl__buf *b)
                         (unsigned long long)au->games[g]);
         for (size_t i = 0; i < au->ntables && au->games[g] > 0; i++) {
             const struct table *t = &au->table[i];
-            const struct rpl__audit *d = &t->game->audit[t->table];
+            const struct rpl__audit *d =
+                &rpl__archive_hooks(t->game)->audit[t->table];
 
             if (t->group != g || t->games == 0)
                 continue;
@@ -594,7 +595,8 @@ write_json(const struct audit *au, struct rpl__buf *b)
     }
     for (size_t i = 0; i < au->ntables; i++) {
         const struct table *t = &au->table[i];
-        const struct rpl__audit *d = &t->game->audit[t->table];
+        const struct rpl__audit *d =
+            &rpl__archive_hooks(t->game)->audit[t->table];
 
         rpl__japp(&jb, tables,
                   json_pack("{s:s,s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o}", "group",
@@ -610,18 +612,19 @@ write_json(const struct audit *au, struct rpl__buf *b)
 
         snprintf(p, sizeof(p), "%.6g", x->p);
         snprintf(a, sizeof(a), "%.6g", x->adjusted);
-        rpl__japp(
-            &jb, results,
-            json_pack(
-                "{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:b,"
-                "s:s,s:o,s:o}",
-                "group", group_name[x->group], "game", x->game->name, "table",
-                x->game->audit[x->table].key, "stratum", x->stratum, "games",
-                rpl__jcount(x->games), "chi2", jreal(x->chi2), "df",
-                rpl__jcount(x->df), "p", jreal(x->p), "p_text", p, "p_adjusted",
-                jreal(x->adjusted), "p_adjusted_text", a, "flagged",
-                x->is_flagged, "cell", x->cell, "observed",
-                rpl__jcount(x->observed), "expected", jreal(x->expected)));
+        rpl__japp(&jb, results,
+                  json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:s,s:o,s:s,s:b,"
+                            "s:s,s:o,s:o}",
+                            "group", group_name[x->group], "game",
+                            x->game->name, "table",
+                            rpl__archive_hooks(x->game)->audit[x->table].key,
+                            "stratum", x->stratum, "games",
+                            rpl__jcount(x->games), "chi2", jreal(x->chi2), "df",
+                            rpl__jcount(x->df), "p", jreal(x->p), "p_text", p,
+                            "p_adjusted", jreal(x->adjusted), "p_adjusted_text",
+                            a, "flagged", x->is_flagged, "cell", x->cell,
+                            "observed", rpl__jcount(x->observed), "expected",
+                            jreal(x->expected)));
     }
     rpl__jset(&jb, top, "groups", groups);
     rpl__jset(&jb, top, "tables", tables);
@@ -658,7 +661,8 @@ rpl_archive_audit(struct rpl_archive *ar, const struct rpl_archive_filter *f,
     for (unsigned g = 0; rc == RPL_OK && g < 2; g++) {
         rc = count_games(&au, g, NULL, &au.games[g], err);
         for (size_t i = 0; rc == RPL_OK && (game = rpl__game_at(i)); i++)
-            for (size_t k = 0; rc == RPL_OK && k < game->naudit; k++)
+            for (size_t k = 0;
+                 rc == RPL_OK && k < rpl__archive_hooks(game)->naudit; k++)
                 rc = run_table(&au, g, game, k, err);
     }
     if (!ar->in_batch)

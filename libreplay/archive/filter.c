@@ -1,8 +1,9 @@
 /*
  * filter.c - the values a filter may name: the games of the registry,
- * and the roles, sides and variants each game's index writes (struct rpl__game,
- * filter_value).  The list is the games', never a copy here or in the
- * tool, so a new game or role is a filter value as soon as it exists.
+ * and the roles, sides and variants each game's index writes (struct
+ * rpl__game_archive, filter_value).  The list is the games', never a
+ * copy here or in the tool, so a new game or role is a filter value as
+ * soon as it exists.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,10 +16,11 @@ static bool
 knows(const struct rpl__game *g, int column, const char *value)
 {
     for (size_t k = 0; g ? k == 0 : rpl__game_at(k) ? true : false; k++) {
-        const struct rpl__game *game = g ? g : rpl__game_at(k);
+        const struct rpl__game_archive *ar =
+            rpl__archive_hooks(g ? g : rpl__game_at(k));
 
-        for (size_t i = 0; game->filter_value; i++) {
-            const char *v = game->filter_value(column, i);
+        for (size_t i = 0; ar->filter_value; i++) {
+            const char *v = ar->filter_value(column, i);
 
             if (!v)
                 break;
@@ -38,10 +40,11 @@ values(const struct rpl__game *g, int column, char *out, size_t cap)
 
     out[0] = '\0';
     for (size_t k = 0; g ? k == 0 : rpl__game_at(k) ? true : false; k++) {
-        const struct rpl__game *game = g ? g : rpl__game_at(k);
+        const struct rpl__game_archive *ar =
+            rpl__archive_hooks(g ? g : rpl__game_at(k));
 
-        for (size_t i = 0; game->filter_value; i++) {
-            const char *v = game->filter_value(column, i);
+        for (size_t i = 0; ar->filter_value; i++) {
+            const char *v = ar->filter_value(column, i);
             bool is_seen = false;
             int w;
 
@@ -51,7 +54,7 @@ values(const struct rpl__game *g, int column, char *out, size_t cap)
             for (size_t j = 0; j < k && !is_seen; j++)
                 is_seen = knows(rpl__game_at(j), column, v);
             for (size_t j = 0; j < i && !is_seen; j++)
-                is_seen = strcmp(game->filter_value(column, j), v) == 0;
+                is_seen = strcmp(ar->filter_value(column, j), v) == 0;
             if (is_seen)
                 continue;
             w = snprintf(out + n, cap - n, "%s%s", n ? ", " : "", v);

@@ -2,8 +2,8 @@
  * index.c - what the archive's index says about one verified log (struct
  * ix), read without touching the database: the header (created, import,
  * rules and its options, the variants it declares, seats, dealer), the report's
- * figures, and the game's own part through its index hook (struct rpl__game,
- * games/game.h).
+ * figures, and the game's own part through its index hook (struct
+ * rpl__game_archive, games/game.h).
  *
  * The archive knows no game.  It replays the log line by line and lends
  * the game's index() the state after each game line and a generic row
@@ -187,20 +187,20 @@ static enum rpl_status
 game_index(struct ix *x, const struct rpl_log *log, const struct rpl__line *ln,
            struct rpl_error *err)
 {
-    const struct rpl__game *game = log->game;
+    const struct rpl__game_archive *ar = rpl__archive_hooks(log->game);
 
-    if (!game->index)
+    if (!ar->index)
         return RPL_OK;
     if (!x->scratch) {
         x->scratch =
-            rpl__calloc(log->ctx, 1, game->index_size ? game->index_size : 1);
+            rpl__calloc(log->ctx, 1, ar->index_size ? ar->index_size : 1);
         if (!x->scratch)
             return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
         game_env(x, log);
     }
     if (!ln)
         game_env(x, log); /* the seed is known now, if it will be */
-    return game->index(x->scratch, log->st, &x->env, ln, &x->rows, err);
+    return ar->index(x->scratch, log->st, &x->env, ln, &x->rows, err);
 }
 
 /* A game line, applied. */
@@ -283,7 +283,7 @@ rpl__ar_index(struct ix *x, struct rpl_log *log, struct rpl_error *err)
             rc = index_header_line(x, log, &ln, err);
             continue;
         }
-        if (log->game->index) {
+        if (rpl__archive_hooks(log->game)->index) {
             rc = rpl__log_seek_split(log, &ln, err);
             if (rc == RPL_OK)
                 rc = game_index(x, log, &ln, err);

@@ -2,8 +2,8 @@
  * query.c - reading the index: the filter that query and stats share
  * (every value a bound parameter, the clauses constant), the games that
  * match it with their seats and, through their game (struct
- * rpl__details, games/game.h), quests, and the export of one stored log
- * as its file.
+ * rpl__details, games/game.h), quests and facts, the groups of the
+ * games' facts, and the export of one stored log as its file.
  */
 #include <stdio.h>
 #include <string.h>
@@ -81,8 +81,9 @@ rpl_archive_check_filter(const struct rpl_archive_filter *f,
 }
 
 /* The side a filter asks for: a game may name its sides in its own
- * terms (struct rpl__game's side_of), which then select its games only
- * (*of_game, else NULL) and stand for the side of the common rows. */
+ * terms (struct rpl__game_archive's side_of), which then select its
+ * games only (*of_game, else NULL) and stand for the side of the common
+ * rows. */
 static const char *
 filter_side(const char *side, const char **of_game)
 {
@@ -90,7 +91,8 @@ filter_side(const char *side, const char **of_game)
 
     *of_game = NULL;
     for (size_t i = 0; side && (game = rpl__game_at(i)); i++) {
-        const char *common = game->side_of ? game->side_of(side) : NULL;
+        const struct rpl__game_archive *ar = rpl__archive_hooks(game);
+        const char *common = ar->side_of ? ar->side_of(side) : NULL;
 
         if (common) {
             *of_game = game->name;
@@ -249,8 +251,9 @@ kept(const struct rpl__buf *b, size_t off)
  * [game in the registry][q]. */
 #define DETAILS_GAMES 8
 #define DETAILS_STMTS 8
+#define DETAILS_FACTS 8
 
-/* The cursor and the quest sink of struct rpl__details. */
+/* The cursor and the quest and fact sinks of struct rpl__details. */
 struct details_run {
     struct rpl_archive *ar;
     size_t gi; /* the game's place in the registry */
@@ -262,6 +265,8 @@ struct details_run {
     struct game_strings *gs;
     struct rpl_archive_quest *quests;
     size_t nquests;
+    struct rpl_archive_fact facts[DETAILS_FACTS];
+    size_t nfacts;
 };
 
 static enum rpl_status
@@ -278,15 +283,16 @@ details_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
     if (!r->cur) {
         struct rpl__st **st;
 
-        if (q >= r->game->ndetails_sql || q >= DETAILS_STMTS ||
-            r->gi >= DETAILS_GAMES)
+        if (q >= rpl__archive_hooks(r->game)->ndetails_sql ||
+            q >= DETAILS_STMTS || r->gi >= DETAILS_GAMES)
             return rpl__err(err, RPL_E_STATE, 0,
                             "game %s: no details statement %zu", r->game->name,
                             q);
         st = &r->cache[r->gi][q];
         if (!*st) {
-            const enum rpl_status rc =
-                rpl__ar_prepare(r->ar, r->game->details_sql[q], st, true, err);
+            const enum rpl_status rc = rpl__ar_prepare(
+                r->ar, rpl__archive_hooks(r->game)->details_sql[q], st, true,
+                err);
 
             if (rc != RPL_OK)
                 return rc;
@@ -344,8 +350,24 @@ details_quest(void *a, const struct rpl_archive_quest *q, struct rpl_error *err)
     return RPL_OK;
 }
 
-/* The game's own part of g (struct rpl__details): its quests and what
- * else replay.h's struct has of that game. */
+static enum rpl_status
+details_fact(void *a, const char *group, const char *name, int64_t value,
+             struct rpl_error *err)
+{
+    struct details_run *r = a;
+
+    (void)err;
+    if (r->nfacts == DETAILS_FACTS)
+        return RPL_OK;
+    r->facts[r->nfacts].group = group;
+    r->facts[r->nfacts].name = name;
+    r->facts[r->nfacts].value = value;
+    r->nfacts++;
+    return RPL_OK;
+}
+
+/* The game's own part of g (struct rpl__details): its quests and its
+ * facts. */
 static enum rpl_status
 game_part(struct details_run *r, struct rpl_archive_game *g,
           struct rpl_error *err)
@@ -354,7 +376,7 @@ game_part(struct details_run *r, struct rpl_archive_game *g,
     enum rpl_status rc;
 
     r->game = rpl__game_find(g->game, strlen(g->game));
-    if (!r->game || !r->game->details)
+    if (!r->game || !rpl__archive_hooks(r->game)->details)
         return RPL_OK; /* a game this library does not know: no details */
     for (r->gi = 0; rpl__game_at(r->gi) != r->game; r->gi++)
         ;
@@ -364,8 +386,8 @@ game_part(struct details_run *r, struct rpl_archive_game *g,
     d.rows.count = details_count;
     d.rows.text = details_text;
     d.quest = details_quest;
-    d.g = g;
-    rc = r->game->details(&d, err);
+    d.fact = details_fact;
+    rc = rpl__archive_hooks(r->game)->details(&d, err);
     if (r->cur) {
         rpl__ar_done(r->cur);
         r->cur = NULL;
@@ -391,6 +413,7 @@ game_details(struct details_run *r, int64_t gid, struct rpl_archive_game *g,
     memset(seats, 0, sizeof(*seats) * RPL__AR_NSEATS);
     memset(r->quests, 0, sizeof(*r->quests) * RPL__AR_MAX_QUESTS);
     r->nquests = 0;
+    r->nfacts = 0;
     r->gid = gid;
     rc = rpl__ar_stmt(ar, RPL__AR_SEATS_OF, &st, err);
     if (rc != RPL_OK)
@@ -446,7 +469,44 @@ game_details(struct details_run *r, int64_t gid, struct rpl_archive_game *g,
     g->seats = seats;
     g->nquests = r->nquests;
     g->quests = r->quests;
+    g->nfacts = r->nfacts;
+    g->facts = r->facts;
     return RPL_OK;
+}
+
+/* Whether group is one of the fact groups of a game before game k of
+ * the registry. */
+static bool
+is_group_before(size_t k, const char *group)
+{
+    for (size_t j = 0; j < k; j++) {
+        const char *const *fg =
+            rpl__archive_hooks(rpl__game_at(j))->fact_groups;
+
+        for (size_t i = 0; fg && fg[i]; i++)
+            if (strcmp(fg[i], group) == 0)
+                return true;
+    }
+    return false;
+}
+
+const char *
+rpl_archive_fact_group(size_t i)
+{
+    const struct rpl__game *game;
+
+    for (size_t k = 0; (game = rpl__game_at(k)); k++) {
+        const char *const *fg = rpl__archive_hooks(game)->fact_groups;
+
+        for (size_t j = 0; fg && fg[j]; j++) {
+            if (is_group_before(k, fg[j]))
+                continue;
+            if (i == 0)
+                return fg[j];
+            i--;
+        }
+    }
+    return NULL;
 }
 
 enum rpl_status

@@ -99,11 +99,12 @@ cursor_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
     if (!r->st) {
         enum rpl_status rc;
 
-        if (q >= r->game->nstats_sql)
+        if (q >= rpl__archive_hooks(r->game)->nstats_sql)
             return rpl__err(err, RPL_E_STATE, 0,
                             "game %s has no statistics query %zu",
                             r->game->name, q);
-        rc = prepare_of_game(r, r->game->stats_sql[q], &r->st, err);
+        rc = prepare_of_game(r, rpl__archive_hooks(r->game)->stats_sql[q],
+                             &r->st, err);
         if (rc != RPL_OK)
             return rc;
         r->q = q;
@@ -361,7 +362,7 @@ games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
         struct rpl__stats s;
         uint64_t n = 0;
 
-        if (!game->stats)
+        if (!rpl__archive_hooks(game)->stats)
             continue;
         r->game = game;
         memset(&s, 0, sizeof(s));
@@ -381,7 +382,7 @@ games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
         s.format = n > 0 ? format : RPL__STATS_JSON;
         s.out = s.format == RPL__STATS_TEXT ? text : NULL;
         if (rc == RPL_OK && s.json)
-            rc = game->stats(&s, err);
+            rc = rpl__archive_hooks(game)->stats(&s, err);
         /* After the game's keys of top, kept from before the objects. */
         rpl__jset(jb, top, game->name, s.json);
         rpl__st_finalize(r->st);

@@ -1,7 +1,8 @@
 /*
  * games/game.h - the one door between the log layer and a game: struct
- * rpl__game, the table of functions every game module implements, and
- * what the log layer lends a module during a call.
+ * rpl__game and its tables of hooks, one per concern (play, views, live,
+ * archive, coverage, import), which each game module fills for what it
+ * has, and what the log layer lends a module during a call.
  *
  * What may include what:
  *   - the core (text, crypto, rng, keys, gz, ctx, json) includes
@@ -127,12 +128,12 @@ rpl__cell_null(void)
 }
 
 /* Rows the archive reads back for a game from the constant statements
- * the game hands it (struct rpl__game: stats_sql, details_sql).  step()
- * runs statement q: call it until *has_row is false (the statement is
- * then done and the next step() may name another q); between calls the
- * columns of the row are read with count() (an integer column,
- * negatives and NULL as 0) and text() (NULL for NULL, lent until the
- * next step()). */
+ * the game hands it (struct rpl__game_archive: stats_sql, details_sql).
+ * step() runs statement q: call it until *has_row is false (the
+ * statement is then done and the next step() may name another q);
+ * between calls the columns of the row are read with count() (an
+ * integer column, negatives and NULL as 0) and text() (NULL for NULL,
+ * lent until the next step()). */
 struct rpl__cursor {
     void *a;
     enum rpl_status (*step)(void *a, size_t q, bool *has_row,
@@ -219,14 +220,16 @@ rpl__percent(char *buf, size_t cap, uint64_t num, uint64_t den)
  * statements are details_sql[q] with ?1 bound to the game's row id
  * (game.gid).  The game hands each quest of struct rpl_archive_game to
  * quest(), which copies it and its texts (quests past the fifth are
- * dropped), and sets the members of g that are its own (Avalon: the
- * assassin and the target; zeroed before the call).  g's seats and
- * quests are the archive's: the game leaves them alone. */
+ * dropped), and each of its facts (struct rpl_archive_fact) to fact():
+ * group, one of the game's fact_groups, and name are constant strings
+ * of the game, kept as they are; those of a group are handed together,
+ * and facts past the eighth are dropped. */
 struct rpl__details {
     struct rpl__cursor rows;
     enum rpl_status (*quest)(void *a, const struct rpl_archive_quest *q,
                              struct rpl_error *err);
-    struct rpl_archive_game *g;
+    enum rpl_status (*fact)(void *a, const char *group, const char *name,
+                            int64_t value, struct rpl_error *err);
 };
 
 /* One table of the deal audit (rpl_archive_audit(), archive/audit.c):
@@ -255,13 +258,15 @@ struct rpl__audit {
     const char *note;
 };
 
-/* One game.  The state is plain data of state_size bytes (no pointers):
- * the log layer zeroes it, copies it with memcpy and never looks inside.
+/* The door is a top struct (struct rpl__game, below) that points to one
+ * small table of hooks per concern; a game fills the tables of what it
+ * has.  The state is plain data of state_size bytes (no pointers): the
+ * log layer zeroes it, copies it with memcpy and never looks inside.
  * Every function that fails leaves the state as it was. */
-struct rpl__game {
-    const char *name; /* the `game` line's value */
-    size_t state_size;
 
+/* Rules and play: what verifying and recording a log needs (log.c,
+ * rec.c, seat.c, coverage.c).  Every game has it. */
+struct rpl__game_play {
     /* The `rules` line: checks it, stores the configuration, reports
      * O/W warnings through env and sets *seats. */
     enum rpl_status (*rules)(void *st, const struct rpl__line *ln,
@@ -271,6 +276,11 @@ struct rpl__game {
      * a comma-separated list written to out ("" for none); returns the
      * length.  NULL for a game without variants. */
     size_t (*variants)(const char *rules, size_t len, char *out, size_t cap);
+    /* rpl_game_rules(): appends the value of a rules line to out (roles
+     * and options as rpl_game_rules() takes them, NULL for none). */
+    enum rpl_status (*rules_line)(size_t players, const char *roles,
+                                  const char *options, struct rpl__buf *out,
+                                  struct rpl_error *err);
     /* With env->seed: derives the deal (every secret of the setup). */
     enum rpl_status (*setup)(void *st, const struct rpl__env *env,
                              struct rpl_error *err);
@@ -283,26 +293,12 @@ struct rpl__game {
      * (recorder, and replay of a complete log): label as in `open`. */
     enum rpl_status (*learn)(void *st, const char *label, const char *value,
                              struct rpl_error *err);
-    /* Imported games: the deal as the record gives it (deal[0..seats),
-     * game-specific texts, e.g. Avalon roles) and the first player, in
-     * place of setup(). */
-    enum rpl_status (*import_deal)(void *st, const struct rpl__env *env,
-                                   const char *const *deal, size_t first,
-                                   struct rpl_error *err);
     /* The dealer's next line (needs setup): start, deal, derived lines.
      * False when a seat must act or the game is over. */
     bool (*pending)(const void *st, const struct rpl__env *env,
                     struct rpl__emit *e);
     /* The seat that must act next; 0 when none. */
     size_t (*turn)(const void *st);
-    /* A private-form action (rpl_rec_act) as the line to write. */
-    enum rpl_status (*action)(const void *st, const struct rpl__env *env,
-                              const char *action, struct rpl__emit *e,
-                              struct rpl_error *err);
-    /* A seeded player's choice for the seat whose turn it is. */
-    enum rpl_status (*bot)(const void *st, const struct rpl__env *env,
-                           enum rpl_bot kind, struct rpl__stream *rng,
-                           struct rpl__emit *e, struct rpl_error *err);
     /* Whether `end` has been applied. */
     bool (*is_over)(const void *st);
     /* Winner and reason tokens of `end` ("" before it). */
@@ -321,6 +317,26 @@ struct rpl__game {
     /* Canonical bytes of the state for the digest; returns the length
      * (writes nothing past cap). */
     size_t (*serialize)(const void *st, uint8_t *buf, size_t cap);
+    /* Whether a delivery's value (its padding removed) is one the rules
+     * allow the seat to be told, judged on the state after its line and
+     * what is public: RPL_OK, or RPL_E_FAIRNESS with what is impossible
+     * (a servant who sees, a Merlin who sees the wrong number of seats).
+     * NULL: every value is plausible. */
+    enum rpl_status (*plausible)(const void *st, const struct rpl__env *env,
+                                 size_t seat, const char *label,
+                                 const char *value, size_t line,
+                                 struct rpl_error *err);
+    /* The line the dealer writes to end an abandoned game
+     * (rpl_rec_abort()), e.g. "end aborted"; apply() accepts it after the
+     * start and before the line that decides the game.  NULL: the game
+     * cannot be abandoned. */
+    const char *abort_line;
+};
+
+/* Views: the state told for people and programs (log.c, log_known.c,
+ * review.c, seat.c).  Every game has it; the members marked NULL may
+ * be. */
+struct rpl__game_views {
     /* Text for people and JSON (append to out): the board and what the
      * viewer (seat, RPL_VIEW_PUBLIC or RPL_VIEW_ALL) knows. */
     void (*view)(const void *st, const struct rpl__env *env, int viewer,
@@ -339,48 +355,44 @@ struct rpl__game {
                         struct rpl__buf *out);
     void (*reveal_json)(const void *st, const struct rpl__env *env,
                         struct rpl__buf *out);
-    /* Whether a delivery's value (its padding removed) is one the rules
-     * allow the seat to be told, judged on the state after its line and
-     * what is public: RPL_OK, or RPL_E_FAIRNESS with what is impossible
-     * (a servant who sees, a Merlin who sees the wrong number of seats).
-     * NULL: every value is plausible. */
-    enum rpl_status (*plausible)(const void *st, const struct rpl__env *env,
-                                 size_t seat, const char *label,
-                                 const char *value, size_t line,
-                                 struct rpl_error *err);
-    /* The formats of other systems whose records become games of this
-     * one (rpl_import()): NULL-terminated, or NULL for none. */
-    const struct rpl__importer *const *importers;
-    /* The values the archive's filters take for a seat's role (column
-     * RPL__COL_ROLE: what index() writes to seat.role) and side
-     * (RPL__COL_SIDE: seat.side, and the game's own names for its
-     * sides) and a variant its rules line may declare (RPL__COL_VARIANT:
-     * the names of struct rpl__game.variants): value i, 0-based, or NULL
-     * past the last.  NULL: none. */
-    const char *(*filter_value)(int column, size_t i);
+    /* rpl_log_board(): the board for people reviewing the game, with
+     * names, then what viewer knows in words (a seat: only from the line
+     * that deals it).  Appends to out.  NULL: view() stands in. */
+    void (*board)(const void *st, const struct rpl__env *env, int viewer,
+                  struct rpl__buf *out);
+    /* rpl_log_mark(): the RPL_MARK_ bits (not RPL_MARK_HEADER) of game
+     * line ln, from the states before and after it.  NULL: none. */
+    unsigned (*mark)(const void *before, const void *after,
+                     const struct rpl__line *ln);
+    /* An `open` line (after reveal, applied: st is the state after it)
+     * told in words for people ("Bob (p2) played success on quest 1").
+     * NULL: the log layer's "opened: <label> <value>". */
+    void (*describe_open)(const void *st, const struct rpl__env *env,
+                          const struct rpl__line *ln, struct rpl__buf *out);
+    /* A seat's own delivery (rpl_log_learn(), a log without its reveal):
+     * label and value as the seat received them, told just before the
+     * line that commits them is applied (the deliveries of one seat
+     * only, in log order, after rules()).  From then on view, view_json
+     * and describe for viewer seat show what the seat knew, each secret
+     * from the line it belongs to; other viewers see nothing more.
+     * RPL_E_SYNTAX for a label or value the game does not know.  NULL:
+     * the game cannot show a seat's view before the reveal. */
+    enum rpl_status (*seat_learn)(void *st, size_t seat, const char *label,
+                                  const char *value, struct rpl_error *err);
+};
 
-    /* The archive's index of a verified log (archive/index.c).  The
-     * archive zeroes index_size bytes of scratch (ix, the game's own
-     * plain data), calls index() for each game line in log order, st the
-     * state after it, then once with ln NULL, st the state after the last
-     * line; env->seed is set when the log is complete (the state then
-     * knows the deal).  The game fills its part of the common rows and
-     * writes the rows of its own tables through rows.  NULL: the game
-     * has only the common rows. */
-    size_t index_size;
-    enum rpl_status (*index)(void *ix, const void *st,
-                             const struct rpl__env *env,
-                             const struct rpl__line *ln, struct rpl__rows *rows,
-                             struct rpl_error *err);
-
-    /* What rpl_game_info() gives; info->name is name. */
-    const struct rpl_game_info *info;
-    /* rpl_game_rules(): appends the value of a rules line to out (roles
-     * and options as rpl_game_rules() takes them, NULL for none). */
-    enum rpl_status (*rules_line)(size_t players, const char *roles,
-                                  const char *options, struct rpl__buf *out,
-                                  struct rpl_error *err);
-
+/* Live play: what the recorder and a host need beyond the rules
+ * (rec.c, rec_live.c, rec_journal.c, rec_state.c, seat.c).  Every game
+ * has it; the members marked NULL may be. */
+struct rpl__game_live {
+    /* A private-form action (rpl_rec_act) as the line to write. */
+    enum rpl_status (*action)(const void *st, const struct rpl__env *env,
+                              const char *action, struct rpl__emit *e,
+                              struct rpl_error *err);
+    /* A seeded player's choice for the seat whose turn it is. */
+    enum rpl_status (*bot)(const void *st, const struct rpl__env *env,
+                           enum rpl_bot kind, struct rpl__stream *rng,
+                           struct rpl__emit *e, struct rpl_error *err);
     /* Seat `seat` submits `action` (its private form) to the recorder:
      * judged on what is public and what that seat knows, never on another
      * seat's secret.  RPL_OK when the action may go on to action();
@@ -401,10 +413,42 @@ struct rpl__game {
     /* The state for a user interface as one JSON object, appended to out:
      * phase, tracks, who must act (never naming a secret role's seat),
      * and the legal action forms of viewer (a seat, RPL_VIEW_PUBLIC or
-     * RPL_VIEW_ALL), with nothing that viewer may not know. */
+     * RPL_VIEW_ALL), with nothing that viewer may not know.  NULL: none
+     * (rpl_rec_state_json() refuses). */
     void (*state_json)(const void *st, const struct rpl__env *env, int viewer,
                        struct rpl__buf *out);
+};
 
+/* The archive's rows (archive/): what a game adds to the index, the
+ * filters, the statistics, a game's details and the deal audit.  NULL:
+ * the game has only the archive's common rows, filters and counts, as
+ * when every member below is NULL. */
+struct rpl__game_archive {
+    /* The archive's index of a verified log (archive/index.c).  The
+     * archive zeroes index_size bytes of scratch (ix, the game's own
+     * plain data), calls index() for each game line in log order, st the
+     * state after it, then once with ln NULL, st the state after the last
+     * line; env->seed is set when the log is complete (the state then
+     * knows the deal).  The game fills its part of the common rows and
+     * writes the rows of its own tables through rows.  NULL: the game
+     * has only the common rows. */
+    size_t index_size;
+    enum rpl_status (*index)(void *ix, const void *st,
+                             const struct rpl__env *env,
+                             const struct rpl__line *ln, struct rpl__rows *rows,
+                             struct rpl_error *err);
+    /* The values the archive's filters take for a seat's role (column
+     * RPL__COL_ROLE: what index() writes to seat.role) and side
+     * (RPL__COL_SIDE: seat.side, and the game's own names for its
+     * sides) and a variant its rules line may declare (RPL__COL_VARIANT:
+     * the names of struct rpl__game_play.variants): value i, 0-based, or
+     * NULL past the last.  NULL: none. */
+    const char *(*filter_value)(int column, size_t i);
+    /* The filter --side in the game's own terms: the side of the common
+     * rows (seat.side) that name stands for in this game's games, or
+     * NULL when name is not one of the game's own ("loyal": "good").
+     * NULL: the game has no names of its own for its sides. */
+    const char *(*side_of)(const char *name);
     /* The game's statistics (archive/stats.c, struct rpl__stats): its
      * constant statements and the function that reads them back and
      * writes its part of the JSON, text and chart.  NULL: the game has
@@ -412,69 +456,97 @@ struct rpl__game {
     const char *const *stats_sql;
     size_t nstats_sql;
     enum rpl_status (*stats)(const struct rpl__stats *s, struct rpl_error *err);
-    /* The filter --side in the game's own terms: the side of the common
-     * rows (seat.side) that name stands for in this game's games, or
-     * NULL when name is not one of the game's own ("loyal": "good").
-     * NULL: the game has no names of its own for its sides. */
-    const char *(*side_of)(const char *name);
     /* The game's part of struct rpl_archive_game (archive/query.c,
-     * struct rpl__details): quests and the assassination.  NULL: none. */
+     * struct rpl__details): quests and facts.  NULL: none. */
     const char *const *details_sql;
     size_t ndetails_sql;
     enum rpl_status (*details)(struct rpl__details *d, struct rpl_error *err);
+    /* The groups of the facts details() gives (rpl_archive_fact_group()
+     * lists those of every game): NULL-terminated, or NULL for none. */
+    const char *const *fact_groups;
     /* The tables of the deal audit (archive/audit.c, struct rpl__audit):
      * naudit of them, in the order they are printed.  NULL: none. */
     const struct rpl__audit *audit;
     size_t naudit;
+};
 
-    /* Coverage (rpl_log_coverage(), coverage.c): the game's rule ids,
-     * cov[0..ncov), a constant table whose order is the bit order (ids
-     * are only added at its end; each unreachable one says why), and
-     * cover(), which sets the bits of the ids a line exercised: called
-     * after each game line with the state before and after it, then once
-     * with ln NULL and before == st, the state after the last line (with
-     * a complete log it knows the deal and every opened choice).  bits
-     * has RPL_COVERAGE_MAX bits; cover() only sets bits below ncov.
-     * corpus_rules: the rules lines (values, without "rules ") that
-     * camelog-corpus(1) cycles through, NULL-terminated.  NULL: none. */
+/* Coverage (rpl_log_coverage(), coverage.c): the game's rule ids,
+ * cov[0..ncov), a constant table whose order is the bit order (ids are
+ * only added at its end; each unreachable one says why), and cover(),
+ * which sets the bits of the ids a line exercised: called after each
+ * game line with the state before and after it, then once with ln NULL
+ * and before == st, the state after the last line (with a complete log
+ * it knows the deal and every opened choice).  bits has
+ * RPL_COVERAGE_MAX bits; cover() only sets bits below ncov.
+ * corpus_rules: the rules lines (values, without "rules ") that
+ * camelog-corpus(1) cycles through, NULL-terminated.  The table NULL,
+ * or cover NULL: no coverage (and corpus_rules NULL: no corpus). */
+struct rpl__game_coverage {
     const struct rpl_coverage_id *cov;
     size_t ncov;
     void (*cover)(const void *before, const void *st,
                   const struct rpl__line *ln, const struct rpl__env *env,
                   uint64_t *bits);
     const char *const *corpus_rules;
-
-    /* A seat's own delivery (rpl_log_learn(), a log without its reveal):
-     * label and value as the seat received them, told just before the
-     * line that commits them is applied (the deliveries of one seat
-     * only, in log order, after rules()).  From then on view, view_json
-     * and describe for viewer seat show what the seat knew, each secret
-     * from the line it belongs to; other viewers see nothing more.
-     * RPL_E_SYNTAX for a label or value the game does not know.  NULL:
-     * the game cannot show a seat's view before the reveal. */
-    enum rpl_status (*seat_learn)(void *st, size_t seat, const char *label,
-                                  const char *value, struct rpl_error *err);
-
-    /* rpl_log_board(): the board for people reviewing the game, with
-     * names, then what viewer knows in words (a seat: only from the line
-     * that deals it).  Appends to out.  NULL: view() stands in. */
-    void (*board)(const void *st, const struct rpl__env *env, int viewer,
-                  struct rpl__buf *out);
-    /* rpl_log_mark(): the RPL_MARK_ bits (not RPL_MARK_HEADER) of game
-     * line ln, from the states before and after it.  NULL: none. */
-    unsigned (*mark)(const void *before, const void *after,
-                     const struct rpl__line *ln);
-    /* An `open` line (after reveal, applied: st is the state after it)
-     * told in words for people ("Bob (p2) played success on quest 1").
-     * NULL: the log layer's "opened: <label> <value>". */
-    void (*describe_open)(const void *st, const struct rpl__env *env,
-                          const struct rpl__line *ln, struct rpl__buf *out);
-    /* The line the dealer writes to end an abandoned game
-     * (rpl_rec_abort()), e.g. "end aborted"; apply() accepts it after the
-     * start and before the line that decides the game.  NULL: the game
-     * cannot be abandoned. */
-    const char *abort_line;
 };
+
+/* Imports (importer.c, rec.c): the records of other systems that become
+ * games of this one.  NULL: the game imports nothing. */
+struct rpl__game_import {
+    /* The formats of other systems whose records become games of this
+     * one (rpl_import()): NULL-terminated, or NULL for none. */
+    const struct rpl__importer *const *importers;
+    /* Imported games: the deal as the record gives it (deal[0..seats),
+     * game-specific texts, e.g. Avalon roles) and the first player, in
+     * place of setup(). */
+    enum rpl_status (*import_deal)(void *st, const struct rpl__env *env,
+                                   const char *const *deal, size_t first,
+                                   struct rpl_error *err);
+};
+
+/* One game: its name, its state's size, what rpl_game_info() gives and
+ * a table per concern.  play, views and live are never NULL; archive,
+ * coverage and import are NULL for a game without that concern (callers
+ * read them through rpl__archive_hooks() and the like, below). */
+struct rpl__game {
+    const char *name; /* the `game` line's value */
+    size_t state_size;
+    /* What rpl_game_info() gives; info->name is name. */
+    const struct rpl_game_info *info;
+
+    const struct rpl__game_play *play;
+    const struct rpl__game_views *views;
+    const struct rpl__game_live *live;
+    const struct rpl__game_archive *archive;
+    const struct rpl__game_coverage *coverage;
+    const struct rpl__game_import *import;
+};
+
+/* The tables a game may lack, an empty table (every member NULL or 0)
+ * standing in for a NULL one, so that callers test the hooks alone. */
+static inline const struct rpl__game_archive *
+rpl__archive_hooks(const struct rpl__game *g)
+{
+    static const struct rpl__game_archive none;
+
+    return g->archive ? g->archive : &none;
+}
+
+static inline const struct rpl__game_coverage *
+rpl__coverage_hooks(const struct rpl__game *g)
+{
+    static const struct rpl__game_coverage none;
+
+    return g->coverage ? g->coverage : &none;
+}
+
+static inline const struct rpl__game_import *
+rpl__import_hooks(const struct rpl__game *g)
+{
+    static const struct rpl__game_import none;
+
+    return g->import ? g->import : &none;
+}
 
 /* Sets bit i of a coverage set (cover()). */
 static inline void
@@ -484,7 +556,7 @@ rpl__cov_set(uint64_t *bits, size_t i)
         bits[i / 64u] |= (uint64_t)1u << (i % 64u);
 }
 
-/* The columns of struct rpl__game.filter_value. */
+/* The columns of struct rpl__game_archive.filter_value. */
 #define RPL__COL_ROLE    0
 #define RPL__COL_SIDE    1
 #define RPL__COL_VARIANT 2

@@ -46,13 +46,17 @@ rpl__game_at(size_t i)
 const struct rpl__importer *
 rpl__importer_find(const char *format, const struct rpl__game **game)
 {
-    for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++)
-        for (size_t j = 0; games[i]->importers && games[i]->importers[j]; j++)
-            if (strcmp(games[i]->importers[j]->format, format) == 0) {
+    for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+        const struct rpl__importer *const *imp =
+            rpl__import_hooks(games[i])->importers;
+
+        for (size_t j = 0; imp && imp[j]; j++)
+            if (strcmp(imp[j]->format, format) == 0) {
                 if (game)
                     *game = games[i];
-                return games[i]->importers[j];
+                return imp[j];
             }
+    }
     return NULL;
 }
 
@@ -96,7 +100,7 @@ rpl_game_rules(struct rpl_ctx *ctx, const char *game, size_t players,
 
     rpl__err_clear(err);
     *out = NULL;
-    if (!g || !g->rules_line) {
+    if (!g || !g->play->rules_line) {
         char names[64];
 
         rpl__game_names(names, sizeof(names), " or ");
@@ -104,7 +108,7 @@ rpl_game_rules(struct rpl_ctx *ctx, const char *game, size_t players,
                         "unknown game \"%.32s\" (expected %s)", game, names);
     }
     rpl__buf_init(&b, ctx);
-    st = g->rules_line(players, roles, options, &b, err);
+    st = g->play->rules_line(players, roles, options, &b, err);
     if (st == RPL_OK)
         st = rpl__buf_take(&b, out, err);
     rpl__buf_release(&b);

@@ -12,7 +12,7 @@
  *               reveal_json
  *   players.c   the seeded players
  *   live.c      live games: screen, step_seats, state_json
- *   module.c    the struct rpl__game table and its thin glue
+ *   module.c    the struct rpl__game and its tables, and their thin glue
  *
  * Dependency order, with no circle: a file calls only what the core
  * (games/game.h and below) and the files before it in this order define.
@@ -221,7 +221,7 @@ extern const char *const rpl__av_variant_name[AV_NVARIANTS];
  * none), written to out: the value of the variants= key. */
 void rpl__av_fmt_variants(char *out, size_t cap, unsigned mask);
 
-/* The same read from a rules line's text (struct rpl__game.variants). */
+/* The same read from a rules line's text (struct rpl__game_play.variants). */
 size_t rpl__av_variants(const char *rules, size_t len, char *out, size_t cap);
 extern const char *const rpl__av_winner_name[AV_R_ABORTED + 1];
 extern const char *const rpl__av_reason_name[AV_R_ABORTED + 1];
@@ -262,7 +262,7 @@ const char *rpl__av_card_name(unsigned v);
 /* "p1,p3,p5" of a mask ("" for none), written to out. */
 void rpl__av_fmt_mask(char *out, size_t cap, uint16_t mask);
 
-/* The game's plausible() hook (struct rpl__game): a deal value must be
+/* The game's plausible() hook (struct rpl__game_play): a deal value must be
  * a night view some deal of the rules' roles gives the seat. */
 enum rpl_status rpl__av_plausible(const void *st, const struct rpl__env *env,
                                   size_t seat, const char *label,
@@ -284,7 +284,7 @@ void rpl__av_form(const struct av_state *s, int kw, char *out, size_t cap);
 bool rpl__av_parse(const struct av_state *s, int kw, const struct rpl__line *ln,
                    struct av_parsed *p);
 
-/* The rules line (struct rpl__game.rules): checks it and fills st. */
+/* The rules line (struct rpl__game_play.rules): checks it and fills st. */
 enum rpl_status rpl__av_rules(void *st, const struct rpl__line *ln,
                               const struct rpl__env *env, size_t *seats,
                               struct rpl_error *err);
@@ -381,7 +381,8 @@ enum rpl_status rpl__avalon_deal(void *st, const char *const *roles,
                                  size_t nroles, size_t leader,
                                  struct rpl_error *err);
 
-/* The members of struct rpl__game of the same names (games/game.h). */
+/* The members of struct rpl__game_play and rpl__game_live of the same
+ * names (games/game.h). */
 enum rpl_status rpl__av_setup(void *st, const struct rpl__env *env,
                               struct rpl_error *err);
 enum rpl_status rpl__av_apply(void *st, const struct rpl__line *ln,
@@ -420,13 +421,14 @@ unsigned rpl__av_known_role(const struct av_state *s, unsigned k,
 void rpl__av_known_view(const struct av_state *s, unsigned k, char *out,
                         size_t cap);
 
-/* The seat_learn member of struct rpl__game (games/game.h). */
+/* The seat_learn member of struct rpl__game_views (games/game.h). */
 enum rpl_status rpl__av_seat_learn(void *st, size_t seat, const char *label,
                                    const char *value, struct rpl_error *err);
 
 /* -------------------------------------------------------------- views.c */
 
-/* The members of struct rpl__game of the same names (games/game.h). */
+/* The members of struct rpl__game_views of the same names
+ * (games/game.h). */
 void rpl__av_view(const void *st, const struct rpl__env *env, int viewer,
                   struct rpl__buf *out);
 void rpl__av_view_json(const void *st, const struct rpl__env *env, int viewer,
@@ -457,7 +459,8 @@ enum rpl_status rpl__av_bot(const struct av_state *s, enum rpl_bot kind,
 
 /* --------------------------------------------------------------- live.c */
 
-/* The members of struct rpl__game of the same names (games/game.h). */
+/* The members of struct rpl__game_live of the same names
+ * (games/game.h). */
 enum rpl_status rpl__av_screen(const void *st, const struct rpl__env *env,
                                size_t seat, const char *action,
                                struct rpl_refusal *why);
@@ -486,11 +489,11 @@ extern const struct rpl__importer *const rpl__avalon_importers[];
 /* -------------------------------------------------------------- index.c */
 
 /* The values a filter may give for a column (RPL__COL_ROLE, ...): the
- * filter_value member of struct rpl__game (games/game.h). */
+ * filter_value member of struct rpl__game_archive (games/game.h). */
 const char *rpl__av_filter_value(int column, size_t i);
 
-/* The archive's rows of a game: the index member of struct rpl__game
- * (games/game.h). */
+/* The archive's rows of a game: the index member of struct
+ * rpl__game_archive (games/game.h). */
 enum rpl_status rpl__av_index(void *ix, const void *st,
                               const struct rpl__env *env,
                               const struct rpl__line *ln,
@@ -499,11 +502,13 @@ enum rpl_status rpl__av_index(void *ix, const void *st,
 /* -------------------------------------------------------------- stats.c */
 
 /* What the archive reads back (stats.c): the stats and details members
- * of struct rpl__game (games/game.h). */
+ * of struct rpl__game_archive (games/game.h). */
 #define AV_NSTATS_SQL   6
 #define AV_NDETAILS_SQL 2
 extern const char *const rpl__av_stats_sql[AV_NSTATS_SQL];
 extern const char *const rpl__av_details_sql[AV_NDETAILS_SQL];
+/* The groups of the facts rpl__av_details() gives: the assassination. */
+extern const char *const rpl__av_fact_groups[2];
 enum rpl_status rpl__av_stats(const struct rpl__stats *s,
                               struct rpl_error *err);
 enum rpl_status rpl__av_details(struct rpl__details *d, struct rpl_error *err);

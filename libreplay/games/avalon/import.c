@@ -104,11 +104,11 @@ engine_write(struct imp *im, const struct rpl__emit *e, bool is_choice,
     }
     rc = rpl__line_split(&ln, line, len, im->nlines + 1, err);
     if (rc == RPL_OK && is_choice && e->label[0] != '\0') {
-        rc = g->learn(im->st, e->label, e->value, err);
+        rc = g->play->learn(im->st, e->label, e->value, err);
     }
     memset(&applied, 0, sizeof(applied));
     if (rc == RPL_OK) {
-        rc = g->apply(im->st, &ln, &im->env, &applied, err);
+        rc = g->play->apply(im->st, &ln, &im->env, &applied, err);
     }
     if (rc != RPL_OK) {
         return rc;
@@ -129,7 +129,7 @@ engine_drain(struct imp *im, struct rpl_error *err)
     struct rpl__emit e;
     enum rpl_status rc = RPL_OK;
 
-    while (rc == RPL_OK && im->in->game->pending(im->st, &im->env, &e)) {
+    while (rc == RPL_OK && im->in->game->play->pending(im->st, &im->env, &e)) {
         rc = engine_write(im, &e, false, err);
     }
     return rc;
@@ -139,10 +139,10 @@ engine_drain(struct imp *im, struct rpl_error *err)
 static size_t
 engine_turn(const struct imp *im)
 {
-    if (!im->started || im->in->game->is_over(im->st)) {
+    if (!im->started || im->in->game->play->is_over(im->st)) {
         return 0;
     }
-    return im->in->game->turn(im->st);
+    return im->in->game->play->turn(im->st);
 }
 
 /* One action in its private form ("vote p3 yes"), as rpl_rec_act()
@@ -157,10 +157,10 @@ engine_act(struct imp *im, const char *action, struct rpl_error *err)
     if (!im->started) {
         return rpl__err(err, RPL_E_STATE, 0, "the game has not started");
     }
-    if (g->is_over(im->st)) {
+    if (g->play->is_over(im->st)) {
         return rpl__err(err, RPL_E_STATE, 0, "the game is over");
     }
-    rc = g->action(im->st, &im->env, action, &e, err);
+    rc = g->live->action(im->st, &im->env, action, &e, err);
     if (rc == RPL_OK) {
         rc = engine_write(im, &e, true, err);
     }
@@ -214,7 +214,7 @@ engine_start(struct imp *im)
         rc = rpl__line_split(&ln, rules, (size_t)n, im->nlines + 1, &err);
     }
     if (rc == RPL_OK) {
-        rc = g->rules(im->st, &ln, &im->env, &seats, &err);
+        rc = g->play->rules(im->st, &ln, &im->env, &seats, &err);
     }
     if (rc == RPL_OK && seats != im->n) {
         rc = rpl__err(&err, RPL_E_ARG, 0,
@@ -227,7 +227,7 @@ engine_start(struct imp *im)
         im->env.seats = seats;
         rpl__seed(im->seed, plan->id, plan->secret, NULL, 0);
         im->env.seed = im->seed;
-        rc = g->import_deal(im->st, &im->env, deal, im->first, &err);
+        rc = g->import->import_deal(im->st, &im->env, deal, im->first, &err);
     }
     if (rc == RPL_OK) {
         im->started = true;
@@ -687,7 +687,7 @@ check_end(struct imp *im, const json_t *outcome)
     const char *state, *message;
     size_t i;
 
-    im->in->game->outcome(im->st, &winner, &reason);
+    im->in->game->play->outcome(im->st, &winner, &reason);
     if (!rpl__avi_get_key(im, outcome, "outcome", "state", W_STRING, &v,
                           path)) {
         return false;

@@ -1,6 +1,6 @@
 /*
  * live.c - Avalon in a live game (camelog host): the members screen,
- * step_seats and state_json of struct rpl__game (games/game.h).
+ * step_seats and state_json of struct rpl__game_live (games/game.h).
  *
  * screen() judges a seat's submission on what is public and on what that
  * seat knows (its own role and night view), and words every refusal so

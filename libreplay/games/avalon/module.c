@@ -1,13 +1,12 @@
 /*
- * module.c - Avalon as a game module: the const struct rpl__game table
- * (games/game.h) that is the only door into this folder, and the thin
- * glue its members need where the engine's functions do not fit them
- * as they are: the turn and the seeded players through the rules, the
- * end through the names, the imported deal.
+ * module.c - Avalon as a game module: the const struct rpl__game and its
+ * tables of hooks (games/game.h), the only door into this folder, and
+ * the thin glue their members need where the engine's functions do not
+ * fit them as they are: the turn and the seeded players through the
+ * rules, the end through the names, the imported deal.
  *
  * Last in the module's dependency order (avalon.h): it may use every
- * other file of the folder, and none of them uses it.  The table keeps
- * its order; new members go at its end.
+ * other file of the folder, and none of them uses it.
  */
 #include "avalon.h"
 
@@ -63,19 +62,15 @@ av_import_deal(void *st, const struct rpl__env *env, const char *const *deal,
     return rpl__avalon_deal(st, deal, ((struct av_state *)st)->n, first, err);
 }
 
-const struct rpl__game rpl__avalon = {
-    .name = "avalon",
-    .state_size = sizeof(struct av_state),
+static const struct rpl__game_play av_play = {
     .rules = rpl__av_rules,
     .variants = rpl__av_variants,
+    .rules_line = rpl__av_rules_line,
     .setup = rpl__av_setup,
-    .import_deal = av_import_deal,
     .apply = rpl__av_apply,
     .learn = rpl__av_learn,
     .pending = rpl__av_pending,
     .turn = av_turn,
-    .action = rpl__av_action,
-    .bot = av_bot,
     .is_over = av_is_over,
     .outcome = av_outcome,
     .reveal = rpl__av_reveal,
@@ -83,36 +78,65 @@ const struct rpl__game rpl__avalon = {
     .opens_left = rpl__av_opens_left,
     .open_line = rpl__av_open_line,
     .serialize = rpl__av_serialize,
+    .plausible = rpl__av_plausible,
+    .abort_line = "end aborted",
+};
+
+static const struct rpl__game_views av_views = {
     .view = rpl__av_view,
     .view_json = rpl__av_view_json,
     .describe = rpl__av_describe,
     .events_json = rpl__av_events_json,
     .reveal_text = rpl__av_reveal_text,
     .reveal_json = rpl__av_reveal_json,
-    .plausible = rpl__av_plausible,
-    .importers = rpl__avalon_importers,
-    .filter_value = rpl__av_filter_value,
-    .index = rpl__av_index,
-    .info = &rpl__avalon_info,
-    .rules_line = rpl__av_rules_line,
+    .board = rpl__av_board,
+    .mark = rpl__av_mark,
+    .describe_open = rpl__av_describe_open,
+    .seat_learn = rpl__av_seat_learn,
+};
+
+static const struct rpl__game_live av_live = {
+    .action = rpl__av_action,
+    .bot = av_bot,
     .screen = rpl__av_screen,
     .step_seats = rpl__av_step_seats,
     .state_json = rpl__av_state_json,
+};
+
+static const struct rpl__game_archive av_archive = {
+    .index = rpl__av_index,
+    .filter_value = rpl__av_filter_value,
     .stats_sql = rpl__av_stats_sql,
     .nstats_sql = AV_NSTATS_SQL,
     .stats = rpl__av_stats,
     .details_sql = rpl__av_details_sql,
     .ndetails_sql = AV_NDETAILS_SQL,
     .details = rpl__av_details,
+    .fact_groups = rpl__av_fact_groups,
     .audit = rpl__av_audit,
     .naudit = AV_NAUDIT,
+};
+
+static const struct rpl__game_coverage av_coverage = {
     .cov = rpl__av_cov,
     .ncov = AV_NCOV,
     .cover = rpl__av_cover,
     .corpus_rules = rpl__av_corpus_rules,
-    .seat_learn = rpl__av_seat_learn,
-    .board = rpl__av_board,
-    .mark = rpl__av_mark,
-    .describe_open = rpl__av_describe_open,
-    .abort_line = "end aborted",
+};
+
+static const struct rpl__game_import av_import = {
+    .importers = rpl__avalon_importers,
+    .import_deal = av_import_deal,
+};
+
+const struct rpl__game rpl__avalon = {
+    .name = "avalon",
+    .state_size = sizeof(struct av_state),
+    .info = &rpl__avalon_info,
+    .play = &av_play,
+    .views = &av_views,
+    .live = &av_live,
+    .archive = &av_archive,
+    .coverage = &av_coverage,
+    .import = &av_import,
 };

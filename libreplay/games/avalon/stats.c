@@ -298,11 +298,14 @@ const char *const rpl__av_details_sql[AV_NDETAILS_SQL] = {
     "SELECT assassin, target FROM main.assassination WHERE gid = ?1",
 };
 
+const char *const rpl__av_fact_groups[2] = {"assassination", NULL};
+
 enum rpl_status
 rpl__av_details(struct rpl__details *d, struct rpl_error *err)
 {
     const struct rpl__cursor *c = &d->rows;
     bool has_row = false;
+    uint64_t assassin = 0, target = 0;
     enum rpl_status rc;
 
     while ((rc = c->step(c->a, D_QUESTS, &has_row, err)) == RPL_OK && has_row) {
@@ -324,9 +327,16 @@ rpl__av_details(struct rpl__details *d, struct rpl_error *err)
     while (rc == RPL_OK &&
            (rc = c->step(c->a, D_ASSASSINATION, &has_row, err)) == RPL_OK &&
            has_row) {
-        d->g->assassin = (unsigned)c->count(c->a, 0);
-        d->g->target = (unsigned)c->count(c->a, 1);
+        assassin = c->count(c->a, 0);
+        target = c->count(c->a, 1);
     }
+    /* The assassination: the seats of the assassin and the target. */
+    if (rc == RPL_OK && assassin != 0)
+        rc = d->fact(c->a, rpl__av_fact_groups[0], "assassin",
+                     (int64_t)assassin, err);
+    if (rc == RPL_OK && assassin != 0)
+        rc = d->fact(c->a, rpl__av_fact_groups[0], "target", (int64_t)target,
+                     err);
     return rc;
 }
 

@@ -1,8 +1,8 @@
 /*
- * module.c - Shadows over Camelot as a game module: the table of
- * functions the log layer calls (struct rpl__game, games/game.h) and
- * the glue between the seeded players (players.c) and the actions of
- * the seats (rules.c).
+ * module.c - Shadows over Camelot as a game module: the tables of
+ * functions the log layer calls (struct rpl__game and its tables of
+ * hooks, games/game.h) and the glue between the seeded players (players.c) and
+ * the actions of the seats (rules.c).
  */
 #include "soc.h"
 
@@ -46,18 +46,14 @@ soc_bot(const void *st, const struct rpl__env *env, enum rpl_bot kind,
     return rpl__soc_action(st, env, act, e, err);
 }
 
-const struct rpl__game rpl__soc = {
-    .name = "soc",
-    .state_size = sizeof(struct soc_state),
+static const struct rpl__game_play soc_play = {
     .rules = rpl__soc_rules,
+    .rules_line = rpl__soc_rules_line,
     .setup = rpl__soc_setup,
     .apply = rpl__soc_apply,
     .learn = rpl__soc_learn,
-    .plausible = soc_plausible,
     .pending = rpl__soc_pending,
     .turn = rpl__soc_turn,
-    .action = rpl__soc_action,
-    .bot = soc_bot,
     .is_over = rpl__soc_is_over,
     .outcome = rpl__soc_outcome,
     .reveal = rpl__soc_reveal,
@@ -65,31 +61,55 @@ const struct rpl__game rpl__soc = {
     .opens_left = rpl__soc_opens_left,
     .open_line = rpl__soc_open_line,
     .serialize = rpl__soc_serialize,
+    .plausible = soc_plausible,
+    .abort_line = "end aborted",
+};
+
+static const struct rpl__game_views soc_views = {
     .view = rpl__soc_view,
     .view_json = rpl__soc_view_json,
     .describe = rpl__soc_describe,
     .events_json = rpl__soc_events_json,
     .reveal_text = rpl__soc_reveal_text,
     .reveal_json = rpl__soc_reveal_json,
-    .filter_value = rpl__soc_filter_value,
-    .index_size = sizeof(struct soc_ix),
-    .index = rpl__soc_index,
-    .info = &rpl__soc_info,
-    .rules_line = rpl__soc_rules_line,
+    .board = rpl__soc_board,
+    .mark = rpl__soc_mark,
+};
+
+static const struct rpl__game_live soc_live = {
+    .action = rpl__soc_action,
+    .bot = soc_bot,
     .screen = rpl__soc_screen,
     .step_seats = rpl__soc_step_seats,
     .state_json = rpl__soc_state_json,
+};
+
+static const struct rpl__game_archive soc_archive = {
+    .index_size = sizeof(struct soc_ix),
+    .index = rpl__soc_index,
+    .filter_value = rpl__soc_filter_value,
+    .side_of = rpl__soc_side_of,
     .stats_sql = rpl__soc_stats_sql,
     .nstats_sql = SOC_NSTATS_SQL,
     .stats = rpl__soc_stats,
-    .side_of = rpl__soc_side_of,
     .audit = rpl__soc_audit,
     .naudit = SOC_NAUDIT,
+};
+
+static const struct rpl__game_coverage soc_coverage = {
     .cov = rpl__soc_cov,
     .ncov = SOC_NCOV,
     .cover = rpl__soc_cover,
     .corpus_rules = rpl__soc_corpus_rules,
-    .board = rpl__soc_board,
-    .mark = rpl__soc_mark,
-    .abort_line = "end aborted",
+};
+
+const struct rpl__game rpl__soc = {
+    .name = "soc",
+    .state_size = sizeof(struct soc_state),
+    .info = &rpl__soc_info,
+    .play = &soc_play,
+    .views = &soc_views,
+    .live = &soc_live,
+    .archive = &soc_archive,
+    .coverage = &soc_coverage,
 };

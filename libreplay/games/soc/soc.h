@@ -20,7 +20,7 @@
  *   tactics.c   the plausible player's knowledge and scores
  *   players.c   the seeded players and the legal moves
  *   live.c      live games: screen, step_seats, state_json
- *   module.c    the struct rpl__game table and the players' glue
+ *   module.c    the struct rpl__game and its tables, and the players' glue
  *
  * so cards <- hidden <- notation <- board <- validate <- effects <- perform <-
  * rules
@@ -914,7 +914,8 @@ enum rpl_status rpl__soc_effects(struct soc_state *st,
 
 /* ------------------------------------------------------------- rules.c */
 
-/* The functions of struct rpl__game (games/game.h) but the views. */
+/* The functions of struct rpl__game's tables (games/game.h) but the
+ * views. */
 enum rpl_status rpl__soc_rules(void *st, const struct rpl__line *ln,
                                const struct rpl__env *env, size_t *seats,
                                struct rpl_error *err);
@@ -1062,7 +1063,8 @@ void rpl__soc_private_form(const struct soc_state *st,
 
 /* --------------------------------------------------------------- live.c */
 
-/* The members of struct rpl__game of the same names (games/game.h). */
+/* The members of struct rpl__game_live of the same names
+ * (games/game.h). */
 enum rpl_status rpl__soc_screen(const void *st, const struct rpl__env *env,
                                 size_t seat, const char *action,
                                 struct rpl_refusal *why);
@@ -1093,7 +1095,8 @@ struct soc_ix {
     uint32_t died[SOC_MAX_SEATS + 1];
 };
 
-/* The index member of struct rpl__game (games/game.h). */
+/* The filter_value and index members of struct rpl__game_archive
+ * (games/game.h). */
 const char *rpl__soc_filter_value(int column, size_t i);
 enum rpl_status rpl__soc_index(void *ix, const void *st,
                                const struct rpl__env *env,
@@ -1108,7 +1111,7 @@ enum rpl_status rpl__soc_rules_line(size_t players, const char *roles,
                                     struct rpl_error *err);
 
 /* What the archive reads back (stats.c): the stats and side_of members
- * of struct rpl__game (games/game.h). */
+ * of struct rpl__game_archive (games/game.h). */
 #define SOC_NSTATS_SQL 6
 extern const char *const rpl__soc_stats_sql[SOC_NSTATS_SQL];
 enum rpl_status rpl__soc_stats(const struct rpl__stats *s,

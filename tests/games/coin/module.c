@@ -1,7 +1,8 @@
 /*
  * module.c - coin, a guessing game for the tests only (the rules and
  * the notation are in README beside this file): the whole game behind
- * struct rpl__game (games/game.h), in one file of one folder, with the
+ * struct rpl__game (games/game.h) and the tables of the concerns it has
+ * (play, views, live, archive), in one file of one folder, with the
  * includes a game may use (internal.h, games/game.h, json.h) and
  * nothing else of the library.  It is linked into the test binaries
  * alone ($(B)/tests/games.h lists it); production builds do not know it.
@@ -989,17 +990,14 @@ coin_rules_line(size_t players, const char *roles, const char *options,
     return RPL_OK;
 }
 
-const struct rpl__game rpl__coin = {
-    .name = "coin",
-    .state_size = sizeof(struct coin_state),
+static const struct rpl__game_play coin_play = {
     .rules = coin_rules,
+    .rules_line = coin_rules_line,
     .setup = coin_setup,
     .apply = coin_apply,
     .learn = coin_learn,
     .pending = coin_pending,
     .turn = coin_turn,
-    .action = coin_action,
-    .bot = coin_bot,
     .is_over = coin_is_over,
     .outcome = coin_outcome,
     .reveal = coin_reveal,
@@ -1007,15 +1005,34 @@ const struct rpl__game rpl__coin = {
     .opens_left = coin_opens_left,
     .open_line = coin_open_line,
     .serialize = coin_serialize,
+    .abort_line = "end aborted",
+};
+
+static const struct rpl__game_views coin_views = {
     .view = coin_view,
     .view_json = coin_view_json,
     .describe = coin_describe,
     .events_json = coin_events_json,
     .reveal_text = coin_reveal_text,
     .reveal_json = coin_reveal_json,
+};
+
+static const struct rpl__game_live coin_live = {
+    .action = coin_action,
+    .bot = coin_bot,
+};
+
+static const struct rpl__game_archive coin_archive = {
     .index_size = sizeof(struct coin_ix),
     .index = coin_index,
+};
+
+const struct rpl__game rpl__coin = {
+    .name = "coin",
+    .state_size = sizeof(struct coin_state),
     .info = &coin_info,
-    .rules_line = coin_rules_line,
-    .abort_line = "end aborted",
+    .play = &coin_play,
+    .views = &coin_views,
+    .live = &coin_live,
+    .archive = &coin_archive,
 };
