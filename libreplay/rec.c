@@ -183,6 +183,11 @@ header(struct rpl_recorder *rec, const struct rpl_rec_config *cfg,
     rec->env.seats = seats;
     rec->pub_env.seats = seats;
     if (cfg->import_source) {
+        if (!rpl__import_hooks(rec->game)->import_deal)
+            return rpl__err(err, RPL_E_UNSUPPORTED, 0,
+                            "the game %s imports no records: it has no "
+                            "imported deal",
+                            rec->game->name);
         if (!cfg->deal || cfg->first == 0 || cfg->first > seats)
             return rpl__err(err, RPL_E_ARG, 0,
                             "an imported game needs its deal and its first "

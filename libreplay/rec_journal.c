@@ -7,8 +7,9 @@
  * call that changed the recorder with its arguments ("c": submissions
  * with their signatures, entropy, signatures, the start, the moves of
  * rpl_rec_act() and rpl_rec_bot() with the signatures they made, abort,
- * seal, reveal).  Each record is sealed to the dealer's X25519 key
- * (crypto_box_seal) and written in base64, padded first to a multiple
+ * seal, reveal).  Each record is boxed (XChaCha20-Poly1305) under a
+ * key of the dealer's secret and written in base64, padded first to a
+ * multiple
  * of RECORD_BLOCK bytes so that its length tells nothing of a secret,
  * and followed by its tag, a keyed BLAKE2b chain over every record so
  * far whose key only the dealer's secret key gives:

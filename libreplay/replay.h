@@ -704,7 +704,9 @@ struct rpl_rec_config {
     const char *created;   /* "YYYY-MM-DDTHH:MM:SSZ" or NULL */
     /* A game recorded by another system (camelog(5), "Imported games"):
      * the deal comes from that record, not from the seed, and is opened
-     * in the reveal.  All NULL/0 for a game dealt by camelog. */
+     * in the reveal.  All NULL/0 for a game dealt by camelog; a game
+     * that imports no records (rpl_import_has_format()) refuses them,
+     * RPL_E_UNSUPPORTED. */
     const char *import_source; /* e.g. "avalongame.online": [a-z0-9.-] */
     const char *import_id;     /* its id there: printable ASCII, no space */
     const char *const *deal;   /* each seat's secret (Avalon: its role) */
@@ -713,8 +715,8 @@ struct rpl_rec_config {
      * of a new file (created with O_EXCL: an existing one is
      * RPL_E_EXISTS) that receives every line, fsynced before the call
      * that accepted it returns, and PATH.secrets beside it (mode 0600),
-     * sealed to the dealer key, from which rpl_rec_resume() rebuilds the
-     * recorder.  NULL: no journal.  Not for imported games. */
+     * boxed with a key of the dealer's, from which rpl_rec_resume() rebuilds
+     * the recorder.  NULL: no journal.  Not for imported games. */
     const char *journal;
 };
 

@@ -1424,6 +1424,36 @@ START_TEST(imported_wrong_role)
 }
 END_TEST
 
+/* A game without an importer takes no imported deal: the recorder
+ * refuses the configuration, as unsupported, before anything is made. */
+START_TEST(imported_without_importer)
+{
+    static const char *const names[] = {"Ann", "Bo", "Cy"};
+    static const char *const deal[] = {"loyal", "loyal", "traitor"};
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd1);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_error err;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "soc";
+    cfg.rules = "players=3 traitor=on brave=on";
+    cfg.seats = 3;
+    cfg.names = names;
+    cfg.dealer = dealer;
+    cfg.import_source = "example.org";
+    cfg.import_id = "game-43";
+    cfg.deal = deal;
+    cfg.first = 1;
+    ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_E_UNSUPPORTED);
+    ck_assert_ptr_null(rec);
+    ck_assert_msg(strstr(err.msg, "imports no records"), "%s", err.msg);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* The log layer's keywords: one table, camelog(5)'s header keywords then
  * the body's own; everything else is a game's. */
 START_TEST(keyword_table)
@@ -1673,6 +1703,7 @@ log_suite(void)
     tcase_add_test(tc, seek_digest);
     tcase_add_test(tc, imported_game);
     tcase_add_test(tc, imported_wrong_role);
+    tcase_add_test(tc, imported_without_importer);
     tcase_add_test(tc, keyword_table);
     tcase_add_test(tc, recorder_lines);
     tcase_add_test(tc, recorder_allocation_failures);
