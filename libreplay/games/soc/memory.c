@@ -53,14 +53,16 @@ rpl__soc_remember(struct soc_state *st, const struct soc_pub *before,
         if (before->looked && before->cur == k)
             break;
         for (unsigned i = 0; i < sizeof(opts); i++) {
-            const long c = rpl__soc_evil_cost(before, k, opts[i]);
+            const long c = rpl__soc_evil_cost(st, before, k, opts[i]);
 
             if (c < least)
                 least = c;
         }
-        if (rpl__soc_evil_cost(before, k, cmd->opt) > least + SOC_EVIL_WORSE)
+        if (rpl__soc_evil_cost(st, before, k, cmd->opt) >
+            least + SOC_EVIL_WORSE)
             bump(&m->evil_worse[k]);
-        else if (rpl__soc_evil_cost(before, k, cmd->opt) > least + SOC_EVIL_SLY)
+        else if (rpl__soc_evil_cost(st, before, k, cmd->opt) >
+                 least + SOC_EVIL_SLY)
             bump(&m->evil_sly[k]);
         break;
     }

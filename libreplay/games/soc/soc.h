@@ -997,8 +997,19 @@ long rpl__soc_lp_gain(unsigned lp);
 
 /* -------------------------------------------------------------- plan.c */
 
-/* The weights that change at a small table. */
-enum soc_plan_w { SOC_PLAN_DRAW, SOC_PLAN_SACRIFICE, SOC_PLAN_FLIP };
+/* The weights that change at a small table, and those that change only
+ * at three players (the others' value is `large` elsewhere): what a
+ * black card drawn costs, a knight's last life point, the traitor's
+ * flip and accusation as the table's evidence makes them likely. */
+enum soc_plan_w {
+    SOC_PLAN_DRAW,
+    SOC_PLAN_SACRIFICE,
+    SOC_PLAN_FLIP,
+    SOC_PLAN_BLACK,
+    SOC_PLAN_LAST_LP,
+    SOC_PLAN_FLIP_EVIDENCE,
+    SOC_PLAN_SIXTH,
+};
 
 /* Whether the table is small enough for the small table's plan. */
 bool rpl__soc_small_table(const struct soc_pub *p);
@@ -1016,6 +1027,10 @@ long rpl__soc_plan_weight(const struct soc_pub *p, enum soc_plan_w w,
 /* The chance, in percent, that seat t holds the traitor card, as the
  * seat of kn can tell from the table's evidence. */
 long rpl__soc_suspicion(const struct soc_know *kn, unsigned t);
+/* How much more likely, in percent, the table's evidence makes it that
+ * one of the other living seats holds the traitor card than the
+ * loyalty cards alone do (0 when it does not). */
+long rpl__soc_traitor_evidence(const struct soc_know *kn);
 /* How far, in hundredths of a sword, a progression of evil may cost
  * more than the least harmful one before the table calls it worse: a
  * loyal knight weighs his own hand too (a Merlin, a fight card for the
@@ -1032,8 +1047,10 @@ long rpl__soc_accuse_value(const struct soc_know *kn, unsigned t);
 void rpl__soc_remember(struct soc_state *st, const struct soc_pub *before,
                        const struct soc_cmd *cmd);
 /* What progression of evil opt costs the knights as a loyal seat k
- * weighs it from the public state alone (hundredths of a sword). */
-long rpl__soc_evil_cost(const struct soc_pub *p, unsigned k, unsigned opt);
+ * weighs it from the public state and the table's memory alone
+ * (hundredths of a sword); st gives the memory (st->m). */
+long rpl__soc_evil_cost(const struct soc_state *st, const struct soc_pub *p,
+                        unsigned k, unsigned opt);
 
 /* The knowledge of the seat to act (a knowing state), with its mood. */
 void rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,

@@ -46,6 +46,11 @@
 #define END_RIGHT 3000L
 #define END_MIN   20L
 
+/* What a right accusation at the sixth black sword is worth (per 100 of
+ * the margin by which the accused is likelier the traitor than nobody
+ * at the table is). */
+#define SIXTH_RIGHT 2000L
+
 /* r times f percent, n times, kept within bounds. */
 static long
 times(long r, long f, unsigned n)
@@ -103,6 +108,51 @@ rpl__soc_suspicion(const struct soc_know *kn, unsigned t)
     return weights ? 100 * conduct(kn, t) / weights : 0;
 }
 
+long
+rpl__soc_traitor_evidence(const struct soc_know *kn)
+{
+    const struct soc_pub *p = kn->p;
+    long unknown = 0, shown = 0, sum = 0, prior;
+
+    if (!p->traitor_on || p->traitor)
+        return 0;
+    for (unsigned s = 1; s <= p->n; s++) {
+        if (p->seat[s].flags & SOC_F_LOYAL)
+            shown++;
+        else
+            unknown++;
+        if (soc_living(p, s))
+            sum += rpl__soc_suspicion(kn, s);
+    }
+    /* The seats not shown loyal, his own excepted, among the cards not
+     * shown. */
+    prior = unknown > 1 ? 100 * (unknown - 1) / ((long)SOC_NLOYALTY - 1 - shown)
+                        : 0;
+    return sum > prior ? sum - prior : 0;
+}
+
+/* The sixth black sword with a white one on the table: the hidden
+ * traitor's accusation, right or wrong, turns a white sword black, the
+ * seventh, and he makes it at his next turn.  Where the plan says so
+ * (plan.c, three players) a loyal knight accuses t when t is likelier
+ * the traitor than nobody at the table is: wrong, the game is lost now;
+ * silent, it is lost at the traitor's turn.  -2 when the rule does not
+ * apply. */
+static long
+sixth_sword(const struct soc_know *kn, long chance)
+{
+    const struct soc_pub *p = kn->p;
+    long nobody = 100;
+
+    if (!p->swords_w || p->swords_b + 1u != SOC_BLACK_LOSS ||
+        !rpl__soc_plan_weight(p, SOC_PLAN_SIXTH, 0))
+        return -2;
+    for (unsigned s = 1; s <= p->n; s++)
+        if (soc_living(p, s))
+            nobody -= rpl__soc_suspicion(kn, s);
+    return chance > nobody ? SIXTH_RIGHT * (chance - nobody) / 100 + 1 : -1;
+}
+
 /* Whether the game is near its twelfth sword with a lead of the knights
  * that the hidden traitor's flip of two white swords would overturn:
  * then an accusation decides the game. */
@@ -129,7 +179,10 @@ rpl__soc_accuse_value(const struct soc_know *kn, unsigned t)
     const struct soc_pub *p = kn->p;
     const long chance = rpl__soc_suspicion(kn, t);
     long wrong = p->swords_w ? 250 : 125, right = 1000, least = ACCUSE_MIN;
+    const long sixth = sixth_sword(kn, chance);
 
+    if (sixth != -2)
+        return sixth;
     if (flip_decides(p)) {
         right = END_RIGHT;
         least = END_MIN;

@@ -103,6 +103,21 @@ knows_traitor(const struct soc_state *st, unsigned k)
            (!p->brave || p->loyalty_line[k] != 0);
 }
 
+/* What losing a life point costs knight k: his last one weighs more
+ * where the plan says so (plan.c), and the last knight's is the game. */
+static long
+life_harm(const struct soc_pub *p, unsigned k)
+{
+    const unsigned lp = p->seat[k].lp;
+    const long w = rpl__soc_plan_weight(p, SOC_PLAN_LAST_LP, 100);
+
+    if (lp != 1 || w == 100)
+        return rpl__soc_lp_harm(lp);
+    if (rpl__soc_living(p) <= 1)
+        return LOSS;
+    return rpl__soc_lp_harm(lp) * w / 100;
+}
+
 void
 rpl__soc_know_init(struct soc_know *kn, const struct soc_state *st,
                    unsigned mood)
@@ -239,8 +254,9 @@ combat_chance(const struct soc_know *kn, unsigned q, unsigned total,
  * black at the end, as a loyal knight sees it: one of the loyalty cards
  * nobody has shown, his own excepted, may be the traitor. */
 static long
-flip_odds(const struct soc_pub *p)
+flip_odds(const struct soc_know *kn)
 {
+    const struct soc_pub *p = kn->p;
     long unknown = 0, shown = 0;
 
     if (!p->traitor_on || p->traitor)
@@ -253,6 +269,10 @@ flip_odds(const struct soc_pub *p)
     }
     if (unknown <= 1)
         return 0;
+    /* At three players, by the table's evidence (plan.c). */
+    if (rpl__soc_plan_weight(p, SOC_PLAN_FLIP_EVIDENCE, 0))
+        return rpl__soc_traitor_evidence(kn) *
+               rpl__soc_plan_weight(p, SOC_PLAN_FLIP_EVIDENCE, 0) / 100;
     return 100 * (unknown - 1) / (SOC_NLOYALTY - 1 - shown) *
            rpl__soc_plan_weight(p, SOC_PLAN_FLIP, W_FLIP) / 100;
 }
@@ -261,10 +281,11 @@ flip_odds(const struct soc_pub *p)
  * white and b more black swords (the majority, after a possible flip);
  * -1 while it goes on. */
 static long
-sword_end(const struct soc_pub *p, unsigned w, unsigned b)
+sword_end(const struct soc_know *kn, unsigned w, unsigned b)
 {
+    const struct soc_pub *p = kn->p;
     const long white = (long)p->swords_w + w, black = (long)p->swords_b + b;
-    const long flip = white < 2 ? white : 2, odds = flip_odds(p);
+    const long flip = white < 2 ? white : 2, odds = flip_odds(kn);
 
     if (black >= SOC_BLACK_LOSS)
         return 0;
@@ -278,15 +299,16 @@ sword_end(const struct soc_pub *p, unsigned w, unsigned b)
 #define GAME_END 5000L
 
 static long
-quest_win(const struct soc_pub *p, unsigned q)
+quest_win(const struct soc_know *kn, unsigned q)
 {
+    const struct soc_pub *p = kn->p;
     const struct soc_quest *d = &rpl__soc_quest[q];
 
     const unsigned swords = rpl__soc_quest_swords(p, q, true);
     long v = 100 * (long)swords + 10 * d->win_cards + (d->relic ? 40 : 0);
 
-    if (sword_end(p, swords, 0) >= 0)
-        return (2 * sword_end(p, swords, 0) - 100) * GAME_END / 100;
+    if (sword_end(kn, swords, 0) >= 0)
+        return (2 * sword_end(kn, swords, 0) - 100) * GAME_END / 100;
 
     /* Every knight present gains life points: the knights' means of
      * taking the progression of evil on themselves. */
@@ -307,15 +329,27 @@ quest_win(const struct soc_pub *p, unsigned q)
  * brings their victory nearer.  A lead makes it cheaper; the 7th black
  * sword loses at once. */
 static long
-black_sword(const struct soc_pub *p, unsigned n)
+black_sword(const struct soc_know *kn, unsigned n)
 {
-    const long end = sword_end(p, 0, n);
+    const struct soc_pub *p = kn->p;
+    const long end = sword_end(kn, 0, n);
     long lead = (long)p->swords_w - (long)p->swords_b - (long)n, rest;
 
     if (end >= 0)
         return (100 - 2 * end) * GAME_END / 100 / (long)(n ? n : 1);
+    /* The sixth black sword with a white one on the table: a hidden
+     * traitor's accusation ends the game; at three players, weighed by
+     * the table's evidence (plan.c). */
+    if (n && p->swords_w && p->swords_b + n + 1u == SOC_BLACK_LOSS &&
+        rpl__soc_plan_weight(p, SOC_PLAN_SIXTH, 0)) {
+        const long ev = rpl__soc_traitor_evidence(kn) *
+                        rpl__soc_plan_weight(p, SOC_PLAN_SIXTH, 0) / 100;
+
+        if (ev > 0)
+            return 100 + ev * GAME_END / 100 / (long)n;
+    }
     /* The flip, weighed by its odds. */
-    lead -= 4 * flip_odds(p) / 100;
+    lead -= 4 * flip_odds(kn) / 100;
     rest = SOC_SWORDS_END - (long)p->swords_w - (long)p->swords_b - (long)n;
     if (lead > rest && (long)p->swords_b + (long)n + rest < SOC_BLACK_LOSS)
         return -150;
@@ -327,11 +361,12 @@ black_sword(const struct soc_pub *p, unsigned n)
 }
 
 static long
-quest_loss(const struct soc_pub *p, unsigned q)
+quest_loss(const struct soc_know *kn, unsigned q)
 {
+    const struct soc_pub *p = kn->p;
     const struct soc_quest *d = &rpl__soc_quest[q];
     const unsigned swords = rpl__soc_quest_swords(p, q, false);
-    long v = (long)swords * black_sword(p, swords) + 30 * d->lose_lp;
+    long v = (long)swords * black_sword(kn, swords) + 30 * d->lose_lp;
 
     for (unsigned i = 0; i < d->lose_engines; i++)
         v += rpl__soc_siege_harm(p, p->siege + i) < LOSS
@@ -439,9 +474,10 @@ urgency(const struct soc_pub *p, unsigned q)
 /* What one more white card brings quest q when `need` more finish it:
  * its share of the win and of the loss it keeps away. */
 static long
-card_share(const struct soc_pub *p, unsigned q, unsigned need)
+card_share(const struct soc_know *kn, unsigned q, unsigned need)
 {
-    return (quest_win(p, q) + quest_loss(p, q) * urgency(p, q) / 100) /
+    const struct soc_pub *p = kn->p;
+    return (quest_win(kn, q) + quest_loss(kn, q) * urgency(p, q) / 100) /
            (long)(need ? need : 1);
 }
 
@@ -463,19 +499,19 @@ play_value(const struct soc_know *kn, unsigned q, unsigned c)
         /* On a full board the card removes the black card nearest the
          * Grail: a spot back, not a step nearer. */
         if (g + b == SOC_GRAIL_SPOTS)
-            return card_share(p, q, SOC_GRAIL_SPOTS - g) * 8 / 10 * W_GRAIL /
+            return card_share(kn, q, SOC_GRAIL_SPOTS - g) * 8 / 10 * W_GRAIL /
                    100;
-        return card_share(p, q, SOC_GRAIL_SPOTS - g) * 4 / 5 * W_GRAIL / 100;
+        return card_share(kn, q, SOC_GRAIL_SPOTS - g) * 4 / 5 * W_GRAIL / 100;
     }
     case SOC_EXCALIBUR:
-        return card_share(p, q, SOC_EXC_WIN - p->exc_pos) * 5 / 4 *
+        return card_share(kn, q, SOC_EXC_WIN - p->exc_pos) * 5 / 4 *
                    W_EXCALIBUR / 100 -
                keep_value(kn, c) * 4 / 10;
     case SOC_PICTS:
     case SOC_SAXONS: {
         const struct soc_war *w = rpl__soc_war(p, q);
         const unsigned last = w->mordred ? 6u : 5u;
-        long v = card_share(p, q, last - w->nwhite);
+        long v = card_share(kn, q, last - w->nwhite);
 
         /* The next cards of the sequence in hand, and company. */
         for (unsigned n = c + 1; n < 5 && kn->h[n]; n++)
@@ -494,8 +530,8 @@ play_value(const struct soc_know *kn, unsigned q, unsigned c)
         chance = combat_chance(kn, q, pl.total + combat_bonus(p, q, kn->k, 0),
                                pl.left - 1);
         /* Against leaving it: evil wins it sooner or later. */
-        delta = (quest_win(p, q) * chance -
-                 quest_loss(p, q) * (100 - chance - urgency(p, q))) /
+        delta = (quest_win(kn, q) * chance -
+                 quest_loss(kn, q) * (100 - chance - urgency(p, q))) /
                 100;
         /* A strong full house is worth Lancelot's five turns: the sword,
          * four cards and the Armor, against a sword of evil's. */
@@ -515,14 +551,14 @@ play_value(const struct soc_know *kn, unsigned q, unsigned c)
             return -1;
         if (cb->nwhite + 1u == rpl__soc_quest[q].white_spots) {
             rpl__soc_combat_totals(p, q, &w, &b);
-            return w + soc_fight_value(c) > b ? quest_win(p, q)
-                                              : -quest_loss(p, q);
+            return w + soc_fight_value(c) > b ? quest_win(kn, q)
+                                              : -quest_loss(kn, q);
         }
         chance =
             combat_chance(kn, q, 27 + combat_bonus(p, q, kn->k, 0),
                           (rpl__soc_quest[q].white_spots - cb->nwhite) / 2);
-        return (quest_win(p, q) * chance -
-                quest_loss(p, q) * (100 - chance - urgency(p, q))) /
+        return (quest_win(kn, q) * chance -
+                quest_loss(kn, q) * (100 - chance - urgency(p, q))) /
                100 / (long)(rpl__soc_quest[q].white_spots - cb->nwhite);
     }
     default:
@@ -592,7 +628,7 @@ siege_value(const struct soc_know *kn, unsigned sum, long kept)
     wins = sum > 9 ? 8 : sum ? (long)sum - 1 : 0;
     return (rpl__soc_siege_harm(p, p->siege - 1) * (wins == 8 ? W_SURE : 100) /
                 100 * wins -
-            rpl__soc_lp_harm(s->lp) * (8 - wins)) /
+            life_harm(p, kn->k) * (8 - wins)) /
                8 -
            kept / 2;
 }
@@ -726,16 +762,16 @@ black_harm(const struct soc_know *kn, unsigned c, bool evil_picks)
         v = q == SOC_DRAGON ? cd->value2 : cd->value;
         if (cb->nblack + 1u < rpl__soc_quest[q].black_spots)
             return (20 + 8 * v + (cb->nwhite ? 15 : 0)) *
-                   black_sword(p, rpl__soc_quest[q].lose_swords) / 100;
+                   black_sword(kn, rpl__soc_quest[q].lose_swords) / 100;
         rpl__soc_combat_totals(p, q, &w, &b);
-        return w > b + (unsigned)v ? -quest_win(p, q) / 2 : quest_loss(p, q);
+        return w > b + (unsigned)v ? -quest_win(kn, q) / 2 : quest_loss(kn, q);
     }
     case SOC_B_EXCALIBUR:
         if (p->exc_state)
             return rpl__soc_siege_harm(p, p->siege);
         if (p->exc_pos <= cd->p1)
-            return quest_loss(p, SOC_EXCALIBUR);
-        return card_share(p, SOC_EXCALIBUR, SOC_EXC_WIN - p->exc_pos);
+            return quest_loss(kn, SOC_EXCALIBUR);
+        return card_share(kn, SOC_EXCALIBUR, SOC_EXC_WIN - p->exc_pos);
     case SOC_DESPAIR:
     case SOC_DESOLATION:
     case SOC_DARK_FOREST: {
@@ -747,8 +783,8 @@ black_harm(const struct soc_know *kn, unsigned c, bool evil_picks)
         if (c == SOC_DARK_FOREST)
             return 40 + 10 * (long)g;
         if (b + 1 == SOC_GRAIL_SPOTS && (g == 0 || c == SOC_DESPAIR))
-            return quest_loss(p, SOC_GRAIL);
-        v = card_share(p, SOC_GRAIL, SOC_GRAIL_SPOTS - g);
+            return quest_loss(kn, SOC_GRAIL);
+        v = card_share(kn, SOC_GRAIL, SOC_GRAIL_SPOTS - g);
         return c == SOC_DESOLATION && g ? 2 * v : v;
     }
     case SOC_B_PICTS:
@@ -821,8 +857,8 @@ war_harm(const struct soc_know *kn, unsigned q, unsigned figures)
     const struct soc_pub *p = kn->p;
 
     if (figures + 1u >= SOC_WAR_LOSS)
-        return quest_loss(p, q);
-    return quest_loss(p, q) * (figures + 1) / 6 +
+        return quest_loss(kn, q);
+    return quest_loss(kn, q) * (figures + 1) / 6 +
            5 * (long)rpl__soc_war(p, q)->nwhite;
 }
 
@@ -852,23 +888,26 @@ draw_harm(const struct soc_know *kn, bool evil_picks)
 }
 
 long
-rpl__soc_evil_cost(const struct soc_pub *p, unsigned k, unsigned opt)
+rpl__soc_evil_cost(const struct soc_state *st, const struct soc_pub *p,
+                   unsigned k, unsigned opt)
 {
     static const uint8_t none[SOC_NWT];
     struct soc_know kn;
 
     memset(&kn, 0, sizeof(kn));
+    kn.st = st;
     kn.p = p;
     kn.k = k;
     kn.h = none;
     kn.top = -1;
     switch (opt) {
     case SOC_O_LIFE:
-        return rpl__soc_lp_harm(p->seat[k].lp) * W_LIFE / 100;
+        return life_harm(p, k) * W_LIFE / 100;
     case SOC_O_SIEGE:
         return rpl__soc_siege_harm(p, p->siege) * W_SIEGE / 100;
     default:
-        return draw_harm(&kn, false);
+        return draw_harm(&kn, false) *
+               rpl__soc_plan_weight(p, SOC_PLAN_BLACK, 100) / 100;
     }
 }
 
@@ -974,7 +1013,7 @@ special_value(const struct soc_know *kn, const struct soc_cmd *cmd)
             return rpl__soc_lp_gain(s->lp) + rpl__soc_lp_gain(s->lp + 1u) -
                    kept / 2;
         if (p->exc_pos + 1u >= SOC_EXC_WIN)
-            return quest_win(p, SOC_EXCALIBUR);
+            return quest_win(kn, SOC_EXCALIBUR);
         return 60 + (p->exc_pos <= 2 ? 40 : 0);
     case SOC_PIETY:
         if (cmd->opt == SOC_O_SELF) {
@@ -1148,7 +1187,7 @@ loyal_heroic(const struct soc_know *kn, const struct soc_cmd *cmd)
         return rpl__soc_accuse_value(kn, cmd->seat2);
     case SOC_K_SACRIFICE:
         return best_extra(kn) -
-               rpl__soc_lp_harm(s->lp) *
+               life_harm(p, kn->k) *
                    rpl__soc_plan_weight(p, SOC_PLAN_SACRIFICE, W_SACRIFICE) /
                    100;
     case SOC_K_DONE:
@@ -1270,11 +1309,11 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
             kn->mood >= TRAITOR_EVIL) {
             static const uint8_t opts[] = {SOC_O_BLACK, SOC_O_SIEGE,
                                            SOC_O_LIFE};
-            const long c = rpl__soc_evil_cost(p, k, cmd->opt);
+            const long c = rpl__soc_evil_cost(kn->st, p, k, cmd->opt);
             long least = LOSS;
 
             for (unsigned i = 0; i < sizeof(opts); i++) {
-                const long o = rpl__soc_evil_cost(p, k, opts[i]);
+                const long o = rpl__soc_evil_cost(kn->st, p, k, opts[i]);
 
                 least = o < least ? o : least;
             }
@@ -1299,13 +1338,14 @@ rpl__soc_score(const struct soc_know *kn, const struct soc_cmd *cmd)
             return -LOSS;
         switch (cmd->opt) {
         case SOC_O_LIFE:
-            return evil ? -LOSS
-                        : -rpl__soc_lp_harm(p->seat[k].lp) * W_LIFE / 100;
+            return evil ? -LOSS : -life_harm(p, k) * W_LIFE / 100;
         case SOC_O_SIEGE:
             return harmful * rpl__soc_siege_harm(p, p->siege) *
                    (evil ? 100 : W_SIEGE) / 100;
         default:
-            return harmful * draw_harm(kn, evil);
+            return harmful * draw_harm(kn, evil) *
+                   (evil ? 100 : rpl__soc_plan_weight(p, SOC_PLAN_BLACK, 100)) /
+                   100;
         }
     case SOC_N_TAUNT:
         return cmd->seat2 ? (long)p->seat[cmd->seat2].hand_n : 0;
