@@ -127,8 +127,36 @@ rpl__cell_null(void)
     return c;
 }
 
+/* A column a game reads back: its name in the schema and what its cells
+ * are (RPL__CELL_INT or RPL__CELL_TEXT; RPL__CELL_NULL for SQL NULL in
+ * either). */
+struct rpl__col {
+    const char *name;
+    enum rpl__cell_kind kind;
+};
+
+#define RPL__READ_MAX_COLS 12
+
+/* A read of the rows of one table as data, never SQL: the table (a
+ * table of the archive's schema, by name), the columns handed back,
+ * col[0..ncols), in that order, and the columns that order the rows,
+ * ascending (NULL-terminated; NULL for none).  The archive checks the
+ * names against the schema and the backend makes the read. */
+struct rpl__read {
+    const char *table;
+    const struct rpl__col *col;
+    size_t ncols;
+    const char *const *order;
+};
+
+/* A row handed back: cells[0..n), its texts lent until the call
+ * returns.  A status other than RPL_OK stops the read and is its
+ * result. */
+typedef enum rpl_status (*rpl__row_fn)(void *ud, const struct rpl__cell *cells,
+                                       size_t n, struct rpl_error *err);
+
 /* Rows the archive reads back for a game from the constant statements
- * the game hands it (struct rpl__game_archive: stats_sql, details_sql).
+ * the game hands it (struct rpl__game_archive: stats_sql).
  * step() runs statement q: call it until *has_row is false (the
  * statement is then done and the next step() may name another q);
  * between calls the columns of the row are read with count() (an
@@ -216,16 +244,19 @@ rpl__percent(char *buf, size_t cap, uint64_t num, uint64_t den)
     return buf;
 }
 
-/* What the archive lends a game's details() (archive/query.c): the
- * statements are details_sql[q] with ?1 bound to the game's row id
- * (game.gid).  The game hands each quest of struct rpl_archive_game to
- * quest(), which copies it and its texts (quests past the fifth are
- * dropped), and each of its facts (struct rpl_archive_fact) to fact():
- * group, one of the game's fact_groups, and name are constant strings
- * of the game, kept as they are; those of a group are handed together,
- * and facts past the eighth are dropped. */
+/* What the archive lends a game's details() (archive/query.c): its
+ * reads of the game's rows (details_reads, struct rpl__read) through
+ * read(), whose rows are those of the game's row id alone.  The game
+ * hands each quest of struct rpl_archive_game to quest(), which copies
+ * it and its texts (quests past the fifth are dropped), and each of its
+ * facts (struct rpl_archive_fact) to fact(): group, one of the game's
+ * fact_groups, and name are constant strings of the game, kept as they
+ * are; those of a group are handed together, and facts past the eighth
+ * are dropped. */
 struct rpl__details {
-    struct rpl__cursor rows;
+    void *a;
+    enum rpl_status (*read)(void *a, size_t q, rpl__row_fn each, void *ud,
+                            struct rpl_error *err);
     enum rpl_status (*quest)(void *a, const struct rpl_archive_quest *q,
                              struct rpl_error *err);
     enum rpl_status (*fact)(void *a, const char *group, const char *name,
@@ -457,9 +488,11 @@ struct rpl__game_archive {
     size_t nstats_sql;
     enum rpl_status (*stats)(const struct rpl__stats *s, struct rpl_error *err);
     /* The game's part of struct rpl_archive_game (archive/query.c,
-     * struct rpl__details): quests and facts.  NULL: none. */
-    const char *const *details_sql;
-    size_t ndetails_sql;
+     * struct rpl__details): the reads of its rows it makes (details_reads,
+     * read q of struct rpl__details), and the function that turns them
+     * into quests and facts.  NULL: none. */
+    const struct rpl__read *details_reads;
+    size_t ndetails_reads;
     enum rpl_status (*details)(struct rpl__details *d, struct rpl_error *err);
     /* The groups of the facts details() gives (rpl_archive_fact_group()
      * lists those of every game): NULL-terminated, or NULL for none. */

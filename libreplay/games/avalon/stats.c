@@ -284,58 +284,156 @@ rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
 
 /* ------------------------------------------------------------ details */
 
-enum { D_QUESTS, D_ASSASSINATION, ND };
-_Static_assert(ND == AV_NDETAILS_SQL, "avalon.h counts the statements");
+enum { D_CARDS, D_QUESTS, D_ASSASSINATION, ND };
+_Static_assert(ND == AV_NDETAILS_READS, "avalon.h counts the reads");
 
-const char *const rpl__av_details_sql[AV_NDETAILS_SQL] = {
-    /* failed is NULL until the quest's cards are opened */
-    "SELECT q.round, q.slot, q.leader, q.fails, q.team, q.result, "
-    "CASE WHEN (SELECT count(*) FROM main.card c WHERE c.gid = q.gid "
-    "AND c.round = q.round) > 0 THEN coalesce((SELECT group_concat('p' || "
-    "seat, ',') FROM (SELECT c.seat FROM main.card c WHERE c.gid = q.gid "
-    "AND c.round = q.round AND c.card = 'fail' ORDER BY c.seat) f), '') END "
-    "FROM main.quest q WHERE q.gid = ?1 ORDER BY q.round",
-    "SELECT assassin, target FROM main.assassination WHERE gid = ?1",
+static const struct rpl__col card_cols[] = {
+    {"round", RPL__CELL_INT},
+    {"seat", RPL__CELL_INT},
+    {"card", RPL__CELL_TEXT},
+};
+static const struct rpl__col quest_cols[] = {
+    {"round", RPL__CELL_INT},  {"slot", RPL__CELL_INT},
+    {"leader", RPL__CELL_INT}, {"fails", RPL__CELL_INT},
+    {"team", RPL__CELL_TEXT},  {"result", RPL__CELL_TEXT},
+};
+static const struct rpl__col assassination_cols[] = {
+    {"assassin", RPL__CELL_INT},
+    {"target", RPL__CELL_INT},
+};
+static const char *const by_round_seat[] = {"round", "seat", NULL};
+static const char *const by_round[] = {"round", NULL};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct rpl__read rpl__av_details_reads[AV_NDETAILS_READS] = {
+    {"card", card_cols, NCOLS(card_cols), by_round_seat},
+    {"quest", quest_cols, NCOLS(quest_cols), by_round},
+    {"assassination", assassination_cols, NCOLS(assassination_cols), NULL},
 };
 
 const char *const rpl__av_fact_groups[2] = {"assassination", NULL};
 
+/* The cells of a read as numbers (negatives and NULL as 0) and texts
+ * (NULL for NULL). */
+static uint64_t
+cell_u64(const struct rpl__cell *c)
+{
+    return c->kind == RPL__CELL_INT && c->i > 0 ? (uint64_t)c->i : 0;
+}
+
+static const char *
+cell_text(const struct rpl__cell *c)
+{
+    return c->kind == RPL__CELL_TEXT ? c->s : NULL;
+}
+
+/* What details() gathers of one game: the quest cards of each round
+ * (rounds past AV_DETAIL_ROUNDS and seats past 63 are not told), the
+ * assassination. */
+#define AV_DETAIL_ROUNDS 16
+struct av_details {
+    struct rpl__details *d;
+    bool has_cards[AV_DETAIL_ROUNDS];
+    uint64_t failed[AV_DETAIL_ROUNDS]; /* bit k: seat k played Fail */
+    uint64_t assassin, target;
+};
+
+static enum rpl_status
+card_row(void *ud, const struct rpl__cell *c, size_t n, struct rpl_error *err)
+{
+    struct av_details *x = ud;
+    const uint64_t round = cell_u64(&c[0]), seat = cell_u64(&c[1]);
+    const char *card = cell_text(&c[2]);
+
+    (void)n;
+    (void)err;
+    if (c[0].kind != RPL__CELL_INT || c[0].i < 0 || round >= AV_DETAIL_ROUNDS)
+        return RPL_OK;
+    x->has_cards[round] = true;
+    if (card && strcmp(card, "fail") == 0 && c[1].kind == RPL__CELL_INT &&
+        seat < 64)
+        x->failed[round] |= (uint64_t)1u << seat;
+    return RPL_OK;
+}
+
+/* The seats that played Fail on a quest, "p2,p4" ("" for none), or NULL
+ * until its cards are opened. */
+static const char *
+failed_text(const struct av_details *x, const struct rpl__cell *round,
+            char *buf, size_t cap)
+{
+    size_t len = 0;
+
+    if (round->kind != RPL__CELL_INT || round->i < 0 ||
+        round->i >= AV_DETAIL_ROUNDS || !x->has_cards[round->i])
+        return NULL;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < 64; k++) {
+        int w;
+
+        if (!(x->failed[round->i] & ((uint64_t)1u << k)))
+            continue;
+        w = snprintf(buf + len, cap - len, "%sp%u", len ? "," : "", k);
+        if (w < 0 || (size_t)w >= cap - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+static enum rpl_status
+quest_row(void *ud, const struct rpl__cell *c, size_t n, struct rpl_error *err)
+{
+    struct av_details *x = ud;
+    struct rpl_archive_quest q;
+    const char *team = cell_text(&c[4]), *result = cell_text(&c[5]);
+    char failed[4 * 64];
+
+    (void)n;
+    memset(&q, 0, sizeof(q));
+    q.round = (unsigned)cell_u64(&c[0]);
+    q.slot = (unsigned)cell_u64(&c[1]);
+    q.leader = (unsigned)cell_u64(&c[2]);
+    q.fails = (unsigned)cell_u64(&c[3]);
+    q.team = team ? team : "";
+    q.result = result ? result : "";
+    q.failed = failed_text(x, &c[0], failed, sizeof(failed));
+    return x->d->quest(x->d->a, &q, err);
+}
+
+static enum rpl_status
+assassination_row(void *ud, const struct rpl__cell *c, size_t n,
+                  struct rpl_error *err)
+{
+    struct av_details *x = ud;
+
+    (void)n;
+    (void)err;
+    x->assassin = cell_u64(&c[0]);
+    x->target = cell_u64(&c[1]);
+    return RPL_OK;
+}
+
 enum rpl_status
 rpl__av_details(struct rpl__details *d, struct rpl_error *err)
 {
-    const struct rpl__cursor *c = &d->rows;
-    bool has_row = false;
-    uint64_t assassin = 0, target = 0;
+    struct av_details x;
     enum rpl_status rc;
 
-    while ((rc = c->step(c->a, D_QUESTS, &has_row, err)) == RPL_OK && has_row) {
-        struct rpl_archive_quest q;
-        const char *team = c->text(c->a, 4), *result = c->text(c->a, 5);
-
-        memset(&q, 0, sizeof(q));
-        q.round = (unsigned)c->count(c->a, 0);
-        q.slot = (unsigned)c->count(c->a, 1);
-        q.leader = (unsigned)c->count(c->a, 2);
-        q.fails = (unsigned)c->count(c->a, 3);
-        q.team = team ? team : "";
-        q.result = result ? result : "";
-        q.failed = c->text(c->a, 6);
-        rc = d->quest(c->a, &q, err);
-        if (rc != RPL_OK)
-            return rc;
-    }
-    while (rc == RPL_OK &&
-           (rc = c->step(c->a, D_ASSASSINATION, &has_row, err)) == RPL_OK &&
-           has_row) {
-        assassin = c->count(c->a, 0);
-        target = c->count(c->a, 1);
-    }
+    memset(&x, 0, sizeof(x));
+    x.d = d;
+    rc = d->read(d->a, D_CARDS, card_row, &x, err);
+    if (rc == RPL_OK)
+        rc = d->read(d->a, D_QUESTS, quest_row, &x, err);
+    if (rc == RPL_OK)
+        rc = d->read(d->a, D_ASSASSINATION, assassination_row, &x, err);
     /* The assassination: the seats of the assassin and the target. */
-    if (rc == RPL_OK && assassin != 0)
-        rc = d->fact(c->a, rpl__av_fact_groups[0], "assassin",
-                     (int64_t)assassin, err);
-    if (rc == RPL_OK && assassin != 0)
-        rc = d->fact(c->a, rpl__av_fact_groups[0], "target", (int64_t)target,
+    if (rc == RPL_OK && x.assassin != 0)
+        rc = d->fact(d->a, rpl__av_fact_groups[0], "assassin",
+                     (int64_t)x.assassin, err);
+    if (rc == RPL_OK && x.assassin != 0)
+        rc = d->fact(d->a, rpl__av_fact_groups[0], "target", (int64_t)x.target,
                      err);
     return rc;
 }
