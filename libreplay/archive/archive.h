@@ -88,7 +88,7 @@ struct rpl_archive {
     /* The statements of the games' reads (backend_sql.c), by the read
      * they serve. */
     struct {
-        const struct rpl__read *rd;
+        struct rpl__read rd;
         struct rpl__st *st;
     } read[RPL__AR_MAX_READS];
     /* Objects of the archive's schema that are not this library's, or
@@ -278,6 +278,14 @@ enum rpl_status rpl__ar_prepare_filtered(struct rpl_archive *ar,
                                          const struct rpl_archive_filter *f,
                                          const char *tail, struct rpl__st **out,
                                          struct rpl_error *err);
+
+/* The games the filter selects of game (and, when imported is 0 or 1,
+ * only those dealt by camelog or imported), in gid order: for each, the
+ * rows of sc's reads, then sc->end() (struct rpl__scan, games/game.h). */
+enum rpl_status rpl__ar_scan(struct rpl_archive *ar,
+                             const struct rpl_archive_filter *f,
+                             const char *game, int imported,
+                             const struct rpl__scan *sc, struct rpl_error *err);
 
 /* ------------------------------------------------------------ audit.c */
 

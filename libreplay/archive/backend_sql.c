@@ -9,7 +9,8 @@
 
 #include "archive.h"
 
-/* The statement of a read: kept in ar->read by the read it serves, or
+/* The statement of a read: kept in ar->read by the read it serves (the
+ * same constant table, columns and order: a read may be a copy), or
  * prepared for this call alone (*is_kept false) when they are full. */
 static enum rpl_status
 read_stmt(struct rpl_archive *ar, const struct rpl__read *rd,
@@ -21,12 +22,15 @@ read_stmt(struct rpl_archive *ar, const struct rpl__read *rd,
     enum rpl_status rc;
 
     for (size_t i = 0; i < RPL__AR_MAX_READS; i++) {
-        if (ar->read[i].rd == rd) {
+        const struct rpl__read *k = &ar->read[i].rd;
+
+        if (k->table == rd->table && k->col == rd->col &&
+            k->ncols == rd->ncols && k->order == rd->order) {
             *out = ar->read[i].st;
             *is_kept = true;
             return RPL_OK;
         }
-        if (!ar->read[i].rd && slot == RPL__AR_MAX_READS)
+        if (!k->table && slot == RPL__AR_MAX_READS)
             slot = i;
     }
     rpl__buf_init(&b, ar->ctx);
@@ -43,7 +47,7 @@ read_stmt(struct rpl_archive *ar, const struct rpl__read *rd,
     rc = rpl__ar_prepare(ar, sql, out, *is_kept, err);
     rpl_free(ar->ctx, sql);
     if (rc == RPL_OK && *is_kept) {
-        ar->read[slot].rd = rd;
+        ar->read[slot].rd = *rd;
         ar->read[slot].st = *out;
     }
     return rc;

@@ -209,6 +209,62 @@ rpl__ar_prepare_filtered(struct rpl_archive *ar, const char *head,
     return rc;
 }
 
+/* --------------------------------------------------------------- scan */
+
+/* The rows of one read of a scan, to its row() with the read's place. */
+struct scan_read {
+    const struct rpl__scan *sc;
+    size_t q;
+};
+
+static enum rpl_status
+scan_row(void *ud, const struct rpl__cell *cells, size_t n,
+         struct rpl_error *err)
+{
+    const struct scan_read *r = ud;
+
+    return r->sc->row(r->sc->ud, r->q, cells, n, err);
+}
+
+enum rpl_status
+rpl__ar_scan(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+             const char *game, int imported, const struct rpl__scan *sc,
+             struct rpl_error *err)
+{
+    struct rpl__st *st = NULL;
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_prepare_filtered(
+        ar, "SELECT g.gid FROM main.game g", f,
+        imported == 0 || imported == 1
+            ? " AND g.game = :scan_game AND g.imported = :scan_imported "
+              "ORDER BY g.gid"
+            : " AND g.game = :scan_game ORDER BY g.gid",
+        &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    rpl__ar_bind_named(st, ":scan_game", game);
+    rpl__ar_bind_named_int(st, ":scan_imported", imported);
+    while ((src = rpl__st_step(st)) == RPL__DB_ROW) {
+        const int64_t gid = rpl__st_int(st, 0);
+
+        for (size_t q = 0; rc == RPL_OK && q < sc->nreads; q++) {
+            struct scan_read r = {sc, q};
+
+            rc = rpl__ar_read(ar, &sc->reads[q], gid, scan_row, &r, err);
+        }
+        if (rc == RPL_OK && sc->end)
+            rc = sc->end(sc->ud, err);
+        if (rc != RPL_OK)
+            break;
+    }
+    if (rc == RPL_OK && src != RPL__DB_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    rpl__st_finalize(st);
+    return rc;
+}
+
 /* -------------------------------------------------------------- query */
 
 static enum rpl_progress
