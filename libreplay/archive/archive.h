@@ -5,7 +5,8 @@
  *
  * The files, each one verb, and who calls whom (no circle):
  *   backend.h the door to the database (backend_sqlite.c,
- *            backend_sqlite_sql.c, backend_pg.c behind it);
+ *            backend_sqlite_sql.c, backend_pg.c behind it, and
+ *            backend_sql.c, the games' reads as SQL, which they share);
  *   stmt.c   helpers over the door: errors, transactions, prepared and
  *            cached statements, binding, columns, which tables are whose;
  *   index.c  reads a verified log into a struct ix: the header, and the
@@ -38,6 +39,8 @@
 /* Tables of the backend's schema (read from it at open). */
 #define RPL__AR_MAX_TABLES 32
 #define RPL__AR_TABLE_NAME 32
+/* The games' reads whose statements a handle keeps. */
+#define RPL__AR_MAX_READS 32
 /* Seats and quests of a game as struct rpl_archive_game gives them
  * (replay.h). */
 #define RPL__AR_NSEATS     RPL_MAX_SEATS
@@ -82,6 +85,12 @@ struct rpl_archive {
     struct rpl__st *ins[RPL__AR_NTARGETS][RPL__AR_NINS];
     struct rpl__st *ins_table[RPL__AR_NTARGETS][RPL__AR_MAX_TABLES];
     struct rpl__st *st[RPL__AR_NSTMT];
+    /* The statements of the games' reads (backend_sql.c), by the read
+     * they serve. */
+    struct {
+        struct rpl__read rd;
+        struct rpl__st *st;
+    } read[RPL__AR_MAX_READS];
     /* Objects of the archive's schema that are not this library's, or
      * differ from it (the backend's open): the first as a message, NULL
      * when none. */
@@ -147,6 +156,12 @@ void rpl__ar_col_hex32(struct rpl__st *st, int i, char out[65]);
 bool rpl__ar_is_own(const struct rpl_archive *ar, size_t i);
 /* Whether table i is an index table (every table but log). */
 bool rpl__ar_is_index(const struct rpl_archive *ar, size_t i);
+/* The rows of game gid that a game's read describes (struct rpl__read),
+ * through the backend's read_rows once its table is an index table of
+ * the schema and its names are plain names: RPL_E_ARG otherwise. */
+enum rpl_status rpl__ar_read(struct rpl_archive *ar, const struct rpl__read *rd,
+                             int64_t gid, rpl__row_fn each, void *ud,
+                             struct rpl_error *err);
 
 /* The version of the schema this library writes: the last step of the
  * backend's schema lines. */
@@ -263,6 +278,14 @@ enum rpl_status rpl__ar_prepare_filtered(struct rpl_archive *ar,
                                          const struct rpl_archive_filter *f,
                                          const char *tail, struct rpl__st **out,
                                          struct rpl_error *err);
+
+/* The games the filter selects of game (and, when imported is 0 or 1,
+ * only those dealt by camelog or imported), in gid order: for each, the
+ * rows of sc's reads, then sc->end() (struct rpl__scan, games/game.h). */
+enum rpl_status rpl__ar_scan(struct rpl_archive *ar,
+                             const struct rpl_archive_filter *f,
+                             const char *game, int imported,
+                             const struct rpl__scan *sc, struct rpl_error *err);
 
 /* ------------------------------------------------------------ audit.c */
 

@@ -7,8 +7,9 @@
  * corrected together by Holm-Bonferroni, and a test is flagged when its
  * corrected p-value is under the level.
  *
- * The archive knows no game: each game hands constant statements whose
- * rows are the cells of its tests (observed and expected counts); the
+ * The archive knows no game: each game's tables count the cells of their
+ * tests (observed and expected counts) from the rows of the selected
+ * games, which the archive scans for them (rpl__ar_scan()); the
  * arithmetic here is the same for all.  Cells whose expected count is
  * under AUDIT_MIN_EXPECTED are pooled into one ("other"); a stratum left
  * with fewer than two cells is not tested (too few games).  Floating
@@ -317,16 +318,67 @@ close_stratum(struct audit *au, struct table *t, struct rpl_error *err)
     return RPL_OK;
 }
 
+/* The lender of struct rpl__audit_run: one table of one game over one
+ * group. */
+struct table_run {
+    struct audit *au;
+    struct table *t;
+    const struct rpl__game *game;
+    const struct rpl__audit *d;
+    size_t ncells_seen;
+};
+
+static enum rpl_status
+run_scan(void *a, const struct rpl__scan *sc, struct rpl_error *err)
+{
+    const struct table_run *r = a;
+
+    return rpl__ar_scan(r->au->ar, r->au->f, r->game->name, (int)r->t->group,
+                        sc, err);
+}
+
+static enum rpl_status
+run_cell(void *a, const char *stratum, const char *label, uint64_t observed,
+         double expected, double factor, uint64_t games, struct rpl_error *err)
+{
+    struct table_run *r = a;
+    struct audit *au = r->au;
+    struct cell *c;
+    enum rpl_status rc = RPL_OK;
+
+    if (r->ncells_seen > 0 && strcmp(stratum, au->stratum) != 0)
+        rc = close_stratum(au, r->t, err);
+    if (rc != RPL_OK)
+        return rc;
+    if (au->ncells == 0) {
+        snprintf(au->stratum, sizeof(au->stratum), "%s", stratum);
+        au->factor = factor;
+        au->stratum_games = games;
+    }
+    r->ncells_seen++;
+    if (au->ncells == AUDIT_MAX_CELLS)
+        return rpl__err(err, RPL_E_LIMIT, 0,
+                        "audit %s %s: more than %d cells in one stratum",
+                        r->game->name, r->d->key, AUDIT_MAX_CELLS);
+    if (!(expected > 0.0))
+        return RPL_OK;
+    c = &au->cell[au->ncells++];
+    snprintf(c->label, sizeof(c->label), "%s", label);
+    c->observed = observed;
+    c->expected = expected;
+    return RPL_OK;
+}
+
 /* Runs one table of one game over one group. */
 static enum rpl_status
 run_table(struct audit *au, unsigned group, const struct rpl__game *game,
           size_t i, struct rpl_error *err)
 {
     const struct rpl__audit *d = &rpl__archive_hooks(game)->audit[i];
-    struct rpl__st *st = NULL;
+    struct rpl__audit_run run;
+    struct table_run r;
     struct table *t;
     enum rpl_status rc;
-    int src;
 
     rc = grow(au, (void **)&au->table, &au->table_cap, au->ntables, sizeof(*t),
               err);
@@ -338,44 +390,21 @@ run_table(struct audit *au, unsigned group, const struct rpl__game *game,
     t->game = game;
     t->table = i;
     rc = count_games(au, group, game, &t->games, err);
-    if (rc != RPL_OK || !d->sql || t->games == 0)
+    if (rc != RPL_OK || !d->run || t->games == 0)
         return rc;
-    rc = prepare(au, group, game, d->sql, &st, err);
-    if (rc != RPL_OK)
-        return rc;
+    memset(&r, 0, sizeof(r));
+    r.au = au;
+    r.t = t;
+    r.game = game;
+    r.d = d;
+    run.ctx = au->ar->ctx;
+    run.a = &r;
+    run.scan = run_scan;
+    run.cell = run_cell;
     au->ncells = 0;
-    while (rc == RPL_OK && (src = rpl__st_step(st)) == RPL__DB_ROW) {
-        const char *stratum = rpl__ar_col_text(st, 0);
-        const double expected = rpl__st_double(st, 3);
-        struct cell *c;
-
-        if (au->ncells > 0 && strcmp(stratum, au->stratum) != 0)
-            rc = close_stratum(au, t, err);
-        if (rc != RPL_OK)
-            break;
-        if (au->ncells == 0) {
-            snprintf(au->stratum, sizeof(au->stratum), "%s", stratum);
-            au->factor = rpl__st_double(st, 4);
-            au->stratum_games = rpl__ar_col_uint(st, 5);
-        }
-        if (au->ncells == AUDIT_MAX_CELLS) {
-            rc = rpl__err(err, RPL_E_LIMIT, 0,
-                          "audit %s %s: more than %d cells in one stratum",
-                          game->name, d->key, AUDIT_MAX_CELLS);
-            break;
-        }
-        if (!(expected > 0.0))
-            continue;
-        c = &au->cell[au->ncells++];
-        snprintf(c->label, sizeof(c->label), "%s", rpl__ar_col_text(st, 1));
-        c->observed = rpl__ar_col_uint(st, 2);
-        c->expected = expected;
-    }
-    if (rc == RPL_OK && src != RPL__DB_DONE)
-        rc = rpl__ar_fail(au->ar, err, src, "cannot audit the archive");
+    rc = d->run(&run, err);
     if (rc == RPL_OK)
         rc = close_stratum(au, t, err);
-    rpl__st_finalize(st);
     return rc;
 }
 
@@ -507,7 +536,7 @@ write_text(const struct audit *au, struct rpl__buf *b)
             if (t->group != g || t->games == 0)
                 continue;
             rpl__buf_printf(b, "%s, %s:", t->game->name, d->title);
-            if (!d->sql) {
+            if (!d->run) {
                 rpl__buf_printf(b, " not tested: %s\n", d->note);
                 continue;
             }
@@ -602,7 +631,7 @@ write_json(const struct audit *au, struct rpl__buf *b)
                   json_pack("{s:s,s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o}", "group",
                             group_name[t->group], "game", t->game->name,
                             "table", d->key, "title", d->title, "applies",
-                            !!d->sql, "games", rpl__jcount(t->games), "tested",
+                            !!d->run, "games", rpl__jcount(t->games), "tested",
                             rpl__jcount(t->tested), "skipped",
                             rpl__jcount(t->skipped), "note", jtext(d->note)));
     }

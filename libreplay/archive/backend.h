@@ -15,6 +15,10 @@
  *     same order in every backend; each backend has its own schema file
  *     and migrations (schema/archive.sql, schema/archive_pg.sql).
  *
+ * A game's rows are read as data (read_rows: a table, columns and an
+ * order, never SQL), which each backend turns into its own reads; the
+ * SQL backends share backend_sql.c for it.
+ *
  * Backends: backend_sqlite.c and backend_sqlite_sql.c (the embedded
  * default: a file), backend_pg.c (libpq: a postgresql:// or postgres://
  * URI).  A third backend implements this table in a file of its own
@@ -32,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "games/game.h"
 #include "replay.h"
 
 /* The status codes every backend shares (SQLite's numbers). */
@@ -114,6 +119,17 @@ struct rpl__backend {
      * and takes that back (!is_on). */
     enum rpl_status (*temp_writes)(struct rpl_archive *ar, bool is_on,
                                    struct rpl_error *err);
+    /* The rows of one game in one table, as a game describes them (struct
+     * rpl__read, games/game.h; its names checked against the schema by
+     * rpl__ar_read()): the columns rd->col of the rows of table
+     * rd->table whose gid is gid, ordered by rd->order, each to each()
+     * with cells of the kinds rd->col says.  A status other than RPL_OK
+     * from each() stops the read and is returned.  Reads do not nest.
+     * The SQL backends share rpl__sql_read_rows() (backend_sql.c). */
+    enum rpl_status (*read_rows)(struct rpl_archive *ar,
+                                 const struct rpl__read *rd, int64_t gid,
+                                 rpl__row_fn each, void *ud,
+                                 struct rpl_error *err);
     /* The read-only SQL mode (rpl_archive_sql()). */
     enum rpl_status (*sql)(struct rpl_archive *ar, const char *sql,
                            bool (*each)(void *ud, size_t ncols,
@@ -125,6 +141,13 @@ struct rpl__backend {
 
 extern const struct rpl__backend rpl__backend_sqlite;
 extern const struct rpl__backend rpl__backend_pg;
+
+/* read_rows as SELECT over the backend's own statements (backend_sql.c),
+ * for the SQL backends. */
+enum rpl_status rpl__sql_read_rows(struct rpl_archive *ar,
+                                   const struct rpl__read *rd, int64_t gid,
+                                   rpl__row_fn each, void *ud,
+                                   struct rpl_error *err);
 
 /* The statement calls, through the statement's backend. */
 static inline int

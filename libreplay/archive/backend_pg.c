@@ -1126,5 +1126,6 @@ const struct rpl__backend rpl__backend_pg = {
     .schema_diff = pg_schema_diff,
     .integrity = pg_integrity,
     .temp_writes = pg_temp_writes,
+    .read_rows = rpl__sql_read_rows,
     .sql = pg_sql,
 };

@@ -918,5 +918,6 @@ const struct rpl__backend rpl__backend_sqlite = {
     .schema_diff = sq_schema_diff,
     .integrity = sq_integrity,
     .temp_writes = sq_temp_writes,
+    .read_rows = rpl__sql_read_rows,
     .sql = rpl__sq_sql,
 };

@@ -99,6 +99,8 @@ rpl_archive_close(struct rpl_archive *ar)
             rpl__st_finalize(ar->ins_table[t][i]);
     for (size_t i = 0; i < RPL__AR_NSTMT; i++)
         rpl__st_finalize(ar->st[i]);
+    for (size_t i = 0; i < RPL__AR_MAX_READS; i++)
+        rpl__st_finalize(ar->read[i].st);
     ar->be->close(ar);
     rpl__free(ar->ctx, ar->warning);
     rpl__free(ar->ctx, ar);

@@ -209,6 +209,62 @@ rpl__ar_prepare_filtered(struct rpl_archive *ar, const char *head,
     return rc;
 }
 
+/* --------------------------------------------------------------- scan */
+
+/* The rows of one read of a scan, to its row() with the read's place. */
+struct scan_read {
+    const struct rpl__scan *sc;
+    size_t q;
+};
+
+static enum rpl_status
+scan_row(void *ud, const struct rpl__cell *cells, size_t n,
+         struct rpl_error *err)
+{
+    const struct scan_read *r = ud;
+
+    return r->sc->row(r->sc->ud, r->q, cells, n, err);
+}
+
+enum rpl_status
+rpl__ar_scan(struct rpl_archive *ar, const struct rpl_archive_filter *f,
+             const char *game, int imported, const struct rpl__scan *sc,
+             struct rpl_error *err)
+{
+    struct rpl__st *st = NULL;
+    enum rpl_status rc;
+    int src;
+
+    rc = rpl__ar_prepare_filtered(
+        ar, "SELECT g.gid FROM main.game g", f,
+        imported == 0 || imported == 1
+            ? " AND g.game = :scan_game AND g.imported = :scan_imported "
+              "ORDER BY g.gid"
+            : " AND g.game = :scan_game ORDER BY g.gid",
+        &st, err);
+    if (rc != RPL_OK)
+        return rc;
+    rpl__ar_bind_named(st, ":scan_game", game);
+    rpl__ar_bind_named_int(st, ":scan_imported", imported);
+    while ((src = rpl__st_step(st)) == RPL__DB_ROW) {
+        const int64_t gid = rpl__st_int(st, 0);
+
+        for (size_t q = 0; rc == RPL_OK && q < sc->nreads; q++) {
+            struct scan_read r = {sc, q};
+
+            rc = rpl__ar_read(ar, &sc->reads[q], gid, scan_row, &r, err);
+        }
+        if (rc == RPL_OK && sc->end)
+            rc = sc->end(sc->ud, err);
+        if (rc != RPL_OK)
+            break;
+    }
+    if (rc == RPL_OK && src != RPL__DB_DONE)
+        rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
+    rpl__st_finalize(st);
+    return rc;
+}
+
 /* -------------------------------------------------------------- query */
 
 static enum rpl_progress
@@ -247,21 +303,13 @@ kept(const struct rpl__buf *b, size_t off)
     return off == SIZE_MAX ? NULL : b->p + off;
 }
 
-/* The statements of the games' details_sql, prepared once per query:
- * [game in the registry][q]. */
-#define DETAILS_GAMES 8
-#define DETAILS_STMTS 8
 #define DETAILS_FACTS 8
 
-/* The cursor and the quest and fact sinks of struct rpl__details. */
+/* The reads and the quest and fact sinks of struct rpl__details. */
 struct details_run {
     struct rpl_archive *ar;
-    size_t gi; /* the game's place in the registry */
     const struct rpl__game *game;
     int64_t gid;
-    struct rpl__st *cur; /* the statement being stepped, or NULL */
-    size_t q;
-    struct rpl__st *cache[DETAILS_GAMES][DETAILS_STMTS];
     struct game_strings *gs;
     struct rpl_archive_quest *quests;
     size_t nquests;
@@ -270,67 +318,16 @@ struct details_run {
 };
 
 static enum rpl_status
-details_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
+details_read(void *a, size_t q, rpl__row_fn each, void *ud,
+             struct rpl_error *err)
 {
     struct details_run *r = a;
-    int src;
+    const struct rpl__game_archive *h = rpl__archive_hooks(r->game);
 
-    *has_row = false;
-    if (r->cur && r->q != q) {
-        rpl__ar_done(r->cur);
-        r->cur = NULL;
-    }
-    if (!r->cur) {
-        struct rpl__st **st;
-
-        if (q >= rpl__archive_hooks(r->game)->ndetails_sql ||
-            q >= DETAILS_STMTS || r->gi >= DETAILS_GAMES)
-            return rpl__err(err, RPL_E_STATE, 0,
-                            "game %s: no details statement %zu", r->game->name,
-                            q);
-        st = &r->cache[r->gi][q];
-        if (!*st) {
-            const enum rpl_status rc = rpl__ar_prepare(
-                r->ar, rpl__archive_hooks(r->game)->details_sql[q], st, true,
-                err);
-
-            if (rc != RPL_OK)
-                return rc;
-        }
-        rpl__st_bind_int(*st, 1, r->gid);
-        r->cur = *st;
-        r->q = q;
-    }
-    src = rpl__st_step(r->cur);
-    if (src == RPL__DB_ROW) {
-        *has_row = true;
-        return RPL_OK;
-    }
-    rpl__ar_done(r->cur);
-    r->cur = NULL;
-    if (src != RPL__DB_DONE)
-        return rpl__ar_fail(r->ar, err, src, "cannot read the game");
-    return RPL_OK;
-}
-
-static uint64_t
-details_count(void *a, int col)
-{
-    const struct details_run *r = a;
-    int64_t v;
-
-    if (!r->cur)
-        return 0;
-    v = rpl__st_int(r->cur, col);
-    return v < 0 ? 0 : (uint64_t)v;
-}
-
-static const char *
-details_text(void *a, int col)
-{
-    const struct details_run *r = a;
-
-    return r->cur ? rpl__ar_col_text_or_null(r->cur, col) : NULL;
+    if (q >= h->ndetails_reads)
+        return rpl__err(err, RPL_E_STATE, 0, "game %s: no details read %zu",
+                        r->game->name, q);
+    return rpl__ar_read(r->ar, &h->details_reads[q], r->gid, each, ud, err);
 }
 
 static enum rpl_status
@@ -373,26 +370,16 @@ game_part(struct details_run *r, struct rpl_archive_game *g,
           struct rpl_error *err)
 {
     struct rpl__details d;
-    enum rpl_status rc;
 
     r->game = rpl__game_find(g->game, strlen(g->game));
     if (!r->game || !rpl__archive_hooks(r->game)->details)
         return RPL_OK; /* a game this library does not know: no details */
-    for (r->gi = 0; rpl__game_at(r->gi) != r->game; r->gi++)
-        ;
     memset(&d, 0, sizeof(d));
-    d.rows.a = r;
-    d.rows.step = details_step;
-    d.rows.count = details_count;
-    d.rows.text = details_text;
+    d.a = r;
+    d.read = details_read;
     d.quest = details_quest;
     d.fact = details_fact;
-    rc = rpl__archive_hooks(r->game)->details(&d, err);
-    if (r->cur) {
-        rpl__ar_done(r->cur);
-        r->cur = NULL;
-    }
-    return rc;
+    return rpl__archive_hooks(r->game)->details(&d, err);
 }
 
 /* Fills g's seats, and through its game the rest, for game gid (g is
@@ -574,9 +561,6 @@ rpl_archive_query(struct rpl_archive *ar, const struct rpl_archive_filter *f,
         rc = rpl__ar_fail(ar, err, src, "cannot read the archive");
 out:
     rpl__st_finalize(st);
-    for (size_t i = 0; dr && i < DETAILS_GAMES; i++)
-        for (size_t q = 0; q < DETAILS_STMTS; q++)
-            rpl__st_finalize(dr->cache[i][q]);
     rpl__free(ar->ctx, dr);
     if (gs)
         rpl__buf_release(&gs->b);

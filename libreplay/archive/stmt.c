@@ -287,6 +287,49 @@ rpl__ar_is_index(const struct rpl_archive *ar, size_t i)
     return strcmp(ar->table[i], "log") != 0;
 }
 
+/* A plain name of the schema: lowercase letters, digits, underscores. */
+static bool
+is_plain_name(const char *s)
+{
+    if (!s || !*s || strlen(s) >= RPL__AR_TABLE_NAME)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_'))
+            return false;
+    return true;
+}
+
+enum rpl_status
+rpl__ar_read(struct rpl_archive *ar, const struct rpl__read *rd, int64_t gid,
+             rpl__row_fn each, void *ud, struct rpl_error *err)
+{
+    size_t i = 0;
+
+    while (i < ar->ntables &&
+           strcmp(ar->table[i], rd->table ? rd->table : "") != 0)
+        i++;
+    if (i == ar->ntables || !rpl__ar_is_index(ar, i))
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "a read of table \"%.40s\": not a table of the index",
+                        rd->table ? rd->table : "");
+    if (rd->ncols == 0 || rd->ncols > RPL__READ_MAX_COLS)
+        return rpl__err(err, RPL_E_ARG, 0,
+                        "a read of table %s: %zu columns, expected 1 to %d",
+                        rd->table, rd->ncols, RPL__READ_MAX_COLS);
+    for (size_t c = 0; c < rd->ncols; c++)
+        if (!is_plain_name(rd->col[c].name))
+            return rpl__err(err, RPL_E_ARG, 0,
+                            "a read of table %s: column %zu is not a name",
+                            rd->table, c);
+    for (size_t o = 0; rd->order && rd->order[o]; o++)
+        if (!is_plain_name(rd->order[o]))
+            return rpl__err(err, RPL_E_ARG, 0,
+                            "a read of table %s: order %zu is not a name",
+                            rd->table, o);
+    return ar->be->read_rows(ar, rd, gid, each, ud, err);
+}
+
 /* ------------------------------------------------------------- schema */
 
 unsigned

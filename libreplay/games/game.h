@@ -127,8 +127,36 @@ rpl__cell_null(void)
     return c;
 }
 
+/* A column a game reads back: its name in the schema and what its cells
+ * are (RPL__CELL_INT or RPL__CELL_TEXT; RPL__CELL_NULL for SQL NULL in
+ * either). */
+struct rpl__col {
+    const char *name;
+    enum rpl__cell_kind kind;
+};
+
+#define RPL__READ_MAX_COLS 12
+
+/* A read of the rows of one table as data, never SQL: the table (a
+ * table of the archive's schema, by name), the columns handed back,
+ * col[0..ncols), in that order, and the columns that order the rows,
+ * ascending (NULL-terminated; NULL for none).  The archive checks the
+ * names against the schema and the backend makes the read. */
+struct rpl__read {
+    const char *table;
+    const struct rpl__col *col;
+    size_t ncols;
+    const char *const *order;
+};
+
+/* A row handed back: cells[0..n), its texts lent until the call
+ * returns.  A status other than RPL_OK stops the read and is its
+ * result. */
+typedef enum rpl_status (*rpl__row_fn)(void *ud, const struct rpl__cell *cells,
+                                       size_t n, struct rpl_error *err);
+
 /* Rows the archive reads back for a game from the constant statements
- * the game hands it (struct rpl__game_archive: stats_sql, details_sql).
+ * the game hands it (struct rpl__game_archive: stats_sql).
  * step() runs statement q: call it until *has_row is false (the
  * statement is then done and the next step() may name another q);
  * between calls the columns of the row are read with count() (an
@@ -216,47 +244,154 @@ rpl__percent(char *buf, size_t cap, uint64_t num, uint64_t den)
     return buf;
 }
 
-/* What the archive lends a game's details() (archive/query.c): the
- * statements are details_sql[q] with ?1 bound to the game's row id
- * (game.gid).  The game hands each quest of struct rpl_archive_game to
- * quest(), which copies it and its texts (quests past the fifth are
- * dropped), and each of its facts (struct rpl_archive_fact) to fact():
- * group, one of the game's fact_groups, and name are constant strings
- * of the game, kept as they are; those of a group are handed together,
- * and facts past the eighth are dropped. */
+/* What the archive lends a game's details() (archive/query.c): its
+ * reads of the game's rows (details_reads, struct rpl__read) through
+ * read(), whose rows are those of the game's row id alone.  The game
+ * hands each quest of struct rpl_archive_game to quest(), which copies
+ * it and its texts (quests past the fifth are dropped), and each of its
+ * facts (struct rpl_archive_fact) to fact(): group, one of the game's
+ * fact_groups, and name are constant strings of the game, kept as they
+ * are; those of a group are handed together, and facts past the eighth
+ * are dropped. */
 struct rpl__details {
-    struct rpl__cursor rows;
+    void *a;
+    enum rpl_status (*read)(void *a, size_t q, rpl__row_fn each, void *ud,
+                            struct rpl_error *err);
     enum rpl_status (*quest)(void *a, const struct rpl_archive_quest *q,
                              struct rpl_error *err);
     enum rpl_status (*fact)(void *a, const char *group, const char *name,
                             int64_t value, struct rpl_error *err);
 };
 
+/* A scan of the selected games of one game (the deal audit; archive/):
+ * for each game in turn, in the archive's order, the rows of each of
+ * reads[0..nreads) for that game alone (read q in order, each row to
+ * row() with q), then end().  Only one game's rows are ever handed at a
+ * time: what a game keeps of them between games is its own. */
+struct rpl__scan {
+    const struct rpl__read *reads;
+    size_t nreads;
+    enum rpl_status (*row)(void *ud, size_t q, const struct rpl__cell *cells,
+                           size_t n, struct rpl_error *err);
+    enum rpl_status (*end)(void *ud, struct rpl_error *err);
+    void *ud;
+};
+
+/* What the archive lends a table of the deal audit (struct rpl__audit):
+ * scan() scans the games the audit selects of this game (the filter's,
+ * dealt by camelog or imported: the audit runs each table once for
+ * each), and the table hands back the cells of its tests with cell(),
+ * ordered so that the cells of a stratum are consecutive:
+ *   stratum  unique per stratum ("assassin, 5 players")
+ *   cell     the cell ("p1", "merlin")
+ *   observed the count in the cell
+ *   expected its expectation under a uniform deal (cells expecting 0
+ *            are left out)
+ *   factor   multiplies the Pearson statistic so that it is chi-square
+ *            with cells - 1 degrees of freedom (1 for a multinomial;
+ *            (n - 1) / (n - m) for a value that m seats of n hold in
+ *            each game); the first cell's stands for its stratum
+ *   games    the games of the stratum (the first cell's stands for it)
+ * ctx is for the table's own memory. */
+struct rpl__audit_run {
+    struct rpl_ctx *ctx;
+    void *a;
+    enum rpl_status (*scan)(void *a, const struct rpl__scan *sc,
+                            struct rpl_error *err);
+    enum rpl_status (*cell)(void *a, const char *stratum, const char *cell,
+                            uint64_t observed, double expected, double factor,
+                            uint64_t games, struct rpl_error *err);
+};
+
 /* One table of the deal audit (rpl_archive_audit(), archive/audit.c):
- * a test of the deals against uniform, per stratum.  sql is a constant
- * statement that follows "WITH sel(gid) AS (...) " as stats_sql does,
- * sel holding the selected games of this game dealt by camelog, or those
- * imported (the audit runs it once for each).  Each row is one cell of
- * one stratum's test, ordered so that the rows of a stratum are
- * consecutive:
- *   0 stratum  text, unique per stratum ("assassin, 5 players")
- *   1 cell     text ("p1", "merlin")
- *   2 observed integer, the count in the cell
- *   3 expected real, its expectation under a uniform deal
- *   4 factor   real, multiplies the Pearson statistic so that it is
- *              chi-square with cells - 1 degrees of freedom (1 for a
- *              multinomial; (n - 1) / (n - m) for a value that m seats
- *              of n hold in each game)
- *   5 games    integer, the games of the stratum
- * sql NULL: the table does not apply, and note says why (it is
- * determined by another table, or the deal does not decide it); else
- * note, when not NULL, says what the table leaves out. */
+ * a test of the deals against uniform, per stratum, that run() counts
+ * from the rows of the selected games (struct rpl__audit_run).  run
+ * NULL: the table does not apply, and note says why (it is determined
+ * by another table, or the deal does not decide it); else note, when
+ * not NULL, says what the table leaves out. */
 struct rpl__audit {
     const char *key;   /* "role_seat": JSON "table" */
     const char *title; /* "each role's seat, per player count" */
-    const char *sql;
+    enum rpl_status (*run)(const struct rpl__audit_run *r,
+                           struct rpl_error *err);
     const char *note;
 };
+
+/* A tally of the audit's cells (games/tally.c), for a game's run():
+ * entries keyed by a stratum key and a cell key, compared as bytes in
+ * that order (write numbers zero-padded so that they sort as numbers),
+ * each with the stratum's and the cell's label, counts and sums the
+ * table adds to, and two integers of its stratum (a player count, m). */
+struct rpl__tally_entry {
+    const char *stratum, *label; /* copied */
+    uint64_t observed, count;
+    double sum;
+    int64_t a, b;
+};
+
+struct rpl__tally {
+    struct rpl_ctx *ctx;
+    struct rpl__tally_entry **e; /* sorted by key */
+    size_t n, cap;
+};
+
+/* The entry of (skey, ckey), made with labels stratum and label and a, b
+ * when new: NULL when out of memory (err set). */
+struct rpl__tally_entry *rpl__tally_get(struct rpl__tally *t, const char *skey,
+                                        const char *ckey, const char *stratum,
+                                        const char *label, int64_t a, int64_t b,
+                                        struct rpl_error *err);
+/* The entry of (skey, ckey), NULL when none. */
+struct rpl__tally_entry *rpl__tally_find(const struct rpl__tally *t,
+                                         const char *skey, const char *ckey);
+void rpl__tally_release(struct rpl__tally *t);
+
+/* A seat of a game as a scan hands the rows of a read of table seat
+ * with the columns seat, name, role and side (rpl__seat_cols): NULL
+ * texts are "" with has_* false; longer texts are cut. */
+struct rpl__seat_row {
+    int64_t seat;
+    char name[4 * RPL_MAX_NAME + 1];
+    char role[64], side[16];
+    bool has_role, has_side;
+};
+
+#define RPL__SEAT_NCOLS 4
+extern const struct rpl__col rpl__seat_cols[RPL__SEAT_NCOLS];
+void rpl__seat_row(struct rpl__seat_row *s, const struct rpl__cell *cells);
+/* A cell as a number (NULL and texts as 0) and as a text (NULL for
+ * NULL and numbers). */
+int64_t rpl__cell_i(const struct rpl__cell *c);
+const char *rpl__cell_s(const struct rpl__cell *c);
+
+/* One game of an audit table's scan (rpl__audit_scan()): its common rows
+ * (game.players, game.leader, game.progress, its seats in seat order)
+ * and column 0 of the first row of the game's own read, if any (extra;
+ * has_extra false when the game has no such row), and the table's
+ * tally. */
+#define RPL__AUDIT_SEATS RPL_MAX_SEATS
+struct rpl__audit_game {
+    struct rpl__tally t;
+    int64_t players, leader;
+    char progress[16];
+    int64_t extra;
+    bool has_extra, has_extra_row;
+    size_t nseats;
+    struct rpl__seat_row seat[RPL__AUDIT_SEATS];
+};
+
+/* Runs an audit table: scans the selected games with the common reads
+ * and extra (NULL for none), calls game() after each, then hands each
+ * entry of the tally whose a is not negative to r->cell(), its expected
+ * count, factor and games from cell() (games preset to the entry's
+ * count, factor to 1). */
+enum rpl_status rpl__audit_scan(
+    const struct rpl__audit_run *r, const struct rpl__read *extra,
+    enum rpl_status (*game)(struct rpl__audit_game *x, struct rpl_error *err),
+    void (*cell)(const struct rpl__audit_game *x,
+                 const struct rpl__tally_entry *e, double *expected,
+                 double *factor, uint64_t *games),
+    struct rpl_error *err);
 
 /* The door is a top struct (struct rpl__game, below) that points to one
  * small table of hooks per concern; a game fills the tables of what it
@@ -457,9 +592,11 @@ struct rpl__game_archive {
     size_t nstats_sql;
     enum rpl_status (*stats)(const struct rpl__stats *s, struct rpl_error *err);
     /* The game's part of struct rpl_archive_game (archive/query.c,
-     * struct rpl__details): quests and facts.  NULL: none. */
-    const char *const *details_sql;
-    size_t ndetails_sql;
+     * struct rpl__details): the reads of its rows it makes (details_reads,
+     * read q of struct rpl__details), and the function that turns them
+     * into quests and facts.  NULL: none. */
+    const struct rpl__read *details_reads;
+    size_t ndetails_reads;
     enum rpl_status (*details)(struct rpl__details *d, struct rpl_error *err);
     /* The groups of the facts details() gives (rpl_archive_fact_group()
      * lists those of every game): NULL-terminated, or NULL for none. */

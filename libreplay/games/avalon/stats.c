@@ -284,58 +284,156 @@ rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
 
 /* ------------------------------------------------------------ details */
 
-enum { D_QUESTS, D_ASSASSINATION, ND };
-_Static_assert(ND == AV_NDETAILS_SQL, "avalon.h counts the statements");
+enum { D_CARDS, D_QUESTS, D_ASSASSINATION, ND };
+_Static_assert(ND == AV_NDETAILS_READS, "avalon.h counts the reads");
 
-const char *const rpl__av_details_sql[AV_NDETAILS_SQL] = {
-    /* failed is NULL until the quest's cards are opened */
-    "SELECT q.round, q.slot, q.leader, q.fails, q.team, q.result, "
-    "CASE WHEN (SELECT count(*) FROM main.card c WHERE c.gid = q.gid "
-    "AND c.round = q.round) > 0 THEN coalesce((SELECT group_concat('p' || "
-    "seat, ',') FROM (SELECT c.seat FROM main.card c WHERE c.gid = q.gid "
-    "AND c.round = q.round AND c.card = 'fail' ORDER BY c.seat) f), '') END "
-    "FROM main.quest q WHERE q.gid = ?1 ORDER BY q.round",
-    "SELECT assassin, target FROM main.assassination WHERE gid = ?1",
+static const struct rpl__col card_cols[] = {
+    {"round", RPL__CELL_INT},
+    {"seat", RPL__CELL_INT},
+    {"card", RPL__CELL_TEXT},
+};
+static const struct rpl__col quest_cols[] = {
+    {"round", RPL__CELL_INT},  {"slot", RPL__CELL_INT},
+    {"leader", RPL__CELL_INT}, {"fails", RPL__CELL_INT},
+    {"team", RPL__CELL_TEXT},  {"result", RPL__CELL_TEXT},
+};
+static const struct rpl__col assassination_cols[] = {
+    {"assassin", RPL__CELL_INT},
+    {"target", RPL__CELL_INT},
+};
+static const char *const by_round_seat[] = {"round", "seat", NULL};
+static const char *const by_round[] = {"round", NULL};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct rpl__read rpl__av_details_reads[AV_NDETAILS_READS] = {
+    {"card", card_cols, NCOLS(card_cols), by_round_seat},
+    {"quest", quest_cols, NCOLS(quest_cols), by_round},
+    {"assassination", assassination_cols, NCOLS(assassination_cols), NULL},
 };
 
 const char *const rpl__av_fact_groups[2] = {"assassination", NULL};
 
+/* The cells of a read as numbers (negatives and NULL as 0) and texts
+ * (NULL for NULL). */
+static uint64_t
+cell_u64(const struct rpl__cell *c)
+{
+    return c->kind == RPL__CELL_INT && c->i > 0 ? (uint64_t)c->i : 0;
+}
+
+static const char *
+cell_text(const struct rpl__cell *c)
+{
+    return c->kind == RPL__CELL_TEXT ? c->s : NULL;
+}
+
+/* What details() gathers of one game: the quest cards of each round
+ * (rounds past AV_DETAIL_ROUNDS and seats past 63 are not told), the
+ * assassination. */
+#define AV_DETAIL_ROUNDS 16
+struct av_details {
+    struct rpl__details *d;
+    bool has_cards[AV_DETAIL_ROUNDS];
+    uint64_t failed[AV_DETAIL_ROUNDS]; /* bit k: seat k played Fail */
+    uint64_t assassin, target;
+};
+
+static enum rpl_status
+card_row(void *ud, const struct rpl__cell *c, size_t n, struct rpl_error *err)
+{
+    struct av_details *x = ud;
+    const uint64_t round = cell_u64(&c[0]), seat = cell_u64(&c[1]);
+    const char *card = cell_text(&c[2]);
+
+    (void)n;
+    (void)err;
+    if (c[0].kind != RPL__CELL_INT || c[0].i < 0 || round >= AV_DETAIL_ROUNDS)
+        return RPL_OK;
+    x->has_cards[round] = true;
+    if (card && strcmp(card, "fail") == 0 && c[1].kind == RPL__CELL_INT &&
+        seat < 64)
+        x->failed[round] |= (uint64_t)1u << seat;
+    return RPL_OK;
+}
+
+/* The seats that played Fail on a quest, "p2,p4" ("" for none), or NULL
+ * until its cards are opened. */
+static const char *
+failed_text(const struct av_details *x, const struct rpl__cell *round,
+            char *buf, size_t cap)
+{
+    size_t len = 0;
+
+    if (round->kind != RPL__CELL_INT || round->i < 0 ||
+        round->i >= AV_DETAIL_ROUNDS || !x->has_cards[round->i])
+        return NULL;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < 64; k++) {
+        int w;
+
+        if (!(x->failed[round->i] & ((uint64_t)1u << k)))
+            continue;
+        w = snprintf(buf + len, cap - len, "%sp%u", len ? "," : "", k);
+        if (w < 0 || (size_t)w >= cap - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+static enum rpl_status
+quest_row(void *ud, const struct rpl__cell *c, size_t n, struct rpl_error *err)
+{
+    struct av_details *x = ud;
+    struct rpl_archive_quest q;
+    const char *team = cell_text(&c[4]), *result = cell_text(&c[5]);
+    char failed[4 * 64];
+
+    (void)n;
+    memset(&q, 0, sizeof(q));
+    q.round = (unsigned)cell_u64(&c[0]);
+    q.slot = (unsigned)cell_u64(&c[1]);
+    q.leader = (unsigned)cell_u64(&c[2]);
+    q.fails = (unsigned)cell_u64(&c[3]);
+    q.team = team ? team : "";
+    q.result = result ? result : "";
+    q.failed = failed_text(x, &c[0], failed, sizeof(failed));
+    return x->d->quest(x->d->a, &q, err);
+}
+
+static enum rpl_status
+assassination_row(void *ud, const struct rpl__cell *c, size_t n,
+                  struct rpl_error *err)
+{
+    struct av_details *x = ud;
+
+    (void)n;
+    (void)err;
+    x->assassin = cell_u64(&c[0]);
+    x->target = cell_u64(&c[1]);
+    return RPL_OK;
+}
+
 enum rpl_status
 rpl__av_details(struct rpl__details *d, struct rpl_error *err)
 {
-    const struct rpl__cursor *c = &d->rows;
-    bool has_row = false;
-    uint64_t assassin = 0, target = 0;
+    struct av_details x;
     enum rpl_status rc;
 
-    while ((rc = c->step(c->a, D_QUESTS, &has_row, err)) == RPL_OK && has_row) {
-        struct rpl_archive_quest q;
-        const char *team = c->text(c->a, 4), *result = c->text(c->a, 5);
-
-        memset(&q, 0, sizeof(q));
-        q.round = (unsigned)c->count(c->a, 0);
-        q.slot = (unsigned)c->count(c->a, 1);
-        q.leader = (unsigned)c->count(c->a, 2);
-        q.fails = (unsigned)c->count(c->a, 3);
-        q.team = team ? team : "";
-        q.result = result ? result : "";
-        q.failed = c->text(c->a, 6);
-        rc = d->quest(c->a, &q, err);
-        if (rc != RPL_OK)
-            return rc;
-    }
-    while (rc == RPL_OK &&
-           (rc = c->step(c->a, D_ASSASSINATION, &has_row, err)) == RPL_OK &&
-           has_row) {
-        assassin = c->count(c->a, 0);
-        target = c->count(c->a, 1);
-    }
+    memset(&x, 0, sizeof(x));
+    x.d = d;
+    rc = d->read(d->a, D_CARDS, card_row, &x, err);
+    if (rc == RPL_OK)
+        rc = d->read(d->a, D_QUESTS, quest_row, &x, err);
+    if (rc == RPL_OK)
+        rc = d->read(d->a, D_ASSASSINATION, assassination_row, &x, err);
     /* The assassination: the seats of the assassin and the target. */
-    if (rc == RPL_OK && assassin != 0)
-        rc = d->fact(c->a, rpl__av_fact_groups[0], "assassin",
-                     (int64_t)assassin, err);
-    if (rc == RPL_OK && assassin != 0)
-        rc = d->fact(c->a, rpl__av_fact_groups[0], "target", (int64_t)target,
+    if (rc == RPL_OK && x.assassin != 0)
+        rc = d->fact(d->a, rpl__av_fact_groups[0], "assassin",
+                     (int64_t)x.assassin, err);
+    if (rc == RPL_OK && x.assassin != 0)
+        rc = d->fact(d->a, rpl__av_fact_groups[0], "target", (int64_t)x.target,
                      err);
     return rc;
 }
@@ -347,43 +445,208 @@ rpl__av_details(struct rpl__details *d, struct rpl_error *err)
  * with probability m / n, but the m seats of one game are drawn without
  * replacement: the Pearson statistic is then (n - m) / (n - 1) times a
  * chi-square, and the factor undoes it.  The strata are the player count,
- * the role and m.  Roles are known all at once, at the reveal. */
-#define AV_ROLE_COUNT                                                          \
-    "(SELECT x.gid, x.role, count(*) AS m FROM main.seat x "                   \
-    "JOIN sel USING (gid) WHERE x.role IS NOT NULL GROUP BY x.gid, x.role) c "
+ * the role and m.  Roles are known all at once, at the reveal.  Each
+ * table scans the selected games' common rows (the game's player count
+ * and first leader, its seats) and tallies its cells in C. */
+
+/* The distinct roles of a game's seats and how many seats hold each. */
+struct av_roles {
+    size_t n;
+    const char *role[RPL__AUDIT_SEATS];
+    int64_t m[RPL__AUDIT_SEATS];
+};
+
+static void
+count_roles(const struct rpl__audit_game *x, struct av_roles *r)
+{
+    r->n = 0;
+    for (size_t i = 0; i < x->nseats; i++) {
+        size_t k = 0;
+
+        if (!x->seat[i].has_role)
+            continue;
+        while (k < r->n && strcmp(r->role[k], x->seat[i].role) != 0)
+            k++;
+        if (k == r->n) {
+            r->role[k] = x->seat[i].role;
+            r->m[k] = 0;
+            r->n++;
+        }
+        r->m[k]++;
+    }
+}
+
+/* count / n of a cell counted once a game, m seats of n holding it. */
+static double
+share(uint64_t count, int64_t m, int64_t n)
+{
+    return n == 0 ? 0.0 : (double)((int64_t)count * m) / (double)n;
+}
+
+static void
+seat_key(char *out, size_t cap, int64_t seat)
+{
+    snprintf(out, cap, "%020lld", (long long)seat);
+}
+
+/* role_seat: stratum (players, role, m), a cell per seat. */
+static enum rpl_status
+role_seat_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    struct av_roles ro;
+
+    count_roles(x, &ro);
+    for (size_t k = 0; k < ro.n; k++) {
+        char skey[128], stratum[160];
+
+        snprintf(skey, sizeof(skey), "%020lld\001%s\001%020lld",
+                 (long long)x->players, ro.role[k], (long long)ro.m[k]);
+        if (ro.m[k] > 1)
+            snprintf(stratum, sizeof(stratum), "%s (%lld a game), %lld players",
+                     ro.role[k], (long long)ro.m[k], (long long)x->players);
+        else
+            snprintf(stratum, sizeof(stratum), "%s, %lld players", ro.role[k],
+                     (long long)x->players);
+        for (size_t i = 0; i < x->nseats; i++) {
+            const struct rpl__seat_row *s = &x->seat[i];
+            char ckey[32], label[32];
+            struct rpl__tally_entry *e;
+
+            seat_key(ckey, sizeof(ckey), s->seat);
+            snprintf(label, sizeof(label), "p%lld", (long long)s->seat);
+            e = rpl__tally_get(&x->t, skey, ckey, stratum, label, x->players,
+                               ro.m[k], err);
+            if (!e)
+                return RPL_E_NOMEM;
+            e->count++;
+            if (s->has_role && strcmp(s->role, ro.role[k]) == 0)
+                e->observed++;
+        }
+    }
+    return RPL_OK;
+}
+
+static void
+role_seat_cell(const struct rpl__audit_game *x,
+               const struct rpl__tally_entry *e, double *expected,
+               double *factor, uint64_t *games)
+{
+    (void)x;
+    (void)games;
+    *expected = share(e->count, e->b, e->a);
+    *factor = e->a == e->b ? 0.0 : (e->a - 1.0) / (double)(e->a - e->b);
+}
+
+static enum rpl_status
+role_seat(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, NULL, role_seat_game, role_seat_cell, err);
+}
+
+/* leader_seat: stratum the player count, a cell per seat. */
+static enum rpl_status
+leader_seat_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    char skey[32], stratum[64];
+
+    if (x->leader <= 0)
+        return RPL_OK;
+    snprintf(skey, sizeof(skey), "%020lld", (long long)x->players);
+    snprintf(stratum, sizeof(stratum), "%lld players", (long long)x->players);
+    for (size_t i = 0; i < x->nseats; i++) {
+        char ckey[32], label[32];
+        struct rpl__tally_entry *e;
+
+        seat_key(ckey, sizeof(ckey), x->seat[i].seat);
+        snprintf(label, sizeof(label), "p%lld", (long long)x->seat[i].seat);
+        e = rpl__tally_get(&x->t, skey, ckey, stratum, label, x->players, 1,
+                           err);
+        if (!e)
+            return RPL_E_NOMEM;
+        e->count++;
+        if (x->seat[i].seat == x->leader)
+            e->observed++;
+    }
+    return RPL_OK;
+}
+
+static void
+one_in_n_cell(const struct rpl__audit_game *x, const struct rpl__tally_entry *e,
+              double *expected, double *factor, uint64_t *games)
+{
+    (void)x;
+    (void)games;
+    *expected = share(e->count, 1, e->a);
+    *factor = 1.0;
+}
+
+static enum rpl_status
+leader_seat(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, NULL, leader_seat_game, one_in_n_cell, err);
+}
+
+/* role_player: stratum the player's name, a cell per role; the player's
+ * revealed seats are counted under the cell key "" of the name, an
+ * entry that is no cell (a -1). */
+static enum rpl_status
+role_player_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    struct av_roles ro;
+
+    count_roles(x, &ro);
+    for (size_t i = 0; i < x->nseats; i++) {
+        const struct rpl__seat_row *s = &x->seat[i];
+        struct rpl__tally_entry *e;
+
+        if (!s->has_role)
+            continue;
+        e = rpl__tally_get(&x->t, s->name, "", "", "", -1, 0, err);
+        if (!e)
+            return RPL_E_NOMEM;
+        e->count++;
+        for (size_t k = 0; k < ro.n; k++) {
+            e = rpl__tally_get(&x->t, s->name, ro.role[k], s->name, ro.role[k],
+                               0, 0, err);
+            if (!e)
+                return RPL_E_NOMEM;
+            e->count++;
+            e->sum += x->players == 0
+                          ? 0.0
+                          : (double)ro.m[k] * 1.0 / (double)x->players;
+            if (strcmp(s->role, ro.role[k]) == 0)
+                e->observed++;
+        }
+    }
+    return RPL_OK;
+}
+
+static void
+role_player_cell(const struct rpl__audit_game *x,
+                 const struct rpl__tally_entry *e, double *expected,
+                 double *factor, uint64_t *games)
+{
+    const struct rpl__tally_entry *n = rpl__tally_find(&x->t, e->stratum, "");
+
+    *expected = e->sum;
+    *factor = 1.0;
+    *games = n ? n->count : 0;
+}
+
+static enum rpl_status
+role_player(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, NULL, role_player_game, role_player_cell, err);
+}
 
 const struct rpl__audit rpl__av_audit[AV_NAUDIT] = {
-    {"role_seat", "each role's seat, per player count",
-     "SELECT c.role || CASE WHEN c.m > 1 THEN ' (' || c.m || ' a game)' "
-     "ELSE '' END || ', ' || g.players || ' players', 'p' || s.seat, "
-     "sum(s.role = c.role), count(*) * c.m * 1.0 / g.players, "
-     "(g.players - 1.0) / (g.players - c.m), count(*) "
-     "FROM " AV_ROLE_COUNT "JOIN main.game g ON g.gid = c.gid "
-     "JOIN main.seat s ON s.gid = c.gid "
-     "GROUP BY g.players, c.role, c.m, s.seat "
-     "ORDER BY g.players, c.role, c.m, s.seat",
-     NULL},
-    {"leader_seat", "the first leader's seat, per player count",
-     "SELECT g.players || ' players', 'p' || s.seat, "
-     "sum(s.seat = g.leader), count(*) * 1.0 / g.players, 1.0, count(*) "
-     "FROM main.game g JOIN sel USING (gid) "
-     "JOIN main.seat s ON s.gid = g.gid WHERE g.leader > 0 "
-     "GROUP BY g.players, s.seat ORDER BY g.players, s.seat",
+    {"role_seat", "each role's seat, per player count", role_seat, NULL},
+    {"leader_seat", "the first leader's seat, per player count", leader_seat,
      NULL},
     {"lady_seat", "the Lady of the Lake's first holder", NULL,
      "she starts on the right of the first leader (camelog-avalon(7)), so "
      "the first leader's table tests her too"},
-    {"role_player", "each player's roles",
-     "SELECT s.name, c.role, sum(s.role = c.role), "
-     "sum(c.m * 1.0 / g.players), 1.0, max(n.games) "
-     "FROM main.seat s JOIN sel USING (gid) "
-     "JOIN (SELECT y.name AS name, count(*) AS games FROM main.seat y "
-     "JOIN sel USING (gid) WHERE y.role IS NOT NULL GROUP BY y.name) n "
-     "ON n.name = s.name "
-     "JOIN main.game g ON g.gid = s.gid "
-     "JOIN " AV_ROLE_COUNT "ON c.gid = s.gid "
-     "WHERE s.role IS NOT NULL GROUP BY s.name, c.role "
-     "ORDER BY s.name, c.role",
+    {"role_player", "each player's roles", role_player,
      "a player's expected count of a role sums the role's share of the "
      "seats (m / n) over the player's revealed games; players whose cells "
      "expect fewer than 5 even pooled are not tested"},

@@ -298,60 +298,232 @@ rpl__soc_stats(const struct rpl__stats *s, struct rpl_error *err)
  * is one of eight loyalty cards of which each seat takes one.  What a
  * game shows of the loyalty cards before its reveal depends on play (an
  * accusation), so the traitor's tables count complete logs only. */
+static const struct rpl__col traitor_cols[] = {{"traitor", RPL__CELL_INT}};
+/* The traitor's seat, as the extra of struct rpl__audit_game. */
+static const struct rpl__read traitor_read = {"soc_game", traitor_cols, 1,
+                                              NULL};
+
+static void
+seat_key(char *out, size_t cap, int64_t seat)
+{
+    snprintf(out, cap, "%020lld", (long long)seat);
+}
+
+/* Adds a cell per seat of the game to stratum (skey, stratum), counting
+ * the seat `hit` as observed. */
+static enum rpl_status
+seat_cells(struct rpl__audit_game *x, const char *skey, const char *stratum,
+           int64_t hit, struct rpl_error *err)
+{
+    for (size_t i = 0; i < x->nseats; i++) {
+        char ckey[32], label[32];
+        struct rpl__tally_entry *e;
+
+        seat_key(ckey, sizeof(ckey), x->seat[i].seat);
+        snprintf(label, sizeof(label), "p%lld", (long long)x->seat[i].seat);
+        e = rpl__tally_get(&x->t, skey, ckey, stratum, label, x->players, 1,
+                           err);
+        if (!e)
+            return RPL_E_NOMEM;
+        e->count++;
+        if (x->seat[i].seat == hit)
+            e->observed++;
+    }
+    return RPL_OK;
+}
+
+/* The stratum of a player count alone. */
+static enum rpl_status
+players_cells(struct rpl__audit_game *x, int64_t hit, struct rpl_error *err)
+{
+    char skey[32], stratum[64];
+
+    snprintf(skey, sizeof(skey), "%020lld", (long long)x->players);
+    snprintf(stratum, sizeof(stratum), "%lld players", (long long)x->players);
+    return seat_cells(x, skey, stratum, hit, err);
+}
+
+/* A cell expected count / n times. */
+static void
+one_in_n_cell(const struct rpl__audit_game *x, const struct rpl__tally_entry *e,
+              double *expected, double *factor, uint64_t *games)
+{
+    (void)x;
+    (void)factor;
+    (void)games;
+    *expected = e->a == 0 ? 0.0 : (double)e->count * 1.0 / (double)e->a;
+}
+
+/* A cell expected its sum, of games the count of its stratum's entry
+ * (name, "") when there is one. */
+static void
+sum_cell(const struct rpl__audit_game *x, const struct rpl__tally_entry *e,
+         double *expected, double *factor, uint64_t *games)
+{
+    const struct rpl__tally_entry *n = rpl__tally_find(&x->t, e->stratum, "");
+
+    (void)factor;
+    *expected = e->sum;
+    if (n)
+        *games = n->count;
+}
+
+static bool
+is_complete(const struct rpl__audit_game *x)
+{
+    return strcmp(x->progress, "complete") == 0;
+}
+
+/* knight_seat: stratum (players, knight), a cell per seat. */
+static enum rpl_status
+knight_seat_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    for (size_t k = 0; rc == RPL_OK && k < x->nseats; k++) {
+        char skey[128], stratum[160];
+
+        if (!x->seat[k].has_role)
+            continue;
+        snprintf(skey, sizeof(skey), "%020lld\001%s", (long long)x->players,
+                 x->seat[k].role);
+        snprintf(stratum, sizeof(stratum), "%s, %lld players", x->seat[k].role,
+                 (long long)x->players);
+        rc = seat_cells(x, skey, stratum, x->seat[k].seat, err);
+    }
+    return rc;
+}
+
+static enum rpl_status
+knight_seat(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, NULL, knight_seat_game, one_in_n_cell, err);
+}
+
+/* traitor_seat: complete logs where a seat was dealt the traitor. */
+static enum rpl_status
+traitor_seat_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    if (!x->has_extra || x->extra <= 0 || !is_complete(x))
+        return RPL_OK;
+    return players_cells(x, x->extra, err);
+}
+
+static enum rpl_status
+traitor_seat(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, &traitor_read, traitor_seat_game, one_in_n_cell,
+                           err);
+}
+
+/* leader_seat: games without King Arthur. */
+static enum rpl_status
+leader_seat_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    if (x->leader <= 0)
+        return RPL_OK;
+    for (size_t i = 0; i < x->nseats; i++)
+        if (x->seat[i].has_role && strcmp(x->seat[i].role, "arthur") == 0)
+            return RPL_OK;
+    return players_cells(x, x->leader, err);
+}
+
+static enum rpl_status
+leader_seat(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, NULL, leader_seat_game, one_in_n_cell, err);
+}
+
+/* knight_player: stratum the player's name, a cell per knight of the
+ * game; the player's seats with a knight are counted under (name, ""),
+ * no cell (a -1). */
+static enum rpl_status
+knight_player_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    for (size_t i = 0; i < x->nseats; i++) {
+        const struct rpl__seat_row *s = &x->seat[i];
+        struct rpl__tally_entry *e;
+
+        if (!s->has_role)
+            continue;
+        e = rpl__tally_get(&x->t, s->name, "", "", "", -1, 0, err);
+        if (!e)
+            return RPL_E_NOMEM;
+        e->count++;
+        for (size_t k = 0; k < x->nseats; k++) {
+            const struct rpl__seat_row *c = &x->seat[k];
+
+            if (!c->has_role)
+                continue;
+            e = rpl__tally_get(&x->t, s->name, c->role, s->name, c->role, 0, 0,
+                               err);
+            if (!e)
+                return RPL_E_NOMEM;
+            e->count++;
+            if (x->players != 0)
+                e->sum += 1.0 / (double)x->players;
+            if (strcmp(s->role, c->role) == 0)
+                e->observed++;
+        }
+    }
+    return RPL_OK;
+}
+
+static enum rpl_status
+knight_player(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, NULL, knight_player_game, sum_cell, err);
+}
+
+/* traitor_player: stratum the player's name, cells "evil" and "good". */
+static enum rpl_status
+traitor_player_game(struct rpl__audit_game *x, struct rpl_error *err)
+{
+    static const char *const v[2] = {"good", "evil"};
+
+    if (!x->has_extra || !is_complete(x))
+        return RPL_OK;
+    for (size_t i = 0; i < x->nseats; i++) {
+        const struct rpl__seat_row *s = &x->seat[i];
+
+        for (size_t k = 0; k < 2; k++) {
+            struct rpl__tally_entry *e =
+                rpl__tally_get(&x->t, s->name, v[k], s->name, v[k], 0, 0, err);
+            double t;
+
+            if (!e)
+                return RPL_E_NOMEM;
+            e->count++;
+            if (s->has_side && strcmp(s->side, v[k]) == 0)
+                e->observed++;
+            if (x->players == 0)
+                continue;
+            t = (x->extra > 0 ? 1.0 : 0.0) / (double)x->players;
+            e->sum += k == 1 ? t : 1.0 - t;
+        }
+    }
+    return RPL_OK;
+}
+
+static enum rpl_status
+traitor_player(const struct rpl__audit_run *r, struct rpl_error *err)
+{
+    return rpl__audit_scan(r, &traitor_read, traitor_player_game, sum_cell,
+                           err);
+}
+
 const struct rpl__audit rpl__soc_audit[SOC_NAUDIT] = {
-    {"knight_seat", "each knight's seat, per player count",
-     "SELECT k.role || ', ' || g.players || ' players', 'p' || s.seat, "
-     "sum(s.seat = k.seat), count(*) * 1.0 / g.players, 1.0, count(*) "
-     "FROM main.seat k JOIN sel USING (gid) "
-     "JOIN main.game g ON g.gid = k.gid "
-     "JOIN main.seat s ON s.gid = k.gid WHERE k.role IS NOT NULL "
-     "GROUP BY g.players, k.role, s.seat "
-     "ORDER BY g.players, k.role, s.seat",
-     NULL},
-    {"traitor_seat", "the traitor's seat, per player count",
-     "SELECT g.players || ' players', 'p' || s.seat, "
-     "sum(s.seat = x.traitor), count(*) * 1.0 / g.players, 1.0, count(*) "
-     "FROM main.game g JOIN sel USING (gid) "
-     "JOIN main.soc_game x ON x.gid = g.gid "
-     "JOIN main.seat s ON s.gid = g.gid "
-     "WHERE x.traitor > 0 AND g.progress = 'complete' "
-     "GROUP BY g.players, s.seat ORDER BY g.players, s.seat",
+    {"knight_seat", "each knight's seat, per player count", knight_seat, NULL},
+    {"traitor_seat", "the traitor's seat, per player count", traitor_seat,
      "complete logs where a seat was dealt the traitor's card"},
-    {"leader_seat", "the first player's seat, per player count",
-     "SELECT g.players || ' players', 'p' || s.seat, "
-     "sum(s.seat = g.leader), count(*) * 1.0 / g.players, 1.0, count(*) "
-     "FROM main.game g JOIN sel USING (gid) "
-     "JOIN main.seat s ON s.gid = g.gid WHERE g.leader > 0 "
-     "AND NOT EXISTS (SELECT 1 FROM main.seat a WHERE a.gid = g.gid "
-     "AND a.role = 'arthur') "
-     "GROUP BY g.players, s.seat ORDER BY g.players, s.seat",
+    {"leader_seat", "the first player's seat, per player count", leader_seat,
      "games without King Arthur only: he plays first, so the knights' "
      "table tests the others"},
-    {"knight_player", "each player's knights",
-     "SELECT s.name, c.role, sum(s.role = c.role), "
-     "sum(1.0 / g.players), 1.0, max(n.games) "
-     "FROM main.seat s JOIN sel USING (gid) "
-     "JOIN (SELECT y.name AS name, count(*) AS games FROM main.seat y "
-     "JOIN sel USING (gid) WHERE y.role IS NOT NULL GROUP BY y.name) n "
-     "ON n.name = s.name "
-     "JOIN main.game g ON g.gid = s.gid "
-     "JOIN main.seat c ON c.gid = s.gid AND c.role IS NOT NULL "
-     "WHERE s.role IS NOT NULL GROUP BY s.name, c.role "
-     "ORDER BY s.name, c.role",
+    {"knight_player", "each player's knights", knight_player,
      "a player's expected count of a knight is 1 / n for each game of n "
      "players where that knight was dealt; players whose cells expect "
      "fewer than 5 even pooled are not tested"},
-    {"traitor_player", "each player's loyalty cards",
-     "SELECT s.name, s2.v, sum(s.side = s2.v), "
-     "sum(CASE s2.v WHEN 'evil' THEN (x.traitor > 0) * 1.0 / g.players "
-     "ELSE 1.0 - (x.traitor > 0) * 1.0 / g.players END), 1.0, "
-     "count(*) "
-     "FROM main.seat s JOIN sel USING (gid) "
-     "JOIN main.game g ON g.gid = s.gid "
-     "JOIN main.soc_game x ON x.gid = s.gid "
-     "CROSS JOIN (SELECT 'good' AS v UNION ALL SELECT 'evil') s2 "
-     "WHERE x.traitor IS NOT NULL AND g.progress = 'complete' "
-     "GROUP BY s.name, s2.v ORDER BY s.name, s2.v",
+    {"traitor_player", "each player's loyalty cards", traitor_player,
      "the traitor's card where one was dealt, given the games each player "
      "sat in; complete logs only"},
 };
