@@ -1000,7 +1000,8 @@ long rpl__soc_lp_gain(unsigned lp);
 /* The weights that change at a small table, and those that change only
  * at three players (the others' value is `large` elsewhere): what a
  * black card drawn costs, a knight's last life point, the traitor's
- * flip and accusation as the table's evidence makes them likely. */
+ * flip and accusation as the table's evidence makes them likely, a
+ * siege engine removed in a siege fight. */
 enum soc_plan_w {
     SOC_PLAN_DRAW,
     SOC_PLAN_SACRIFICE,
@@ -1009,6 +1010,7 @@ enum soc_plan_w {
     SOC_PLAN_LAST_LP,
     SOC_PLAN_FLIP_EVIDENCE,
     SOC_PLAN_SIXTH,
+    SOC_PLAN_SIEGE_FIGHT,
 };
 
 /* Whether the table is small enough for the small table's plan. */

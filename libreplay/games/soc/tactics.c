@@ -627,7 +627,8 @@ siege_value(const struct soc_know *kn, unsigned sum, long kept)
     /* The d8 shows 1..8: sum wins against every roll below it. */
     wins = sum > 9 ? 8 : sum ? (long)sum - 1 : 0;
     return (rpl__soc_siege_harm(p, p->siege - 1) * (wins == 8 ? W_SURE : 100) /
-                100 * wins -
+                100 * rpl__soc_plan_weight(p, SOC_PLAN_SIEGE_FIGHT, 100) / 100 *
+                wins -
             life_harm(p, kn->k) * (8 - wins)) /
                8 -
            kept / 2;
