@@ -117,13 +117,102 @@ drop_actions(struct rpl__buf *b, size_t from)
     b->len -= (size_t)(end - p);
 }
 
+/* The state for viewer written to b, all but its closing brace (b->failed
+ * when out of memory); *dlen: the bytes of its "deliveries" array.
+ * RPL_E_STATE when the game wrote no object. */
+static enum rpl_status
+state_text(const struct rpl_recorder *rec, int viewer, struct rpl__buf *b,
+           size_t *dlen, struct rpl_error *err)
+{
+    bool first = true;
+    size_t at;
+
+    rec->game->live->state_json(rec->st, &rec->env, viewer, b);
+    if (viewer > 0 && is_held(rec, (size_t)viewer))
+        drop_actions(b, 0);
+    /* The game wrote one object: its closing brace gives way to ours. */
+    if (!b->failed && (b->len == 0 || b->p[b->len - 1] != '}'))
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the game's state is not an "
+                        "object");
+    if (!b->failed)
+        b->p[--b->len] = '\0';
+    rpl__buf_puts(b, ",\"waiting\":[");
+    put_seat_list(b, rec, is_waiting);
+    rpl__buf_puts(b, "],\"held\":[");
+    if (viewer == RPL_VIEW_PUBLIC)
+        put_seat_list(b, rec, is_held);
+    else
+        put_held(b, rec, viewer == RPL_VIEW_ALL ? 0 : (size_t)viewer);
+    rpl__buf_printf(b, "],\"lines\":%zu,\"deliveries\":", rec->nlines);
+    at = b->len;
+    rpl__buf_puts(b, "[");
+    for (size_t i = 0; i < rec->ndeliv; i++) {
+        const struct rpl_delivery *d = &rec->deliv[i];
+
+        if (viewer == RPL_VIEW_PUBLIC ||
+            (viewer != RPL_VIEW_ALL && d->seat != (size_t)viewer))
+            continue;
+        if (!first)
+            rpl__buf_puts(b, ",");
+        rpl__delivery_json(b, d);
+        first = false;
+    }
+    rpl__buf_puts(b, "]");
+    *dlen = b->len - at;
+    return RPL_OK;
+}
+
+/* A seat's state ends in "pad", full stops that make it as long as the
+ * public state of the moment, less its empty deliveries, plus the seat's
+ * deliveries and the game's state_pad (a multiple of state_pad more
+ * when its private part outgrows that): a length every part of which is
+ * public (camelog-host(1)). */
+static enum rpl_status
+pad_seat(const struct rpl_recorder *rec, struct rpl__buf *b, size_t dlen,
+         struct rpl_error *err)
+{
+    static const char key[] = ",\"pad\":\"\"";
+    static const char dots[] =
+        "................................................"
+        "................";
+    const size_t bound = rec->game->info->state_pad;
+    struct rpl__buf pub;
+    size_t pub_dlen = 0, target, cur;
+    enum rpl_status rc;
+
+    if (bound == 0 || b->failed)
+        return RPL_OK;
+    rpl__buf_init(&pub, rec->ctx);
+    rc = state_text(rec, RPL_VIEW_PUBLIC, &pub, &pub_dlen, err);
+    if (rc != RPL_OK || pub.failed) {
+        b->failed = pub.failed;
+        rpl__buf_release(&pub);
+        return rc;
+    }
+    /* Both texts still lack their closing brace. */
+    target = pub.len + 1 - pub_dlen + dlen + bound;
+    cur = b->len + 1 + sizeof(key) - 1;
+    rpl__buf_release(&pub);
+    while (target < cur)
+        target += bound;
+    rpl__buf_puts(b, ",\"pad\":\"");
+    for (size_t n = target - cur; n > 0;) {
+        const size_t k = n < sizeof(dots) - 1 ? n : sizeof(dots) - 1;
+
+        rpl__buf_add(b, dots, k);
+        n -= k;
+    }
+    rpl__buf_puts(b, "\"");
+    return RPL_OK;
+}
+
 enum rpl_status
 rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
                    struct rpl_error *err)
 {
     struct rpl__buf b;
-    bool first = true;
-    enum rpl_status rc;
+    size_t dlen = 0;
 
     rpl__err_clear(err);
     *json = NULL;
@@ -135,41 +224,20 @@ rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
         return rpl__err(err, RPL_E_UNSUPPORTED, 0,
                         "the game %s has no state for live play",
                         rec->game->name);
-    rpl__buf_init(&b, rec->ctx);
-    rec->game->live->state_json(rec->st, &rec->env, viewer, &b);
-    if (viewer > 0 && is_held(rec, (size_t)viewer))
-        drop_actions(&b, 0);
-    /* The game wrote one object: its closing brace gives way to ours. */
-    if (!b.failed && (b.len == 0 || b.p[b.len - 1] != '}')) {
-        rpl__buf_release(&b);
-        return rpl__err(err, RPL_E_STATE, 0,
-                        "the game's state is not an "
-                        "object");
-    }
-    if (!b.failed)
-        b.p[--b.len] = '\0';
-    rpl__buf_puts(&b, ",\"waiting\":[");
-    put_seat_list(&b, rec, is_waiting);
-    rpl__buf_puts(&b, "],\"held\":[");
-    if (viewer == RPL_VIEW_PUBLIC)
-        put_seat_list(&b, rec, is_held);
-    else
-        put_held(&b, rec, viewer == RPL_VIEW_ALL ? 0 : (size_t)viewer);
-    rpl__buf_printf(&b, "],\"lines\":%zu,\"deliveries\":[", rec->nlines);
-    for (size_t i = 0; i < rec->ndeliv; i++) {
-        const struct rpl_delivery *d = &rec->deliv[i];
+    enum rpl_status rc;
 
-        if (viewer == RPL_VIEW_PUBLIC ||
-            (viewer != RPL_VIEW_ALL && d->seat != (size_t)viewer))
-            continue;
-        if (!first)
-            rpl__buf_puts(&b, ",");
-        rpl__delivery_json(&b, d);
-        first = false;
+    rpl__buf_init(&b, rec->ctx);
+    rc = state_text(rec, viewer, &b, &dlen, err);
+    if (rc == RPL_OK && viewer > 0)
+        rc = pad_seat(rec, &b, dlen, err);
+    rpl__buf_puts(&b, "}");
+    if (rc != RPL_OK || b.failed) {
+        if (b.p)
+            sodium_memzero(b.p, b.cap);
+        if (rc != RPL_OK) {
+            rpl__buf_release(&b);
+            return rc;
+        }
     }
-    rpl__buf_puts(&b, "]}");
-    if (b.failed && b.p)
-        sodium_memzero(b.p, b.cap);
-    rc = rpl__buf_take(&b, json, err);
-    return rc;
+    return rpl__buf_take(&b, json, err);
 }

@@ -223,9 +223,9 @@ struct rpl_game_info {
     /* The most bytes a seat's state (rpl_rec_state_json(), compact JSON)
      * holds beyond the public state of the same moment, its deliveries
      * aside: its legal actions, its held submissions, what it knows of
-     * the board.  A host pads every seat's state to the public one's
-     * length plus this (camelog-host(1)), so that its length tells
-     * nothing of the seat's secrets. */
+     * the board.  rpl_rec_state_json() pads every seat's state to the
+     * public one's length plus this (camelog-host(1)), so that its
+     * length tells nothing of the seat's secrets. */
     size_t state_pad;
 };
 
@@ -780,9 +780,12 @@ rpl_rec_delivery(const struct rpl_recorder *rec, size_t i,
  * actions in private form), then "lines" (lines recorded so far) and
  * "deliveries" (a seat's own deliveries so far, every delivery for
  * RPL_VIEW_ALL, none for the public), each in the JSON form of
- * camelog(5).  *json holds the nonces of those deliveries: free it with
- * rpl_free().  RPL_E_ARG for a viewer not in the game, RPL_E_UNSUPPORTED
- * for a game without the hook, RPL_E_NOMEM.  *json is NULL on failure. */
+ * camelog(5); a seat's state ends in "pad", full stops that give it the
+ * length of the public state, its deliveries and the game's state_pad
+ * (struct rpl_game_info), whatever its secrets.  *json holds the nonces of
+ * those deliveries: free it with rpl_free().  RPL_E_ARG for a viewer not in the
+ * game, RPL_E_UNSUPPORTED for a game without the hook, RPL_E_NOMEM.  *json is
+ * NULL on failure. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_rec_state_json(const struct rpl_recorder *rec, int viewer, char **json,
                    struct rpl_error *err) RPL_NONNULL(1, 3);

@@ -483,6 +483,28 @@ START_TEST(rec_state)
                      RPL_OK);
     ck_assert_ptr_nonnull(strstr(json, "\"deal p7\""));
     rpl_free(ctx, json);
+    /* Each seat's state is padded to the public one's length, less its
+     * empty deliveries, plus the seat's deliveries and state_pad. */
+    ck_assert_int_eq(rpl_rec_state_json(rec, RPL_VIEW_PUBLIC, &json, &err),
+                     RPL_OK);
+    {
+        const size_t pub = strlen(json);
+
+        rpl_free(ctx, json);
+        for (int k = 1; k <= 7; k++) {
+            const char *d, *pad;
+
+            ck_assert_int_eq(rpl_rec_state_json(rec, k, &json, &err), RPL_OK);
+            d = strstr(json, ",\"deliveries\":[");
+            pad = strstr(json, "],\"pad\":\"...");
+            ck_assert_ptr_nonnull(d);
+            ck_assert_ptr_nonnull(pad);
+            ck_assert_uint_eq(strlen(json), pub - 2 + (size_t)(pad + 1 - d) -
+                                                strlen(",\"deliveries\":") +
+                                                rpl_game_info(0)->state_pad);
+            rpl_free(ctx, json);
+        }
+    }
     rpl_rec_free(rec);
     rpl_seckey_free(dealer);
     rpl_ctx_free(ctx);

@@ -896,24 +896,6 @@ op_state(struct op_ctx *c)
         refuse(c->why, "internal", "the library's state is not JSON");
         return false;
     }
-    if (v != RPL_VIEW_PUBLIC) {
-        /* A seat's state: one length whatever its secrets. */
-        json_t *pub = NULL;
-
-        text = NULL;
-        if (rpl_rec_state_json(c->h->rec, RPL_VIEW_PUBLIC, &text, &err) ==
-            RPL_OK) {
-            pub = cli_json_parse(text);
-        }
-        rpl_free(c->h->ctx, text);
-        if (!pub || !host_pad_state(c->h->rec, state, pub)) {
-            json_decref(pub);
-            json_decref(state);
-            refuse(c->why, "internal", "cannot pad the seat's state");
-            return false;
-        }
-        json_decref(pub);
-    }
     return cli_json_set(c->reply, "state", state);
 }
 

@@ -56,64 +56,6 @@ json_seat(size_t seat)
     return json_string(s);
 }
 
-static size_t
-dumped_len(const json_t *j)
-{
-    char *s = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-    const size_t n = s ? strlen(s) : 0;
-
-    free(s);
-    return n;
-}
-
-/* The game's state_pad (struct rpl_game_info), from the recorder's game
- * line; 0 when unknown. */
-static size_t
-state_pad_of(const struct rpl_recorder *rec)
-{
-    size_t len = 0;
-    const char *s = rpl_rec_line(rec, 2, &len);
-
-    for (size_t i = 0; s && len > 5 && i < rpl_game_count(); i++) {
-        const struct rpl_game_info *g = rpl_game_info(i);
-
-        if (strlen(g->name) == len - 5 &&
-            memcmp(s + 5, g->name, len - 5) == 0) {
-            return g->state_pad;
-        }
-    }
-    return 0;
-}
-
-bool
-host_pad_state(const struct rpl_recorder *rec, json_t *state, const json_t *pub)
-{
-    static const char key[] = ",\"pad\":\"\"";
-    const size_t bound = state_pad_of(rec);
-    const size_t cur = dumped_len(state) + sizeof(key) - 1;
-    size_t target = dumped_len(pub) -
-                    dumped_len(json_object_get(pub, "deliveries")) +
-                    dumped_len(json_object_get(state, "deliveries")) + bound;
-    char *pad;
-    bool ok;
-
-    if (bound == 0 || cur == sizeof(key) - 1) {
-        return false;
-    }
-    while (target < cur) {
-        target += bound; /* beyond the game's bound: a multiple of it */
-    }
-    pad = malloc(target - cur + 1);
-    if (!pad) {
-        return false;
-    }
-    memset(pad, '.', target - cur);
-    pad[target - cur] = '\0';
-    ok = cli_json_set(state, "pad", json_string(pad));
-    free(pad);
-    return ok;
-}
-
 /* The lines first..last (1-based) of the recorder, as strings. */
 json_t *
 host_lines_json(const struct rpl_recorder *rec, size_t first, size_t last)

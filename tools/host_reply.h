@@ -22,12 +22,4 @@ json_t *host_deliveries_json(const struct rpl_recorder *rec, size_t first);
 /* Every pending sign request, under its seat's key. */
 json_t *host_sign_json(const struct rpl_recorder *rec);
 
-/* Pads state, a seat's state, with the key "pad" (full stops) to the
- * length of pub, the public state of the same moment, plus the game's
- * state_pad, its deliveries aside (camelog-host(1)): every seat's state
- * at one moment then has one length whatever the secrets.  False when
- * out of memory or the game is unknown. */
-bool host_pad_state(const struct rpl_recorder *rec, json_t *state,
-                    const json_t *pub);
-
 #endif
