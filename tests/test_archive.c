@@ -1859,6 +1859,7 @@ START_TEST(schema_lies)
     struct game g[3];
     struct rpl_archive *ar;
     struct problems p;
+    struct rows r;
     struct rpl_error err;
     struct tmp t;
     size_t n = 0;
@@ -1908,8 +1909,16 @@ START_TEST(schema_lies)
         ck_assert_uint_ge(p.n, 1);
         ck_assert_msg(strstr(err.msg, lie[i].name), "%s", err.msg);
         if (i == sizeof(lie) / sizeof(lie[0]) - 1) {
-            /* A view that never ends: the statistics stop. */
-            stats_err(ctx, ar, RPL_E_LIMIT, "RPL_MAX_SQL_STEPS");
+            /* A view that never ends: a query of it stops; the
+             * statistics read the tables as data and never reach it. */
+            memset(&r, 0, sizeof(r));
+            ck_assert_int_eq(rpl_archive_sql(ar,
+                                             "SELECT sum(won) FROM "
+                                             "seat_result",
+                                             count_rows, &r, &err),
+                             RPL_E_LIMIT);
+            ck_assert_ptr_nonnull(strstr(err.msg, "RPL_MAX_SQL_STEPS"));
+            stats_err(ctx, ar, RPL_OK, "");
         }
         rpl_archive_close(ar);
         rm_db(&t);

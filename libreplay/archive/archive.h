@@ -23,9 +23,9 @@
  *
  * Every value reaches the database as a bound parameter; the only SQL text
  * built at run time is made of constant fragments (the schema's table names,
- * schema prefixes, the filter's clauses, the constant statements a game
- * hands the archive) and of our own integers.  No file here names a game
- * or its tokens: what is a game's comes through games/game.h.
+ * schema prefixes, the filter's clauses, the tables, columns and orders of a
+ * game's reads, checked against the schema) and of our own integers.  No file
+ * here names a game or its tokens: what is a game's comes through games/game.h.
  */
 #ifndef LIBREPLAY_ARCHIVE_H
 #define LIBREPLAY_ARCHIVE_H

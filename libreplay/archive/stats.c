@@ -5,10 +5,11 @@
  *
  * The archive knows no game.  It counts the selected games by progress
  * from the common table, then lends each game of the registry its hook
- * (struct rpl__stats, games/game.h): the game's constant statements run
- * over the selected games of that game alone, and the game writes its
- * own object of the JSON, its section of the text and its chart.  Games
- * never share a figure: one game's sides are not another's.
+ * (struct rpl__stats, games/game.h): the game counts its figures in C
+ * from the rows of the selected games of that game alone, which the
+ * archive scans for it one game at a time (rpl__ar_scan()), and writes
+ * its own object of the JSON, its section of the text and its chart.
+ * Games never share a figure: one game's sides are not another's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,9 +37,6 @@ static const char totals_sql[] =
     "coalesce(sum(g.imported), 0), coalesce(sum(EXISTS (SELECT 1 FROM "
     "main.game_variant v WHERE v.gid = g.gid)), 0) "
     "FROM main.game g JOIN sel USING (gid)";
-/* Ends sel with the games of one game: the game's statement follows. */
-static const char of_game_sql[] = " AND g.game = :stats_game) ";
-static const char count_sql[] = "SELECT count(*) FROM sel";
 static const char head_sql[] =
     "WITH sel(gid) AS (SELECT g.gid FROM main.game g";
 
@@ -47,9 +45,6 @@ struct run {
     struct rpl_archive *ar;
     const struct rpl_archive_filter *f;
     const struct rpl__game *game;
-    /* The cursor of struct rpl__cursor: statement q of game. */
-    struct rpl__st *st;
-    size_t q;
     /* The charts drawn so far (RPL__STATS_SVG). */
     size_t ncharts;
     struct rpl__buf svg;
@@ -63,78 +58,23 @@ col_u64(struct rpl__st *st, int i)
     return v < 0 ? 0 : (uint64_t)v;
 }
 
-/* Prepares the game's statement sql over its selected games. */
+/* The scan() of struct rpl__stats: the selected games of r->game, dealt
+ * and imported alike. */
 static enum rpl_status
-prepare_of_game(struct run *r, const char *sql, struct rpl__st **out,
-                struct rpl_error *err)
-{
-    struct rpl__buf b;
-    char *tail = NULL;
-    enum rpl_status rc;
-
-    rpl__buf_init(&b, r->ar->ctx);
-    rpl__buf_puts(&b, of_game_sql);
-    rpl__buf_puts(&b, sql);
-    rc = rpl__buf_take(&b, &tail, err);
-    if (rc != RPL_OK)
-        return rc;
-    rc = rpl__ar_prepare_filtered(r->ar, head_sql, r->f, tail, out, err);
-    rpl_free(r->ar->ctx, tail);
-    if (rc == RPL_OK)
-        rpl__ar_bind_named(*out, ":stats_game", r->game->name);
-    return rc;
-}
-
-static enum rpl_status
-cursor_step(void *a, size_t q, bool *has_row, struct rpl_error *err)
+stats_scan(void *a, const struct rpl__scan *sc, struct rpl_error *err)
 {
     struct run *r = a;
-    int src;
 
-    *has_row = false;
-    if (r->st && r->q != q) {
-        rpl__st_finalize(r->st);
-        r->st = NULL;
-    }
-    if (!r->st) {
-        enum rpl_status rc;
+    return rpl__ar_scan(r->ar, r->f, r->game->name, -1, sc, err);
+}
 
-        if (q >= rpl__archive_hooks(r->game)->nstats_sql)
-            return rpl__err(err, RPL_E_STATE, 0,
-                            "game %s has no statistics query %zu",
-                            r->game->name, q);
-        rc = prepare_of_game(r, rpl__archive_hooks(r->game)->stats_sql[q],
-                             &r->st, err);
-        if (rc != RPL_OK)
-            return rc;
-        r->q = q;
-    }
-    src = rpl__st_step(r->st);
-    if (src == RPL__DB_ROW) {
-        *has_row = true;
-        return RPL_OK;
-    }
-    rpl__st_finalize(r->st);
-    r->st = NULL;
-    if (src != RPL__DB_DONE)
-        return rpl__ar_fail(r->ar, err, src, "cannot compute the statistics");
+/* Counts the games of a scan. */
+static enum rpl_status
+count_end(void *ud, struct rpl_error *err)
+{
+    (void)err;
+    ++*(uint64_t *)ud;
     return RPL_OK;
-}
-
-static uint64_t
-cursor_count(void *a, int col)
-{
-    const struct run *r = a;
-
-    return r->st ? col_u64(r->st, col) : 0;
-}
-
-static const char *
-cursor_text(void *a, int col)
-{
-    const struct run *r = a;
-
-    return r->st ? rpl__ar_col_text_or_null(r->st, col) : NULL;
 }
 
 /* Escapes text for SVG character data and attribute values. */
@@ -298,8 +238,8 @@ svg_document(const struct run *r, struct rpl__buf *out)
         out->failed = true;
 }
 
-/* Runs a statement of counts over the selected games (of r->game when
- * it is set) and reads its one row into v[0..n). */
+/* Runs a statement of counts over the selected games and reads its one
+ * row into v[0..n). */
 static enum rpl_status
 counts(struct run *r, const char *sql, uint64_t *v, int n,
        struct rpl_error *err)
@@ -308,10 +248,7 @@ counts(struct run *r, const char *sql, uint64_t *v, int n,
     enum rpl_status rc;
     int src;
 
-    if (r->game)
-        rc = prepare_of_game(r, sql, &st, err);
-    else
-        rc = rpl__ar_prepare_filtered(r->ar, head_sql, r->f, sql, &st, err);
+    rc = rpl__ar_prepare_filtered(r->ar, head_sql, r->f, sql, &st, err);
     if (rc != RPL_OK)
         return rc;
     src = rpl__st_step(st);
@@ -326,28 +263,24 @@ counts(struct run *r, const char *sql, uint64_t *v, int n,
 }
 
 /* The records() of struct rpl__stats. */
-static enum rpl_status
-records(const struct rpl__stats *s, size_t q,
-        json_t *(*one)(const struct rpl__stats *s), struct rpl_error *err)
+static void
+records(const struct rpl__stats *s, const struct rpl__groups *players,
+        json_t *(*one)(const struct rpl__group *g))
 {
     json_t *a = json_array();
-    uint64_t total = 0;
     size_t shown = 0;
-    bool has_row = false;
-    enum rpl_status rc;
 
-    while ((rc = s->rows.step(s->rows.a, q, &has_row, err)) == RPL_OK &&
-           has_row) {
-        total++;
-        if (s->rows.count(s->rows.a, 1) < s->records_min_games ||
+    for (size_t i = 0; i < players->n; i++) {
+        const struct rpl__group *g = players->g[i];
+
+        if (g->v[0] < s->records_min_games ||
             (s->records_top > 0 && shown == s->records_top))
             continue;
-        rpl__japp(s->jb, a, one(s));
+        rpl__japp(s->jb, a, one(g));
         shown++;
     }
     rpl__jset(s->jb, s->json, "records", a);
-    rpl__jset(s->jb, s->json, "records_total", rpl__jcount(total));
-    return rc;
+    rpl__jset(s->jb, s->json, "records_total", rpl__jcount(players->n));
 }
 
 /* The figures of every game, in the registry's order. */
@@ -360,16 +293,16 @@ games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
 
     for (size_t i = 0; rc == RPL_OK && (game = rpl__game_at(i)); i++) {
         struct rpl__stats s;
+        struct rpl__scan sc;
         uint64_t n = 0;
 
         if (!rpl__archive_hooks(game)->stats)
             continue;
         r->game = game;
         memset(&s, 0, sizeof(s));
-        s.rows.a = r;
-        s.rows.step = cursor_step;
-        s.rows.count = cursor_count;
-        s.rows.text = cursor_text;
+        s.ctx = r->ar->ctx;
+        s.a = r;
+        s.scan = stats_scan;
         s.jb = jb;
         s.top = top;
         s.json = json_object();
@@ -377,7 +310,10 @@ games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
         s.records = records;
         s.records_top = r->f ? r->f->records_top : 0;
         s.records_min_games = r->f ? r->f->records_min_games : 0;
-        rc = counts(r, count_sql, &n, 1, err);
+        memset(&sc, 0, sizeof(sc));
+        sc.end = count_end;
+        sc.ud = &n;
+        rc = stats_scan(r, &sc, err);
         /* Text and a chart only of the games that have games. */
         s.format = n > 0 ? format : RPL__STATS_JSON;
         s.out = s.format == RPL__STATS_TEXT ? text : NULL;
@@ -385,8 +321,6 @@ games_stats(struct run *r, enum rpl__stats_out format, struct rpl__jb *jb,
             rc = rpl__archive_hooks(game)->stats(&s, err);
         /* After the game's keys of top, kept from before the objects. */
         rpl__jset(jb, top, game->name, s.json);
-        rpl__st_finalize(r->st);
-        r->st = NULL;
         r->game = NULL;
     }
     return rc;

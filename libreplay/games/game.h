@@ -155,21 +155,6 @@ struct rpl__read {
 typedef enum rpl_status (*rpl__row_fn)(void *ud, const struct rpl__cell *cells,
                                        size_t n, struct rpl_error *err);
 
-/* Rows the archive reads back for a game from the constant statements
- * the game hands it (struct rpl__game_archive: stats_sql).
- * step() runs statement q: call it until *has_row is false (the
- * statement is then done and the next step() may name another q);
- * between calls the columns of the row are read with count() (an
- * integer column, negatives and NULL as 0) and text() (NULL for NULL,
- * lent until the next step()). */
-struct rpl__cursor {
-    void *a;
-    enum rpl_status (*step)(void *a, size_t q, bool *has_row,
-                            struct rpl_error *err);
-    uint64_t (*count)(void *a, int col);
-    const char *(*text)(void *a, int col);
-};
-
 /* What the stats text and chart of a game are written in. */
 enum rpl__stats_out {
     RPL__STATS_JSON = 0, /* the JSON object only */
@@ -195,34 +180,111 @@ struct rpl__chart {
     const struct rpl__bar *bar;
 };
 
+/* A scan of the selected games of one game (the statistics, the deal
+ * audit; archive/): for each game in turn, in the archive's order, the
+ * rows of each of reads[0..nreads) for that game alone (read q in order,
+ * each row to row() with q), then end().  Only one game's rows are ever
+ * handed at a time: what a game keeps of them between games is its own. */
+struct rpl__scan {
+    const struct rpl__read *reads;
+    size_t nreads;
+    enum rpl_status (*row)(void *ud, size_t q, const struct rpl__cell *cells,
+                           size_t n, struct rpl_error *err);
+    enum rpl_status (*end)(void *ud, struct rpl_error *err);
+    void *ud;
+};
+
+/* A group of a game's statistics (games/tally.c): the rows of one key,
+ * two texts and an integer (NULL for SQL NULL; a player count), as SQL
+ * groups them, and the counts v[] the game adds to, v[0] the rows of
+ * the group (count(*)). */
+#define RPL__GROUP_NV 8
+struct rpl__group {
+    const char *k[2]; /* copied */
+    int64_t n;
+    uint64_t v[RPL__GROUP_NV];
+};
+
+/* The groups of one figure, found by key until rpl__groups_sort(). */
+struct rpl__groups {
+    struct rpl_ctx *ctx;
+    struct rpl__group **g;
+    size_t n, cap;
+};
+
+/* The group of (k0, k1, n), zeroed when new: NULL when out of memory
+ * (err set).  Texts compare as bytes (SQLite's BINARY, PostgreSQL's C
+ * collation), NULL first. */
+struct rpl__group *rpl__group_get(struct rpl__groups *gs, const char *k0,
+                                  const char *k1, int64_t n,
+                                  struct rpl_error *err);
+/* Sorts the groups as the ORDER BY of their figure: RPL__BY_COUNT,
+ * v[0] descending, then k[0], k[1], n; RPL__BY_N, n, then v[0]
+ * descending, k[0], k[1].  The groups are no longer found by key. */
+enum rpl__group_order { RPL__BY_COUNT, RPL__BY_N };
+void rpl__groups_sort(struct rpl__groups *gs, enum rpl__group_order order);
+void rpl__groups_release(struct rpl__groups *gs);
+/* Bytes, NULL first. */
+int rpl__text_cmp(const char *a, const char *b);
+
+/* The side (seat.side) that wins with winner (game.winner): "evil" for
+ * "evil", "good" for "good" and "knights" (Shadows over Camelot's
+ * knights are the good side, as in the view seat_result), NULL for no
+ * side (none yet, "aborted"). */
+const char *rpl__winning_side(const char *winner);
+/* A seat's won of seat_result: 1, 0, or -1 for NULL (side or the
+ * winning side unknown). */
+int rpl__seat_won(const char *side, const char *winning_side);
+/* The end reasons of the games of a game's statistics: a game's winner
+ * and reason added to the group (winner, reason) when reason is not
+ * NULL (v[0]: games). */
+enum rpl_status rpl__stats_reason(struct rpl__groups *gs, const char *winner,
+                                  const char *reason, struct rpl_error *err);
+/* The per-player records: a seat of a game, grouped by name, v[] as
+ * RPL__REC_*. */
+enum {
+    RPL__REC_GAMES,     /* seats */
+    RPL__REC_REVEALED,  /* with a side */
+    RPL__REC_WINS,      /* won */
+    RPL__REC_DECIDED,   /* won or lost */
+    RPL__REC_GOOD,      /* side "good" */
+    RPL__REC_GOOD_WINS, /* and won */
+    RPL__REC_EVIL,      /* side "evil" */
+    RPL__REC_EVIL_WINS  /* and won */
+};
+enum rpl_status rpl__stats_record(struct rpl__groups *gs, const char *name,
+                                  const char *side, const char *winning_side,
+                                  struct rpl_error *err);
+
 /* What the archive lends a game's stats() (archive/stats.c), in one read
- * transaction.  The statements are stats_sql[q], each the tail of
- *   WITH sel(gid) AS (SELECT g.gid FROM main.game g WHERE <filter>
- *   AND g.game = <the game's name>) <stats_sql[q]>
- * so sel holds the row ids of the selected games of this game only.
- * The game sets the members of its own object, json (top[game->name]),
- * and may set keys of top, the document, that the JSON output kept
- * from before each game had its own object (camelog-archive(1));
- * failures go to jb.  With RPL__STATS_TEXT it appends its section of
- * the text to out, with RPL__STATS_SVG it draws its chart with chart();
- * the archive asks for text or a chart only from a game with games
- * selected. */
+ * transaction.  scan() scans the selected games of this game (the
+ * filter's, dealt by camelog and imported alike: struct rpl__scan), and
+ * the game counts its figures in C from their rows (struct
+ * rpl__groups); ctx is for its memory.  The game sets the members of
+ * its own object, json (top[game->name]), and may set keys of top, the
+ * document, that the JSON output kept from before each game had its own
+ * object (camelog-archive(1)); failures go to jb.  With RPL__STATS_TEXT
+ * it appends its section of the text to out, with RPL__STATS_SVG it
+ * draws its chart with chart(); the archive asks for text or a chart
+ * only from a game with games selected. */
 struct rpl__stats {
-    struct rpl__cursor rows;
+    struct rpl_ctx *ctx;
+    void *a;
+    enum rpl_status (*scan)(void *a, const struct rpl__scan *sc,
+                            struct rpl_error *err);
     enum rpl__stats_out format;
     struct rpl__jb *jb;
     json_t *top;
     json_t *json;
     struct rpl__buf *out;
     void (*chart)(void *a, const struct rpl__chart *c);
-    /* The per-player records: runs statement q, whose rows are players
-     * by games played (column 1) in descending order, and sets json's
-     * "records" to one() of each row the filter's records_top and
-     * records_min_games keep, and "records_total" to the number of rows
-     * (players). */
-    enum rpl_status (*records)(const struct rpl__stats *s, size_t q,
-                               json_t *(*one)(const struct rpl__stats *s),
-                               struct rpl_error *err);
+    /* The per-player records: players, sorted RPL__BY_COUNT (games
+     * played, v[0], descending, then the name); sets json's "records"
+     * to one() of each the filter's records_top and records_min_games
+     * keep, and "records_total" to the number of players. */
+    void (*records)(const struct rpl__stats *s,
+                    const struct rpl__groups *players,
+                    json_t *(*one)(const struct rpl__group *g));
     size_t records_top;       /* 0: all */
     size_t records_min_games; /* 0 or 1: all */
 };
@@ -261,20 +323,6 @@ struct rpl__details {
                              struct rpl_error *err);
     enum rpl_status (*fact)(void *a, const char *group, const char *name,
                             int64_t value, struct rpl_error *err);
-};
-
-/* A scan of the selected games of one game (the deal audit; archive/):
- * for each game in turn, in the archive's order, the rows of each of
- * reads[0..nreads) for that game alone (read q in order, each row to
- * row() with q), then end().  Only one game's rows are ever handed at a
- * time: what a game keeps of them between games is its own. */
-struct rpl__scan {
-    const struct rpl__read *reads;
-    size_t nreads;
-    enum rpl_status (*row)(void *ud, size_t q, const struct rpl__cell *cells,
-                           size_t n, struct rpl_error *err);
-    enum rpl_status (*end)(void *ud, struct rpl_error *err);
-    void *ud;
 };
 
 /* What the archive lends a table of the deal audit (struct rpl__audit):
@@ -584,12 +632,10 @@ struct rpl__game_archive {
      * NULL when name is not one of the game's own ("loyal": "good").
      * NULL: the game has no names of its own for its sides. */
     const char *(*side_of)(const char *name);
-    /* The game's statistics (archive/stats.c, struct rpl__stats): its
-     * constant statements and the function that reads them back and
+    /* The game's statistics (archive/stats.c, struct rpl__stats): the
+     * function that counts them from the rows of the selected games and
      * writes its part of the JSON, text and chart.  NULL: the game has
      * no part of its own beyond the archive's counts. */
-    const char *const *stats_sql;
-    size_t nstats_sql;
     enum rpl_status (*stats)(const struct rpl__stats *s, struct rpl_error *err);
     /* The game's part of struct rpl_archive_game (archive/query.c,
      * struct rpl__details): the reads of its rows it makes (details_reads,

@@ -118,5 +118,5 @@ rpl__stats_chart(const struct rpl__stats *s, const char *title, const char *low,
         b->high = rpl__stats_uint(e, high);
         c.nbars++;
     }
-    s->chart(s->rows.a, &c);
+    s->chart(s->a, &c);
 }

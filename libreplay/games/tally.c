@@ -1,9 +1,12 @@
 /*
- * tally.c - what the games' tables of the deal audit share
- * (struct rpl__tally, games/game.h): a sorted table of the cells they
- * count from the rows of the selected games, and the seats of a game as
- * those rows give them.
+ * tally.c - what the games' tables of the deal audit and their
+ * statistics share (games/game.h): a sorted table of the cells they
+ * count from the rows of the selected games (struct rpl__tally), the
+ * seats of a game as those rows give them, the groups of the statistics
+ * (struct rpl__group) with their order, and the figures every game's
+ * statistics count alike (end reasons, per-player records).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "games/game.h"
@@ -254,4 +257,192 @@ rpl__audit_scan(const struct rpl__audit_run *r, const struct rpl__read *extra,
     rpl__tally_release(&a->x.t);
     rpl__free(r->ctx, a);
     return rc;
+}
+
+/* ------------------------------------------------------------- groups */
+
+/* A group and its texts, allocated together. */
+struct grouped {
+    struct rpl__group g;
+    char text[]; /* k0 NUL k1 NUL */
+};
+
+int
+rpl__text_cmp(const char *a, const char *b)
+{
+    if (!a || !b)
+        return !b - !a;
+    return strcmp(a, b);
+}
+
+static int
+cmp_group_key(const struct rpl__group *g, const char *k0, const char *k1,
+              int64_t n)
+{
+    int c = rpl__text_cmp(g->k[0], k0);
+
+    if (c == 0)
+        c = rpl__text_cmp(g->k[1], k1);
+    if (c == 0)
+        c = g->n < n ? -1 : g->n > n;
+    return c;
+}
+
+struct rpl__group *
+rpl__group_get(struct rpl__groups *gs, const char *k0, const char *k1,
+               int64_t n, struct rpl_error *err)
+{
+    const size_t l0 = k0 ? strlen(k0) : 0, l1 = k1 ? strlen(k1) : 0;
+    size_t lo = 0, hi = gs->n;
+    struct grouped *x;
+
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        const int c = cmp_group_key(gs->g[mid], k0, k1, n);
+
+        if (c == 0)
+            return gs->g[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (gs->n == gs->cap) {
+        const size_t cap = gs->cap ? gs->cap * 2 : 16;
+        struct rpl__group **g =
+            cap > SIZE_MAX / sizeof(*g)
+                ? NULL
+                : rpl__realloc(gs->ctx, gs->g, cap * sizeof(*g));
+
+        if (!g) {
+            rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+            return NULL;
+        }
+        gs->g = g;
+        gs->cap = cap;
+    }
+    x = rpl__calloc(gs->ctx, 1, sizeof(*x) + l0 + l1 + 2);
+    if (!x) {
+        rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        return NULL;
+    }
+    if (k0) {
+        memcpy(x->text, k0, l0 + 1);
+        x->g.k[0] = x->text;
+    }
+    if (k1) {
+        memcpy(x->text + l0 + 1, k1, l1 + 1);
+        x->g.k[1] = x->text + l0 + 1;
+    }
+    x->g.n = n;
+    memmove(&gs->g[lo + 1], &gs->g[lo], (gs->n - lo) * sizeof(*gs->g));
+    gs->g[lo] = &x->g;
+    gs->n++;
+    return &x->g;
+}
+
+static int
+cmp_by_count(const void *pa, const void *pb)
+{
+    const struct rpl__group *a = *(const struct rpl__group *const *)pa;
+    const struct rpl__group *b = *(const struct rpl__group *const *)pb;
+
+    if (a->v[0] != b->v[0])
+        return a->v[0] > b->v[0] ? -1 : 1;
+    return cmp_group_key(a, b->k[0], b->k[1], b->n);
+}
+
+static int
+cmp_by_n(const void *pa, const void *pb)
+{
+    const struct rpl__group *a = *(const struct rpl__group *const *)pa;
+    const struct rpl__group *b = *(const struct rpl__group *const *)pb;
+
+    if (a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    if (a->v[0] != b->v[0])
+        return a->v[0] > b->v[0] ? -1 : 1;
+    return cmp_group_key(a, b->k[0], b->k[1], b->n);
+}
+
+void
+rpl__groups_sort(struct rpl__groups *gs, enum rpl__group_order order)
+{
+    if (gs->n > 1)
+        qsort(gs->g, gs->n, sizeof(*gs->g),
+              order == RPL__BY_N ? cmp_by_n : cmp_by_count);
+}
+
+void
+rpl__groups_release(struct rpl__groups *gs)
+{
+    for (size_t i = 0; i < gs->n; i++)
+        rpl__free(gs->ctx, (struct grouped *)gs->g[i]);
+    rpl__free(gs->ctx, gs->g);
+    gs->g = NULL;
+    gs->n = gs->cap = 0;
+}
+
+const char *
+rpl__winning_side(const char *winner)
+{
+    if (!winner)
+        return NULL;
+    if (strcmp(winner, "evil") == 0)
+        return "evil";
+    if (strcmp(winner, "good") == 0 || strcmp(winner, "knights") == 0)
+        return "good";
+    return NULL;
+}
+
+int
+rpl__seat_won(const char *side, const char *winning_side)
+{
+    if (!side || !winning_side)
+        return -1;
+    return strcmp(side, winning_side) == 0;
+}
+
+enum rpl_status
+rpl__stats_reason(struct rpl__groups *gs, const char *winner,
+                  const char *reason, struct rpl_error *err)
+{
+    struct rpl__group *g;
+
+    if (!reason)
+        return RPL_OK;
+    g = rpl__group_get(gs, winner, reason, 0, err);
+    if (!g)
+        return RPL_E_NOMEM;
+    g->v[0]++;
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl__stats_record(struct rpl__groups *gs, const char *name, const char *side,
+                  const char *winning_side, struct rpl_error *err)
+{
+    struct rpl__group *g = rpl__group_get(gs, name, NULL, 0, err);
+    const int won = rpl__seat_won(side, winning_side);
+
+    if (!g)
+        return RPL_E_NOMEM;
+    g->v[RPL__REC_GAMES]++;
+    if (side)
+        g->v[RPL__REC_REVEALED]++;
+    if (won >= 0)
+        g->v[RPL__REC_DECIDED]++;
+    if (won > 0)
+        g->v[RPL__REC_WINS]++;
+    if (side && strcmp(side, "good") == 0) {
+        g->v[RPL__REC_GOOD]++;
+        if (won > 0)
+            g->v[RPL__REC_GOOD_WINS]++;
+    }
+    if (side && strcmp(side, "evil") == 0) {
+        g->v[RPL__REC_EVIL]++;
+        if (won > 0)
+            g->v[RPL__REC_EVIL_WINS]++;
+    }
+    return RPL_OK;
 }

@@ -503,9 +503,7 @@ enum rpl_status rpl__av_index(void *ix, const void *st,
 
 /* What the archive reads back (stats.c): the stats and details members
  * of struct rpl__game_archive (games/game.h). */
-#define AV_NSTATS_SQL     6
 #define AV_NDETAILS_READS 3
-extern const char *const rpl__av_stats_sql[AV_NSTATS_SQL];
 extern const struct rpl__read rpl__av_details_reads[AV_NDETAILS_READS];
 /* The groups of the facts rpl__av_details() gives: the assassination. */
 extern const char *const rpl__av_fact_groups[2];

@@ -2,57 +2,170 @@
  * stats.c - Avalon's half of the archive's reading side: its statistics
  * (the "avalon" object of camelog-archive(1), its text section and its
  * chart) and the quests and assassination of struct rpl_archive_game,
- * from the rows index.c wrote.  The archive prepares the constant
- * statements below and hands their rows back (struct rpl__stats and
- * struct rpl__details, games/game.h); sel holds the selected Avalon
- * games.
+ * from the rows index.c wrote, which the archive reads back as data
+ * (struct rpl__read): the statistics count them in C, one game at a
+ * time, over the selected Avalon games (struct rpl__stats, games/game.h),
+ * and details reads those of one game (struct rpl__details).
  */
 #include <string.h>
 
 #include "avalon.h"
 
-enum { Q_TOTALS, Q_REASONS, Q_PLAYERS, Q_ROLE_SETS, Q_ROLES, Q_RECORDS, NQ };
-_Static_assert(NQ == AV_NSTATS_SQL, "avalon.h counts the statements");
+/* The statistics count these rows of each selected game, read in this
+ * order (the game's row first). */
+enum { R_GAME, R_SEATS, R_RULES, NR };
 
-const char *const rpl__av_stats_sql[AV_NSTATS_SQL] = {
-    "SELECT count(*), coalesce(sum(g.winner = 'good'), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), "
-    "coalesce(sum(g.winner = 'aborted'), 0), "
-    "coalesce(sum(g.reason IN ('assassination', 'missed')), 0), "
-    "coalesce(sum(g.reason = 'assassination'), 0), "
-    "coalesce(sum(g.reason IS NOT NULL), 0) "
-    "FROM main.game g JOIN sel USING (gid)",
-
-    "SELECT g.winner, g.reason, count(*) FROM main.game g "
-    "JOIN sel USING (gid) WHERE g.reason IS NOT NULL "
-    "GROUP BY g.winner, g.reason ORDER BY count(*) DESC, g.winner, g.reason",
-
-    "SELECT g.players, count(*), coalesce(sum(g.winner = 'good'), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), "
-    "coalesce(sum(g.reason IN ('assassination', 'missed')), 0), "
-    "coalesce(sum(g.reason = 'assassination'), 0) "
-    "FROM main.game g JOIN sel USING (gid) GROUP BY g.players "
-    "ORDER BY g.players",
-
-    "SELECT r.value, g.players, count(*), "
-    "coalesce(sum(g.winner = 'good'), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0) "
-    "FROM main.game g JOIN sel USING (gid) "
-    "JOIN main.rule r ON r.gid = g.gid AND r.key = 'roles' "
-    "GROUP BY r.value, g.players ORDER BY g.players, count(*) DESC, r.value",
-
-    "SELECT s.role, count(*), coalesce(sum(s.won), 0), count(s.won) "
-    "FROM main.seat_result s JOIN sel USING (gid) "
-    "WHERE s.role IS NOT NULL GROUP BY s.role ORDER BY count(*) DESC, s.role",
-
-    "SELECT s.name, count(*), count(s.side), coalesce(sum(s.won), 0), "
-    "count(s.won), coalesce(sum(s.side = 'good'), 0), "
-    "coalesce(sum(s.side = 'good' AND s.won), 0), "
-    "coalesce(sum(s.side = 'evil'), 0), "
-    "coalesce(sum(s.side = 'evil' AND s.won), 0) "
-    "FROM main.seat_result s JOIN sel USING (gid) "
-    "GROUP BY s.name ORDER BY count(*) DESC, s.name",
+static const struct rpl__col game_cols[] = {
+    {"players", RPL__CELL_INT},
+    {"winner", RPL__CELL_TEXT},
+    {"reason", RPL__CELL_TEXT},
 };
+static const struct rpl__col seat_cols[] = {
+    {"name", RPL__CELL_TEXT},
+    {"role", RPL__CELL_TEXT},
+    {"side", RPL__CELL_TEXT},
+};
+static const struct rpl__col rule_cols[] = {
+    {"key", RPL__CELL_TEXT},
+    {"value", RPL__CELL_TEXT},
+};
+static const char *const by_seat[] = {"seat", NULL};
+static const char *const by_key[] = {"key", NULL};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct rpl__read stats_reads[NR] = {
+    {"game", game_cols, NCOLS(game_cols), NULL},
+    {"seat", seat_cols, NCOLS(seat_cols), by_seat},
+    {"rule", rule_cols, NCOLS(rule_cols), by_key},
+};
+
+/* The totals of the games (v of struct av_stats). */
+enum {
+    T_GAMES,
+    T_GOOD,
+    T_EVIL,
+    T_ABORTED,
+    T_ASSASSINATIONS, /* reason assassination or missed */
+    T_HITS,           /* reason assassination */
+    T_ENDED,          /* a reason */
+    NT
+};
+
+/* The v[] of a group of players (by player count) and role sets
+ * (P_ASSASSINATIONS, P_HITS: players only), and of roles. */
+enum { P_GAMES, P_GOOD, P_EVIL, P_ASSASSINATIONS, P_HITS };
+enum { ROLE_SEATS, ROLE_WINS, ROLE_DECIDED };
+
+/* The figures, as the games go by; of the game being read, its player
+ * count, its winner's side and its winner. */
+struct av_stats {
+    uint64_t total[NT];
+    struct rpl__groups reasons, players, role_sets, roles, records;
+    int64_t n;
+    const char *winning_side;
+    bool good, evil;
+};
+
+static bool
+is(const char *s, const char *t)
+{
+    return s && strcmp(s, t) == 0;
+}
+
+static enum rpl_status
+game_row(struct av_stats *x, const struct rpl__cell *c, struct rpl_error *err)
+{
+    const char *winner = rpl__cell_s(&c[1]), *reason = rpl__cell_s(&c[2]);
+    const bool assassination = is(reason, "assassination"),
+               attempt = assassination || is(reason, "missed");
+    struct rpl__group *g;
+
+    x->n = rpl__cell_i(&c[0]);
+    x->good = is(winner, "good");
+    x->evil = is(winner, "evil");
+    x->winning_side = rpl__winning_side(winner);
+    x->total[T_GAMES]++;
+    x->total[T_GOOD] += x->good;
+    x->total[T_EVIL] += x->evil;
+    x->total[T_ABORTED] += is(winner, "aborted");
+    x->total[T_ASSASSINATIONS] += attempt;
+    x->total[T_HITS] += assassination;
+    x->total[T_ENDED] += !!reason;
+    g = rpl__group_get(&x->players, NULL, NULL, x->n, err);
+    if (!g)
+        return RPL_E_NOMEM;
+    g->v[P_GAMES]++;
+    g->v[P_GOOD] += x->good;
+    g->v[P_EVIL] += x->evil;
+    g->v[P_ASSASSINATIONS] += attempt;
+    g->v[P_HITS] += assassination;
+    return rpl__stats_reason(&x->reasons, winner, reason, err);
+}
+
+static enum rpl_status
+seat_row(struct av_stats *x, const struct rpl__cell *c, struct rpl_error *err)
+{
+    const char *role = rpl__cell_s(&c[1]), *side = rpl__cell_s(&c[2]);
+
+    if (role) {
+        struct rpl__group *g = rpl__group_get(&x->roles, role, NULL, 0, err);
+        const int won = rpl__seat_won(side, x->winning_side);
+
+        if (!g)
+            return RPL_E_NOMEM;
+        g->v[ROLE_SEATS]++;
+        g->v[ROLE_WINS] += won > 0;
+        g->v[ROLE_DECIDED] += won >= 0;
+    }
+    return rpl__stats_record(&x->records, rpl__cell_s(&c[0]), side,
+                             x->winning_side, err);
+}
+
+static enum rpl_status
+rule_row(struct av_stats *x, const struct rpl__cell *c, struct rpl_error *err)
+{
+    struct rpl__group *g;
+
+    if (!is(rpl__cell_s(&c[0]), "roles"))
+        return RPL_OK;
+    g = rpl__group_get(&x->role_sets, rpl__cell_s(&c[1]), NULL, x->n, err);
+    if (!g)
+        return RPL_E_NOMEM;
+    g->v[P_GAMES]++;
+    g->v[P_GOOD] += x->good;
+    g->v[P_EVIL] += x->evil;
+    return RPL_OK;
+}
+
+static enum rpl_status
+stats_row(void *ud, size_t q, const struct rpl__cell *c, size_t n,
+          struct rpl_error *err)
+{
+    struct av_stats *x = ud;
+
+    (void)n;
+    switch (q) {
+    case R_GAME:
+        return game_row(x, c, err);
+    case R_SEATS:
+        return seat_row(x, c, err);
+    default:
+        return rule_row(x, c, err);
+    }
+}
+
+static enum rpl_status
+stats_end(void *ud, struct rpl_error *err)
+{
+    struct av_stats *x = ud;
+
+    (void)err;
+    x->n = 0;
+    x->winning_side = NULL;
+    x->good = x->evil = false;
+    return RPL_OK;
+}
 
 /* The keys of the "avalon" object that the document also had before
  * each game had its own object; they are the same values. */
@@ -62,110 +175,101 @@ static const char *const top_key[] = {
     "by_players",     "by_roles", "roles",    "records",
 };
 
-static json_t *
-jstr(const char *s)
+#define N(v) rpl__jcount(v)
+
+static uint64_t
+n_of(const struct rpl__group *g)
 {
-    return rpl__jtext(s);
+    return g->n < 0 ? 0 : (uint64_t)g->n;
 }
 
-/* Reads the rows of query q, each made into an object by one(), into
- * the array o[key]. */
-static enum rpl_status
-rows_array(const struct rpl__stats *s, size_t q, const char *key,
-           json_t *(*one)(const struct rpl__stats *s), json_t *o,
-           struct rpl_error *err)
-{
-    json_t *a = json_array();
-    bool has_row = false;
-    enum rpl_status rc;
-
-    while ((rc = s->rows.step(s->rows.a, q, &has_row, err)) == RPL_OK &&
-           has_row)
-        rpl__japp(s->jb, a, one(s));
-    rpl__jset(s->jb, o, key, a);
-    return rc;
-}
-
-#define COL(i)  s->rows.count(s->rows.a, (i))
-#define TEXT(i) jstr(s->rows.text(s->rows.a, (i)))
-#define N(v)    rpl__jcount(v)
-
+/* json_pack() with "o" steals each value, also when it fails: the
+ * groups and the totals below never leak. */
 static json_t *
-reason_row(const struct rpl__stats *s)
+reason_one(const struct rpl__group *g)
 {
-    return json_pack("{s:o,s:o,s:o}", "winner", TEXT(0), "reason", TEXT(1),
-                     "games", N(COL(2)));
+    return json_pack("{s:o,s:o,s:o}", "winner", rpl__jtext(g->k[0]), "reason",
+                     rpl__jtext(g->k[1]), "games", N(g->v[0]));
 }
 
 static json_t *
-players_row(const struct rpl__stats *s)
+players_one(const struct rpl__group *g)
 {
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "players", N(COL(0)),
-                     "games", N(COL(1)), "good", N(COL(2)), "evil", N(COL(3)),
-                     "evil_rate", rpl__jrate(COL(3), COL(2) + COL(3)),
-                     "assassinations", N(COL(4)), "hits", N(COL(5)), "hit_rate",
-                     rpl__jrate(COL(5), COL(4)));
+    const uint64_t *v = g->v;
+
+    return json_pack(
+        "{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "players", N(n_of(g)), "games",
+        N(v[P_GAMES]), "good", N(v[P_GOOD]), "evil", N(v[P_EVIL]), "evil_rate",
+        rpl__jrate(v[P_EVIL], v[P_GOOD] + v[P_EVIL]), "assassinations",
+        N(v[P_ASSASSINATIONS]), "hits", N(v[P_HITS]), "hit_rate",
+        rpl__jrate(v[P_HITS], v[P_ASSASSINATIONS]));
 }
 
 static json_t *
-role_set_row(const struct rpl__stats *s)
+role_set_one(const struct rpl__group *g)
 {
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "roles", TEXT(0), "players",
-                     N(COL(1)), "games", N(COL(2)), "good", N(COL(3)), "evil",
-                     N(COL(4)), "evil_rate",
-                     rpl__jrate(COL(4), COL(3) + COL(4)));
+    const uint64_t *v = g->v;
+
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "roles", rpl__jtext(g->k[0]),
+                     "players", N(n_of(g)), "games", N(v[P_GAMES]), "good",
+                     N(v[P_GOOD]), "evil", N(v[P_EVIL]), "evil_rate",
+                     rpl__jrate(v[P_EVIL], v[P_GOOD] + v[P_EVIL]));
 }
 
 static json_t *
-role_row(const struct rpl__stats *s)
+role_one(const struct rpl__group *g)
 {
-    return json_pack("{s:o,s:o,s:o,s:o}", "role", TEXT(0), "seats", N(COL(1)),
-                     "wins", N(COL(2)), "win_rate", rpl__jrate(COL(2), COL(3)));
+    return json_pack("{s:o,s:o,s:o,s:o}", "role", rpl__jtext(g->k[0]), "seats",
+                     N(g->v[ROLE_SEATS]), "wins", N(g->v[ROLE_WINS]),
+                     "win_rate",
+                     rpl__jrate(g->v[ROLE_WINS], g->v[ROLE_DECIDED]));
 }
 
 static json_t *
-record_row(const struct rpl__stats *s)
+record_one(const struct rpl__group *g)
 {
-    const uint64_t wins = COL(3), decided = COL(4);
+    const uint64_t *v = g->v;
+    const uint64_t wins = v[RPL__REC_WINS], decided = v[RPL__REC_DECIDED];
 
     return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-                     TEXT(0), "games", N(COL(1)), "revealed", N(COL(2)), "wins",
-                     N(wins), "losses", N(decided >= wins ? decided - wins : 0),
-                     "win_rate", rpl__jrate(wins, decided), "good", N(COL(5)),
-                     "good_wins", N(COL(6)), "evil", N(COL(7)), "evil_wins",
-                     N(COL(8)));
+                     rpl__jtext(g->k[0]), "games", N(v[RPL__REC_GAMES]),
+                     "revealed", N(v[RPL__REC_REVEALED]), "wins", N(wins),
+                     "losses", N(decided >= wins ? decided - wins : 0),
+                     "win_rate", rpl__jrate(wins, decided), "good",
+                     N(v[RPL__REC_GOOD]), "good_wins", N(v[RPL__REC_GOOD_WINS]),
+                     "evil", N(v[RPL__REC_EVIL]), "evil_wins",
+                     N(v[RPL__REC_EVIL_WINS]));
 }
 
-/* json_pack() with "o" steals each value, also when it fails: the rows
- * and the totals below never leak. */
-static enum rpl_status
-totals(const struct rpl__stats *s, uint64_t *ended, struct rpl_error *err)
+/* Sorts gs as order and sets o[key] to the array of one() of each. */
+static void
+groups_array(const struct rpl__stats *s, struct rpl__groups *gs,
+             enum rpl__group_order order, const char *key,
+             json_t *(*one)(const struct rpl__group *g))
 {
-    bool has_row = false;
-    enum rpl_status rc;
-    uint64_t v[7] = {0};
+    json_t *a = json_array();
 
-    rc = s->rows.step(s->rows.a, Q_TOTALS, &has_row, err);
-    for (int i = 0; rc == RPL_OK && has_row && i < 7; i++)
-        v[i] = COL(i);
-    while (rc == RPL_OK && has_row)
-        rc = s->rows.step(s->rows.a, Q_TOTALS, &has_row, err);
-    if (rc != RPL_OK)
-        return rc;
-    *ended = v[6];
-    rpl__jset(s->jb, s->json, "games", N(v[0]));
-    rpl__jset(s->jb, s->json, "good", N(v[1]));
-    rpl__jset(s->jb, s->json, "evil", N(v[2]));
-    rpl__jset(s->jb, s->json, "aborted", N(v[3]));
-    rpl__jset(s->jb, s->json, "evil_rate", rpl__jrate(v[2], v[1] + v[2]));
-    rpl__jset(s->jb, s->json, "assassinations", N(v[4]));
-    rpl__jset(s->jb, s->json, "hits", N(v[5]));
-    rpl__jset(s->jb, s->json, "hit_rate", rpl__jrate(v[5], v[4]));
-    return RPL_OK;
+    rpl__groups_sort(gs, order);
+    for (size_t i = 0; i < gs->n; i++)
+        rpl__japp(s->jb, a, one(gs->g[i]));
+    rpl__jset(s->jb, s->json, key, a);
 }
 
-#undef COL
-#undef TEXT
+static void
+totals(const struct rpl__stats *s, const uint64_t *v)
+{
+    rpl__jset(s->jb, s->json, "games", N(v[T_GAMES]));
+    rpl__jset(s->jb, s->json, "good", N(v[T_GOOD]));
+    rpl__jset(s->jb, s->json, "evil", N(v[T_EVIL]));
+    rpl__jset(s->jb, s->json, "aborted", N(v[T_ABORTED]));
+    rpl__jset(s->jb, s->json, "evil_rate",
+              rpl__jrate(v[T_EVIL], v[T_GOOD] + v[T_EVIL]));
+    rpl__jset(s->jb, s->json, "assassinations", N(v[T_ASSASSINATIONS]));
+    rpl__jset(s->jb, s->json, "hits", N(v[T_HITS]));
+    rpl__jset(s->jb, s->json, "hit_rate",
+              rpl__jrate(v[T_HITS], v[T_ASSASSINATIONS]));
+}
+
 #undef N
 
 /* The text section, from the object. */
@@ -248,30 +352,48 @@ write_text(const json_t *o, struct rpl__buf *b)
     rpl__stats_records_text(o, "good", "evil", b);
 }
 
+static void
+release(struct av_stats *x)
+{
+    rpl__groups_release(&x->reasons);
+    rpl__groups_release(&x->players);
+    rpl__groups_release(&x->role_sets);
+    rpl__groups_release(&x->roles);
+    rpl__groups_release(&x->records);
+}
+
 enum rpl_status
 rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
 {
-    uint64_t ended = 0;
+    struct av_stats *x = rpl__calloc(s->ctx, 1, sizeof(*x));
+    struct rpl__scan sc;
     enum rpl_status rc;
     json_t *e;
     size_t i;
 
-    rc = totals(s, &ended, err);
-    if (rc == RPL_OK)
-        rc = rows_array(s, Q_REASONS, "reasons", reason_row, s->json, err);
-    /* A reason's share is over the games that ended. */
-    json_array_foreach(json_object_get(s->json, "reasons"), i, e) rpl__jset(
-        s->jb, e, "share", rpl__jrate(rpl__stats_uint(e, "games"), ended));
-    if (rc == RPL_OK)
-        rc = rows_array(s, Q_PLAYERS, "by_players", players_row, s->json, err);
-    if (rc == RPL_OK)
-        rc = rows_array(s, Q_ROLE_SETS, "by_roles", role_set_row, s->json, err);
-    if (rc == RPL_OK)
-        rc = rows_array(s, Q_ROLES, "roles", role_row, s->json, err);
-    if (rc == RPL_OK)
-        rc = s->records(s, Q_RECORDS, record_row, err);
+    if (!x)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    x->reasons.ctx = x->players.ctx = x->role_sets.ctx = x->roles.ctx =
+        x->records.ctx = s->ctx;
+    sc.reads = stats_reads;
+    sc.nreads = NR;
+    sc.row = stats_row;
+    sc.end = stats_end;
+    sc.ud = x;
+    rc = s->scan(s->a, &sc, err);
     if (rc != RPL_OK)
-        return rc;
+        goto out;
+    totals(s, x->total);
+    groups_array(s, &x->reasons, RPL__BY_COUNT, "reasons", reason_one);
+    /* A reason's share is over the games that ended. */
+    json_array_foreach(json_object_get(s->json, "reasons"), i, e)
+        rpl__jset(s->jb, e, "share",
+                  rpl__jrate(rpl__stats_uint(e, "games"), x->total[T_ENDED]));
+    groups_array(s, &x->players, RPL__BY_N, "by_players", players_one);
+    groups_array(s, &x->role_sets, RPL__BY_N, "by_roles", role_set_one);
+    groups_array(s, &x->roles, RPL__BY_COUNT, "roles", role_one);
+    rpl__groups_sort(&x->records, RPL__BY_COUNT);
+    s->records(s, &x->records, record_one);
     for (i = 0; i < sizeof(top_key) / sizeof(top_key[0]); i++)
         rpl__jset(s->jb, s->top, top_key[i],
                   json_incref(json_object_get(s->json, top_key[i])));
@@ -279,7 +401,10 @@ rpl__av_stats(const struct rpl__stats *s, struct rpl_error *err)
         write_text(s->json, s->out);
     else if (s->format == RPL__STATS_SVG)
         rpl__stats_chart(s, "Avalon: win rate by player count", "evil", "good");
-    return RPL_OK;
+out:
+    release(x);
+    rpl__free(s->ctx, x);
+    return rc;
 }
 
 /* ------------------------------------------------------------ details */
@@ -303,8 +428,6 @@ static const struct rpl__col assassination_cols[] = {
 };
 static const char *const by_round_seat[] = {"round", "seat", NULL};
 static const char *const by_round[] = {"round", NULL};
-
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct rpl__read rpl__av_details_reads[AV_NDETAILS_READS] = {
     {"card", card_cols, NCOLS(card_cols), by_round_seat},

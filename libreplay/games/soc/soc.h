@@ -1131,8 +1131,6 @@ enum rpl_status rpl__soc_rules_line(size_t players, const char *roles,
 
 /* What the archive reads back (stats.c): the stats and side_of members
  * of struct rpl__game_archive (games/game.h). */
-#define SOC_NSTATS_SQL 6
-extern const char *const rpl__soc_stats_sql[SOC_NSTATS_SQL];
 enum rpl_status rpl__soc_stats(const struct rpl__stats *s,
                                struct rpl_error *err);
 /* The tables of the deal audit (stats.c, struct rpl__audit). */

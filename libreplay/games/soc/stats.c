@@ -2,61 +2,201 @@
  * stats.c - the reading side of Shadows over Camelot in the archive: its
  * statistics (the "soc" object of camelog-archive(1), its text section
  * and its chart) and its names for the sides in the filter --side, from
- * the rows index.c wrote.  The archive prepares the constant statements
- * below and hands their rows back (struct rpl__stats, games/game.h); sel
- * holds the selected games of Shadows over Camelot.  Its knights are not
- * Avalon's good side: every figure here counts its own games only.
+ * the rows index.c wrote, which the archive reads back as data (struct
+ * rpl__read) and the statistics count in C, one game at a time, over
+ * the selected games of Shadows over Camelot (struct rpl__stats,
+ * games/game.h).  Its knights are not Avalon's good side: every figure
+ * here counts its own games only.
  */
 #include <string.h>
 
 #include "soc.h"
 
-enum { Q_TOTALS, Q_ACCUSATIONS, Q_REASONS, Q_PLAYERS, Q_QUESTS, Q_RECORDS, NQ };
-_Static_assert(NQ == SOC_NSTATS_SQL, "soc.h counts the statements");
+/* The statistics count these rows of each selected game, read in this
+ * order (the game's row first). */
+enum { R_GAME, R_SOC_GAME, R_ACCUSATIONS, R_QUESTS, R_SEATS, NR };
 
-const char *const rpl__soc_stats_sql[SOC_NSTATS_SQL] = {
-    "SELECT count(*), coalesce(sum(g.winner = 'knights'), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), "
-    "coalesce(sum(g.winner = 'aborted'), 0), "
-    "coalesce(sum(g.reason IS NOT NULL), 0), "
-    "coalesce(sum(x.traitor > 0), 0), coalesce(sum(x.traitor = 0), 0), "
-    "coalesce(sum(x.traitor IS NULL), 0), "
-    "coalesce(sum(x.revealed = 'accusation'), 0), "
-    "coalesce(sum(x.revealed = 'fate'), 0), "
-    "coalesce(sum(x.revealed = 'last'), 0), "
-    "coalesce(sum(x.revealed = 'flip'), 0), "
-    "coalesce(sum(x.revealed = 'never'), 0) "
-    "FROM main.game g JOIN sel USING (gid) "
-    "JOIN main.soc_game x ON x.gid = g.gid",
-
-    "SELECT count(*), coalesce(sum(a.shown = 'traitor'), 0), "
-    "coalesce(sum(a.shown = 'loyal'), 0) "
-    "FROM main.soc_accusation a JOIN sel USING (gid)",
-
-    "SELECT g.winner, g.reason, count(*) FROM main.game g "
-    "JOIN sel USING (gid) WHERE g.reason IS NOT NULL "
-    "GROUP BY g.winner, g.reason ORDER BY count(*) DESC, g.winner, g.reason",
-
-    "SELECT g.players, count(*), coalesce(sum(g.winner = 'knights'), 0), "
-    "coalesce(sum(g.winner = 'evil'), 0), coalesce(sum(x.traitor > 0), 0) "
-    "FROM main.game g JOIN sel USING (gid) "
-    "JOIN main.soc_game x ON x.gid = g.gid GROUP BY g.players "
-    "ORDER BY g.players",
-
-    "SELECT q.quest, coalesce(sum(q.result = 'won'), 0), "
-    "coalesce(sum(q.result = 'lost'), 0) "
-    "FROM main.soc_quest q JOIN sel USING (gid) GROUP BY q.quest "
-    "ORDER BY count(*) DESC, q.quest",
-
-    /* seat.side is "good" for a loyal knight, "evil" for the traitor */
-    "SELECT s.name, count(*), count(s.side), coalesce(sum(s.won), 0), "
-    "count(s.won), coalesce(sum(s.side = 'good'), 0), "
-    "coalesce(sum(s.side = 'good' AND s.won), 0), "
-    "coalesce(sum(s.side = 'evil'), 0), "
-    "coalesce(sum(s.side = 'evil' AND s.won), 0) "
-    "FROM main.seat_result s JOIN sel USING (gid) "
-    "GROUP BY s.name ORDER BY count(*) DESC, s.name",
+static const struct rpl__col game_cols[] = {
+    {"players", RPL__CELL_INT},
+    {"winner", RPL__CELL_TEXT},
+    {"reason", RPL__CELL_TEXT},
 };
+static const struct rpl__col soc_game_cols[] = {
+    {"traitor", RPL__CELL_INT},
+    {"revealed", RPL__CELL_TEXT},
+};
+static const struct rpl__col accusation_cols[] = {{"shown", RPL__CELL_TEXT}};
+static const struct rpl__col quest_cols[] = {
+    {"quest", RPL__CELL_TEXT},
+    {"result", RPL__CELL_TEXT},
+};
+/* seat.side is "good" for a loyal knight, "evil" for the traitor */
+static const struct rpl__col seat_cols[] = {
+    {"name", RPL__CELL_TEXT},
+    {"side", RPL__CELL_TEXT},
+};
+static const char *const by_line[] = {"line", NULL};
+static const char *const by_n[] = {"n", NULL};
+static const char *const by_seat[] = {"seat", NULL};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct rpl__read stats_reads[NR] = {
+    {"game", game_cols, NCOLS(game_cols), NULL},
+    {"soc_game", soc_game_cols, NCOLS(soc_game_cols), NULL},
+    {"soc_accusation", accusation_cols, NCOLS(accusation_cols), by_line},
+    {"soc_quest", quest_cols, NCOLS(quest_cols), by_n},
+    {"seat", seat_cols, NCOLS(seat_cols), by_seat},
+};
+
+/* The totals of the games that have their row of soc_game. */
+enum {
+    T_GAMES,
+    T_KNIGHTS,
+    T_EVIL,
+    T_ABORTED,
+    T_ENDED, /* a reason */
+    T_DEALT, /* a traitor dealt */
+    T_NONE,  /* nobody dealt the traitor */
+    T_UNKNOWN,
+    T_ACCUSATION, /* how the traitor came out */
+    T_FATE,
+    T_LAST,
+    T_FLIP,
+    T_NEVER,
+    NT
+};
+static const char *const revealed_name[] = {"accusation", "fate", "last",
+                                            "flip", "never"};
+
+/* The accusations. */
+enum { A_MADE, A_RIGHT, A_WRONG, NA };
+
+/* The v[] of a group of players (by player count), of quests. */
+enum { P_GAMES, P_KNIGHTS, P_EVIL, P_DEALT };
+enum { Q_PLAYED, Q_WON, Q_LOST };
+
+/* The figures, as the games go by; of the game being read, its row of
+ * game and of soc_game. */
+struct soc_stats {
+    uint64_t total[NT], acc[NA];
+    struct rpl__groups reasons, players, quests, records;
+    int64_t n, traitor;
+    const char *winning_side;
+    bool knights, evil, aborted, ended, has_soc_game, has_traitor;
+    int revealed; /* the index of revealed_name, -1 for none */
+};
+
+static bool
+is(const char *s, const char *t)
+{
+    return s && strcmp(s, t) == 0;
+}
+
+static enum rpl_status
+game_row(struct soc_stats *x, const struct rpl__cell *c, struct rpl_error *err)
+{
+    const char *winner = rpl__cell_s(&c[1]), *reason = rpl__cell_s(&c[2]);
+
+    x->n = rpl__cell_i(&c[0]);
+    x->knights = is(winner, "knights");
+    x->evil = is(winner, "evil");
+    x->aborted = is(winner, "aborted");
+    x->ended = !!reason;
+    x->winning_side = rpl__winning_side(winner);
+    return rpl__stats_reason(&x->reasons, winner, reason, err);
+}
+
+static void
+soc_game_row(struct soc_stats *x, const struct rpl__cell *c)
+{
+    const char *revealed = rpl__cell_s(&c[1]);
+
+    x->has_soc_game = true;
+    x->has_traitor = c[0].kind == RPL__CELL_INT;
+    x->traitor = rpl__cell_i(&c[0]);
+    x->revealed = -1;
+    for (size_t i = 0; i < NCOLS(revealed_name); i++)
+        if (is(revealed, revealed_name[i]))
+            x->revealed = (int)i;
+}
+
+static enum rpl_status
+quest_row(struct soc_stats *x, const struct rpl__cell *c, struct rpl_error *err)
+{
+    const char *result = rpl__cell_s(&c[1]);
+    struct rpl__group *g =
+        rpl__group_get(&x->quests, rpl__cell_s(&c[0]), NULL, 0, err);
+
+    if (!g)
+        return RPL_E_NOMEM;
+    g->v[Q_PLAYED]++;
+    g->v[Q_WON] += is(result, "won");
+    g->v[Q_LOST] += is(result, "lost");
+    return RPL_OK;
+}
+
+static enum rpl_status
+stats_row(void *ud, size_t q, const struct rpl__cell *c, size_t n,
+          struct rpl_error *err)
+{
+    struct soc_stats *x = ud;
+
+    (void)n;
+    switch (q) {
+    case R_GAME:
+        return game_row(x, c, err);
+    case R_SOC_GAME:
+        soc_game_row(x, c);
+        return RPL_OK;
+    case R_ACCUSATIONS:
+        x->acc[A_MADE]++;
+        x->acc[A_RIGHT] += is(rpl__cell_s(&c[0]), "traitor");
+        x->acc[A_WRONG] += is(rpl__cell_s(&c[0]), "loyal");
+        return RPL_OK;
+    case R_QUESTS:
+        return quest_row(x, c, err);
+    default:
+        return rpl__stats_record(&x->records, rpl__cell_s(&c[0]),
+                                 rpl__cell_s(&c[1]), x->winning_side, err);
+    }
+}
+
+/* The totals and player counts count the games with their row of
+ * soc_game. */
+static enum rpl_status
+stats_end(void *ud, struct rpl_error *err)
+{
+    struct soc_stats *x = ud;
+    const bool dealt = x->has_traitor && x->traitor > 0;
+    struct rpl__group *g = NULL;
+
+    if (x->has_soc_game) {
+        x->total[T_GAMES]++;
+        x->total[T_KNIGHTS] += x->knights;
+        x->total[T_EVIL] += x->evil;
+        x->total[T_ABORTED] += x->aborted;
+        x->total[T_ENDED] += x->ended;
+        x->total[T_DEALT] += dealt;
+        x->total[T_NONE] += x->has_traitor && x->traitor == 0;
+        x->total[T_UNKNOWN] += !x->has_traitor;
+        if (x->revealed >= 0)
+            x->total[T_ACCUSATION + x->revealed]++;
+        g = rpl__group_get(&x->players, NULL, NULL, x->n, err);
+        if (!g)
+            return RPL_E_NOMEM;
+        g->v[P_GAMES]++;
+        g->v[P_KNIGHTS] += x->knights;
+        g->v[P_EVIL] += x->evil;
+        g->v[P_DEALT] += dealt;
+    }
+    x->n = x->traitor = 0;
+    x->winning_side = NULL;
+    x->knights = x->evil = x->aborted = x->ended = false;
+    x->has_soc_game = x->has_traitor = false;
+    x->revealed = -1;
+    return RPL_OK;
+}
 
 /* The loyalty cards name the sides of the common rows. */
 const char *
@@ -69,117 +209,95 @@ rpl__soc_side_of(const char *name)
     return NULL;
 }
 
-static json_t *
-jstr(const char *s)
-{
-    return rpl__jtext(s);
-}
+#define N(v) rpl__jcount(v)
 
-#define COL(i)  s->rows.count(s->rows.a, (i))
-#define TEXT(i) jstr(s->rows.text(s->rows.a, (i)))
-#define N(v)    rpl__jcount(v)
+static uint64_t
+n_of(const struct rpl__group *g)
+{
+    return g->n < 0 ? 0 : (uint64_t)g->n;
+}
 
 /* json_pack() with "o" steals each value, also when it fails. */
 static json_t *
-reason_row(const struct rpl__stats *s)
+reason_one(const struct rpl__group *g)
 {
-    return json_pack("{s:o,s:o,s:o}", "winner", TEXT(0), "reason", TEXT(1),
-                     "games", N(COL(2)));
+    return json_pack("{s:o,s:o,s:o}", "winner", rpl__jtext(g->k[0]), "reason",
+                     rpl__jtext(g->k[1]), "games", N(g->v[0]));
 }
 
 static json_t *
-players_row(const struct rpl__stats *s)
+players_one(const struct rpl__group *g)
 {
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "players", N(COL(0)), "games",
-                     N(COL(1)), "knights", N(COL(2)), "evil", N(COL(3)),
-                     "traitor_dealt", N(COL(4)), "knights_rate",
-                     rpl__jrate(COL(2), COL(2) + COL(3)));
+    const uint64_t *v = g->v;
+
+    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "players", N(n_of(g)),
+                     "games", N(v[P_GAMES]), "knights", N(v[P_KNIGHTS]), "evil",
+                     N(v[P_EVIL]), "traitor_dealt", N(v[P_DEALT]),
+                     "knights_rate",
+                     rpl__jrate(v[P_KNIGHTS], v[P_KNIGHTS] + v[P_EVIL]));
 }
 
 static json_t *
-quest_row(const struct rpl__stats *s)
+quest_one(const struct rpl__group *g)
 {
-    return json_pack("{s:o,s:o,s:o,s:o}", "quest", TEXT(0), "won", N(COL(1)),
-                     "lost", N(COL(2)), "won_rate",
-                     rpl__jrate(COL(1), COL(1) + COL(2)));
+    const uint64_t *v = g->v;
+
+    return json_pack("{s:o,s:o,s:o,s:o}", "quest", rpl__jtext(g->k[0]), "won",
+                     N(v[Q_WON]), "lost", N(v[Q_LOST]), "won_rate",
+                     rpl__jrate(v[Q_WON], v[Q_WON] + v[Q_LOST]));
 }
 
 static json_t *
-record_row(const struct rpl__stats *s)
+record_one(const struct rpl__group *g)
 {
-    const uint64_t wins = COL(3), decided = COL(4);
+    const uint64_t *v = g->v;
+    const uint64_t wins = v[RPL__REC_WINS], decided = v[RPL__REC_DECIDED];
 
     return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-                     TEXT(0), "games", N(COL(1)), "revealed", N(COL(2)), "wins",
-                     N(wins), "losses", N(decided >= wins ? decided - wins : 0),
-                     "win_rate", rpl__jrate(wins, decided), "loyal", N(COL(5)),
-                     "loyal_wins", N(COL(6)), "traitor", N(COL(7)),
-                     "traitor_wins", N(COL(8)));
+                     rpl__jtext(g->k[0]), "games", N(v[RPL__REC_GAMES]),
+                     "revealed", N(v[RPL__REC_REVEALED]), "wins", N(wins),
+                     "losses", N(decided >= wins ? decided - wins : 0),
+                     "win_rate", rpl__jrate(wins, decided), "loyal",
+                     N(v[RPL__REC_GOOD]), "loyal_wins",
+                     N(v[RPL__REC_GOOD_WINS]), "traitor", N(v[RPL__REC_EVIL]),
+                     "traitor_wins", N(v[RPL__REC_EVIL_WINS]));
 }
 
-/* Reads the one row of query q into v[0..n). */
-static enum rpl_status
-one_row(const struct rpl__stats *s, size_t q, uint64_t *v, int n,
-        struct rpl_error *err)
-{
-    bool has_row = false;
-    enum rpl_status rc;
-
-    memset(v, 0, sizeof(*v) * (size_t)n);
-    rc = s->rows.step(s->rows.a, q, &has_row, err);
-    for (int i = 0; rc == RPL_OK && has_row && i < n; i++)
-        v[i] = COL(i);
-    while (rc == RPL_OK && has_row)
-        rc = s->rows.step(s->rows.a, q, &has_row, err);
-    return rc;
-}
-
-static enum rpl_status
-rows_array(const struct rpl__stats *s, size_t q, const char *key,
-           json_t *(*one)(const struct rpl__stats *s), struct rpl_error *err)
+/* Sorts gs as order and sets json[key] to the array of one() of each. */
+static void
+groups_array(const struct rpl__stats *s, struct rpl__groups *gs,
+             enum rpl__group_order order, const char *key,
+             json_t *(*one)(const struct rpl__group *g))
 {
     json_t *a = json_array();
-    bool has_row = false;
-    enum rpl_status rc;
 
-    while ((rc = s->rows.step(s->rows.a, q, &has_row, err)) == RPL_OK &&
-           has_row)
-        rpl__japp(s->jb, a, one(s));
+    rpl__groups_sort(gs, order);
+    for (size_t i = 0; i < gs->n; i++)
+        rpl__japp(s->jb, a, one(gs->g[i]));
     rpl__jset(s->jb, s->json, key, a);
-    return rc;
 }
 
-static enum rpl_status
-heads(const struct rpl__stats *s, uint64_t *ended, struct rpl_error *err)
+static void
+heads(const struct rpl__stats *s, const uint64_t *v, const uint64_t *acc)
 {
-    uint64_t v[13], acc[3];
-    enum rpl_status rc;
-
-    rc = one_row(s, Q_TOTALS, v, 13, err);
-    if (rc == RPL_OK)
-        rc = one_row(s, Q_ACCUSATIONS, acc, 3, err);
-    if (rc != RPL_OK)
-        return rc;
-    *ended = v[4];
-    rpl__jset(s->jb, s->json, "games", N(v[0]));
-    rpl__jset(s->jb, s->json, "knights", N(v[1]));
-    rpl__jset(s->jb, s->json, "evil", N(v[2]));
-    rpl__jset(s->jb, s->json, "aborted", N(v[3]));
-    rpl__jset(s->jb, s->json, "knights_rate", rpl__jrate(v[1], v[1] + v[2]));
+    rpl__jset(s->jb, s->json, "games", N(v[T_GAMES]));
+    rpl__jset(s->jb, s->json, "knights", N(v[T_KNIGHTS]));
+    rpl__jset(s->jb, s->json, "evil", N(v[T_EVIL]));
+    rpl__jset(s->jb, s->json, "aborted", N(v[T_ABORTED]));
+    rpl__jset(s->jb, s->json, "knights_rate",
+              rpl__jrate(v[T_KNIGHTS], v[T_KNIGHTS] + v[T_EVIL]));
     rpl__jset(s->jb, s->json, "traitor",
-              json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "dealt", N(v[5]),
-                        "none", N(v[6]), "unknown", N(v[7]), "accusation",
-                        N(v[8]), "fate", N(v[9]), "last", N(v[10]), "flip",
-                        N(v[11]), "never", N(v[12])));
+              json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "dealt",
+                        N(v[T_DEALT]), "none", N(v[T_NONE]), "unknown",
+                        N(v[T_UNKNOWN]), "accusation", N(v[T_ACCUSATION]),
+                        "fate", N(v[T_FATE]), "last", N(v[T_LAST]), "flip",
+                        N(v[T_FLIP]), "never", N(v[T_NEVER])));
     rpl__jset(s->jb, s->json, "accusations",
-              json_pack("{s:o,s:o,s:o,s:o}", "made", N(acc[0]), "right",
-                        N(acc[1]), "wrong", N(acc[2]), "right_rate",
-                        rpl__jrate(acc[1], acc[0])));
-    return RPL_OK;
+              json_pack("{s:o,s:o,s:o,s:o}", "made", N(acc[A_MADE]), "right",
+                        N(acc[A_RIGHT]), "wrong", N(acc[A_WRONG]), "right_rate",
+                        rpl__jrate(acc[A_RIGHT], acc[A_MADE])));
 }
 
-#undef COL
-#undef TEXT
 #undef N
 
 /* The text section, from the object. */
@@ -260,34 +378,55 @@ write_text(const json_t *o, struct rpl__buf *b)
     rpl__stats_records_text(o, "loyal", "traitor", b);
 }
 
+static void
+release(struct soc_stats *x)
+{
+    rpl__groups_release(&x->reasons);
+    rpl__groups_release(&x->players);
+    rpl__groups_release(&x->quests);
+    rpl__groups_release(&x->records);
+}
+
 enum rpl_status
 rpl__soc_stats(const struct rpl__stats *s, struct rpl_error *err)
 {
-    uint64_t ended = 0;
+    struct soc_stats *x = rpl__calloc(s->ctx, 1, sizeof(*x));
+    struct rpl__scan sc;
     enum rpl_status rc;
     json_t *e;
     size_t i;
 
-    rc = heads(s, &ended, err);
-    if (rc == RPL_OK)
-        rc = rows_array(s, Q_REASONS, "reasons", reason_row, err);
-    /* A reason's share is over the games that ended. */
-    json_array_foreach(json_object_get(s->json, "reasons"), i, e) rpl__jset(
-        s->jb, e, "share", rpl__jrate(rpl__stats_uint(e, "games"), ended));
-    if (rc == RPL_OK)
-        rc = rows_array(s, Q_PLAYERS, "by_players", players_row, err);
-    if (rc == RPL_OK)
-        rc = rows_array(s, Q_QUESTS, "quests", quest_row, err);
-    if (rc == RPL_OK)
-        rc = s->records(s, Q_RECORDS, record_row, err);
+    if (!x)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    x->reasons.ctx = x->players.ctx = x->quests.ctx = x->records.ctx = s->ctx;
+    x->revealed = -1;
+    sc.reads = stats_reads;
+    sc.nreads = NR;
+    sc.row = stats_row;
+    sc.end = stats_end;
+    sc.ud = x;
+    rc = s->scan(s->a, &sc, err);
     if (rc != RPL_OK)
-        return rc;
+        goto out;
+    heads(s, x->total, x->acc);
+    groups_array(s, &x->reasons, RPL__BY_COUNT, "reasons", reason_one);
+    /* A reason's share is over the games that ended. */
+    json_array_foreach(json_object_get(s->json, "reasons"), i, e)
+        rpl__jset(s->jb, e, "share",
+                  rpl__jrate(rpl__stats_uint(e, "games"), x->total[T_ENDED]));
+    groups_array(s, &x->players, RPL__BY_N, "by_players", players_one);
+    groups_array(s, &x->quests, RPL__BY_COUNT, "quests", quest_one);
+    rpl__groups_sort(&x->records, RPL__BY_COUNT);
+    s->records(s, &x->records, record_one);
     if (s->format == RPL__STATS_TEXT && s->out)
         write_text(s->json, s->out);
     else if (s->format == RPL__STATS_SVG)
         rpl__stats_chart(s, "Shadows over Camelot: win rate by player count",
                          "evil", "knights");
-    return RPL_OK;
+out:
+    release(x);
+    rpl__free(s->ctx, x);
+    return rc;
 }
 
 /* ------------------------------------------------------------- audit */
