@@ -137,6 +137,9 @@ struct rpl__col {
 
 #define RPL__READ_MAX_COLS 12
 
+/* The number of columns of a constant array of struct rpl__col. */
+#define RPL__NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
 /* A read of the rows of one table as data, never SQL: the table (a
  * table of the archive's schema, by name), the columns handed back,
  * col[0..ncols), in that order, and the columns that order the rows,
@@ -255,6 +258,12 @@ enum {
 enum rpl_status rpl__stats_record(struct rpl__groups *gs, const char *name,
                                   const char *side, const char *winning_side,
                                   struct rpl_error *err);
+/* A player's record as JSON: name, games, revealed, wins, losses,
+ * win_rate, then good, good_wins, evil and evil_wins under the game's
+ * names for its two sides ("loyal", "traitor").  NULL when out of
+ * memory. */
+json_t *rpl__stats_record_json(const struct rpl__group *g, const char *good,
+                               const char *evil);
 
 /* What the archive lends a game's stats() (archive/stats.c), in one read
  * transaction.  scan() scans the selected games of this game (the

@@ -446,3 +446,25 @@ rpl__stats_record(struct rpl__groups *gs, const char *name, const char *side,
     }
     return RPL_OK;
 }
+
+json_t *
+rpl__stats_record_json(const struct rpl__group *g, const char *good,
+                       const char *evil)
+{
+    const uint64_t *v = g->v;
+    const uint64_t wins = v[RPL__REC_WINS], decided = v[RPL__REC_DECIDED];
+    char good_wins[64], evil_wins[64];
+
+    snprintf(good_wins, sizeof(good_wins), "%s_wins", good);
+    snprintf(evil_wins, sizeof(evil_wins), "%s_wins", evil);
+    return json_pack(
+        "{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+        rpl__jtext(g->k[0]), "games", rpl__jcount(v[RPL__REC_GAMES]),
+        "revealed", rpl__jcount(v[RPL__REC_REVEALED]), "wins",
+        rpl__jcount(wins), "losses",
+        rpl__jcount(decided >= wins ? decided - wins : 0), "win_rate",
+        rpl__jrate(wins, decided), good, rpl__jcount(v[RPL__REC_GOOD]),
+        good_wins, rpl__jcount(v[RPL__REC_GOOD_WINS]), evil,
+        rpl__jcount(v[RPL__REC_EVIL]), evil_wins,
+        rpl__jcount(v[RPL__REC_EVIL_WINS]));
+}

@@ -32,12 +32,10 @@ static const struct rpl__col rule_cols[] = {
 static const char *const by_seat[] = {"seat", NULL};
 static const char *const by_key[] = {"key", NULL};
 
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
-
 static const struct rpl__read stats_reads[NR] = {
-    {"game", game_cols, NCOLS(game_cols), NULL},
-    {"seat", seat_cols, NCOLS(seat_cols), by_seat},
-    {"rule", rule_cols, NCOLS(rule_cols), by_key},
+    {"game", game_cols, RPL__NCOLS(game_cols), NULL},
+    {"seat", seat_cols, RPL__NCOLS(seat_cols), by_seat},
+    {"rule", rule_cols, RPL__NCOLS(rule_cols), by_key},
 };
 
 /* The totals of the games (v of struct av_stats). */
@@ -228,17 +226,7 @@ role_one(const struct rpl__group *g)
 static json_t *
 record_one(const struct rpl__group *g)
 {
-    const uint64_t *v = g->v;
-    const uint64_t wins = v[RPL__REC_WINS], decided = v[RPL__REC_DECIDED];
-
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-                     rpl__jtext(g->k[0]), "games", N(v[RPL__REC_GAMES]),
-                     "revealed", N(v[RPL__REC_REVEALED]), "wins", N(wins),
-                     "losses", N(decided >= wins ? decided - wins : 0),
-                     "win_rate", rpl__jrate(wins, decided), "good",
-                     N(v[RPL__REC_GOOD]), "good_wins", N(v[RPL__REC_GOOD_WINS]),
-                     "evil", N(v[RPL__REC_EVIL]), "evil_wins",
-                     N(v[RPL__REC_EVIL_WINS]));
+    return rpl__stats_record_json(g, "good", "evil");
 }
 
 /* Sorts gs as order and sets o[key] to the array of one() of each. */
@@ -430,9 +418,9 @@ static const char *const by_round_seat[] = {"round", "seat", NULL};
 static const char *const by_round[] = {"round", NULL};
 
 const struct rpl__read rpl__av_details_reads[AV_NDETAILS_READS] = {
-    {"card", card_cols, NCOLS(card_cols), by_round_seat},
-    {"quest", quest_cols, NCOLS(quest_cols), by_round},
-    {"assassination", assassination_cols, NCOLS(assassination_cols), NULL},
+    {"card", card_cols, RPL__NCOLS(card_cols), by_round_seat},
+    {"quest", quest_cols, RPL__NCOLS(quest_cols), by_round},
+    {"assassination", assassination_cols, RPL__NCOLS(assassination_cols), NULL},
 };
 
 const char *const rpl__av_fact_groups[2] = {"assassination", NULL};

@@ -39,14 +39,12 @@ static const char *const by_line[] = {"line", NULL};
 static const char *const by_n[] = {"n", NULL};
 static const char *const by_seat[] = {"seat", NULL};
 
-#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
-
 static const struct rpl__read stats_reads[NR] = {
-    {"game", game_cols, NCOLS(game_cols), NULL},
-    {"soc_game", soc_game_cols, NCOLS(soc_game_cols), NULL},
-    {"soc_accusation", accusation_cols, NCOLS(accusation_cols), by_line},
-    {"soc_quest", quest_cols, NCOLS(quest_cols), by_n},
-    {"seat", seat_cols, NCOLS(seat_cols), by_seat},
+    {"game", game_cols, RPL__NCOLS(game_cols), NULL},
+    {"soc_game", soc_game_cols, RPL__NCOLS(soc_game_cols), NULL},
+    {"soc_accusation", accusation_cols, RPL__NCOLS(accusation_cols), by_line},
+    {"soc_quest", quest_cols, RPL__NCOLS(quest_cols), by_n},
+    {"seat", seat_cols, RPL__NCOLS(seat_cols), by_seat},
 };
 
 /* The totals of the games that have their row of soc_game. */
@@ -116,7 +114,7 @@ soc_game_row(struct soc_stats *x, const struct rpl__cell *c)
     x->has_traitor = c[0].kind == RPL__CELL_INT;
     x->traitor = rpl__cell_i(&c[0]);
     x->revealed = -1;
-    for (size_t i = 0; i < NCOLS(revealed_name); i++)
+    for (size_t i = 0; i < RPL__NCOLS(revealed_name); i++)
         if (is(revealed, revealed_name[i]))
             x->revealed = (int)i;
 }
@@ -250,17 +248,7 @@ quest_one(const struct rpl__group *g)
 static json_t *
 record_one(const struct rpl__group *g)
 {
-    const uint64_t *v = g->v;
-    const uint64_t wins = v[RPL__REC_WINS], decided = v[RPL__REC_DECIDED];
-
-    return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-                     rpl__jtext(g->k[0]), "games", N(v[RPL__REC_GAMES]),
-                     "revealed", N(v[RPL__REC_REVEALED]), "wins", N(wins),
-                     "losses", N(decided >= wins ? decided - wins : 0),
-                     "win_rate", rpl__jrate(wins, decided), "loyal",
-                     N(v[RPL__REC_GOOD]), "loyal_wins",
-                     N(v[RPL__REC_GOOD_WINS]), "traitor", N(v[RPL__REC_EVIL]),
-                     "traitor_wins", N(v[RPL__REC_EVIL_WINS]));
+    return rpl__stats_record_json(g, "loyal", "traitor");
 }
 
 /* Sorts gs as order and sets json[key] to the array of one() of each. */
