@@ -7,17 +7,7 @@
 # fails with EFBIG once the journal would pass 3 KiB).
 camelog keygen --seed 4444444444444444444444444444444444444444444444444444444444444444 -o dealer >/dev/null
 summ() {
-    python3 -c '
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "hello" in r:
-        continue
-    if r["ok"]:
-        print("%s ok lines=%d total=%d" % (r["id"], len(r["lines"]), r["total"]))
-    else:
-        print("%s refused %s: %s" % (r["id"], r["code"], r["reason"]))
-'
+    python3 "$SRCDIR/tests/cli/host_summ.py"
 }
 new() {
     echo "{\"id\":$1,\"op\":\"new\",\"game\":\"avalon\",\"seats\":[\"A\",\"B\",\"C\",\"D\",\"E\"],\"dealer\":\"dealer.key\",\"journal\":\"$2\",\"game_id\":\"00000000000000000000000000000002\",\"secret\":\"0000000000000000000000000000000000000000000000000000000000000002\"}"

@@ -17,17 +17,7 @@ print("records: " + ", ".join("%d %s" % (v, k) for k, v in sorted(n.items())))
 '
 }
 summ() {
-    python3 -c '
-import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    if "hello" in r:
-        continue
-    if r["ok"]:
-        print("%s ok lines=%d total=%d" % (r["id"], len(r["lines"]), r["total"]))
-    else:
-        print("%s refused %s: %s" % (r["id"], r["code"], r["reason"]))
-'
+    python3 "$SRCDIR/tests/cli/host_summ.py"
 }
 kinds
 echo "# this host resumes the sealed records, adds a proposal and dies"
