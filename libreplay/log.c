@@ -470,6 +470,18 @@ entropy_line(struct verify *v, const struct rpl__line *ln,
     return RPL_OK;
 }
 
+/* The seed of the deal: the dealer's secret with the seats' entropy. */
+static void
+seed_of(const struct rpl_log *log, const uint8_t secret[32], uint8_t seed[32])
+{
+    if (log->version >= 2)
+        rpl__seed2(seed, log->id, secret, (const uint8_t(*)[32])log->value,
+                   log->revealed);
+    else
+        rpl__seed(seed, log->id, secret, (const uint8_t(*)[32])log->entropy,
+                  log->nentropy);
+}
+
 static enum rpl_status
 reveal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
 {
@@ -495,12 +507,7 @@ reveal_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         log->header_end);
     }
     v->rep->commitments++;
-    if (log->version >= 2)
-        rpl__seed2(log->seed, log->id, secret, (const uint8_t(*)[32])log->value,
-                   log->revealed);
-    else
-        rpl__seed(log->seed, log->id, secret,
-                  (const uint8_t(*)[32])log->entropy, log->nentropy);
+    seed_of(log, secret, log->seed);
     sodium_memzero(secret, sizeof(secret));
     log->has_seed = true;
     v->env.seed = log->seed;
@@ -523,6 +530,66 @@ open_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
                         "extra open: every secret choice is already open");
     v->last_open = ln->no;
     return log->game->play->open(log->st, ln, &v->env, err);
+}
+
+/* Tells st every choice the `open` lines after the header open. */
+static enum rpl_status
+learn_opens(const struct rpl_log *log, void *st, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    for (size_t no = log->header_end + 1; rc == RPL_OK && no <= log->nlines;
+         no++) {
+        char label[64];
+        char value[192];
+        size_t lab_len, len = 0;
+        const char *text = rpl__log_line(log, no, &len);
+        struct rpl__line ln;
+
+        if (len < 5 || memcmp(text, "open ", 5) != 0)
+            continue;
+        rc = rpl__line_split(&ln, text, len, no, err);
+        if (rc != RPL_OK || ln.ntok < 3)
+            break;
+        lab_len = (size_t)(ln.tok[ln.ntok - 2].p + ln.tok[ln.ntok - 2].n -
+                           ln.tok[1].p);
+        if (lab_len >= sizeof(label) || ln.tok[ln.ntok - 1].n >= sizeof(value))
+            return rpl__err(err, RPL_E_LIMIT, no, "open line too long");
+        memcpy(label, ln.tok[1].p, lab_len);
+        label[lab_len] = '\0';
+        memcpy(value, ln.tok[ln.ntok - 1].p, ln.tok[ln.ntok - 1].n);
+        value[ln.tok[ln.ntok - 1].n] = '\0';
+        rc = log->game->play->learn(st, label, value, err);
+    }
+    return rc;
+}
+
+/* Before the first game line: with obs->deal_ahead and a secret that
+ * matches the commit line, the deal and every opened choice, as
+ * rpl__log_reset() sets them up for a complete log; then obs->start. */
+static enum rpl_status
+game_start(struct verify *v, struct rpl_error *err)
+{
+    struct rpl_log *log = v->log;
+    uint8_t check[RPL__HASH];
+    enum rpl_status rc = RPL_OK;
+
+    if (v->has_secret && !v->env.imported) {
+        rpl__secret_commit(check, log->id, v->secret);
+        v->has_secret = sodium_memcmp(check, log->commit, RPL__HASH) == 0;
+    } else {
+        v->has_secret = false;
+    }
+    if (v->has_secret) {
+        seed_of(log, v->secret, v->seed);
+        v->env.seed = v->seed;
+        rc = log->game->play->setup(log->st, &v->env, err);
+        if (rc == RPL_OK)
+            rc = learn_opens(log, log->st, err);
+    }
+    if (rc == RPL_OK && v->obs && v->obs->start)
+        rc = v->obs->start(v->obs->a, log, v->has_secret, err);
+    return rc;
 }
 
 static enum rpl_status
@@ -560,6 +627,8 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "only open and seal lines may follow the reveal");
     rc = rpl__verify_revealed(v, ln, err);
+    if (rc == RPL_OK && !v->started)
+        rc = game_start(v, err);
     if (rc != RPL_OK)
         return rc;
     memset(&applied, 0, sizeof(applied));
@@ -609,6 +678,10 @@ verify_lines(struct verify *v, struct rpl_error *err)
             if (rc == RPL_OK && v->applied && v->obs && v->obs->line)
                 rc = v->obs->line(v->obs->a, log, &ln, err);
         }
+        if (rc == RPL_OK && v->obs && v->obs->each)
+            rc =
+                v->obs->each(v->obs->a, log, &ln,
+                             v->hdr != H_DONE || ln.no == log->header_end, err);
         if (rc != RPL_OK)
             return rc;
         memcpy(v->prev_head, v->head, RPL__HASH);
@@ -678,10 +751,30 @@ check_cover(struct rpl_log *log, const struct rpl_verify_opts *opts,
     return RPL_OK;
 }
 
+/* The secret of the log's last `reveal` line, when it reads as one. */
+static bool
+find_secret(const struct rpl_log *log, uint8_t secret[32])
+{
+    static const char kw[] = "reveal ";
+
+    for (size_t no = log->nlines; no > 0; no--) {
+        size_t len = 0;
+        const char *text = rpl__log_line(log, no, &len);
+        struct rpl__line ln;
+
+        if (len <= sizeof(kw) - 1 || memcmp(text, kw, sizeof(kw) - 1) != 0)
+            continue;
+        return rpl__line_split(&ln, text, len, no, NULL) == RPL_OK &&
+               ln.ntok == 2 && rpl__tok_hex(&ln.tok[1], secret, 32);
+    }
+    return false;
+}
+
 enum rpl_status
 rpl_log_verify(struct rpl_log *log, const struct rpl_verify_opts *opts,
                struct rpl_report *rep)
 {
+    rpl__log_views_free(log);
     return rpl__log_verify_with(log, opts, rep, NULL);
 }
 
@@ -719,6 +812,8 @@ rpl__log_verify_with(struct rpl_log *log, const struct rpl_verify_opts *opts,
     v->opts = opts;
     v->obs = obs;
     v->rep = &log->rep;
+    if (obs && obs->deal_ahead)
+        v->has_secret = find_secret(log, v->secret);
     env_init(&v->env, log);
     v->env.warn = add_warning;
     v->env.commitments = &log->rep.commitments;
@@ -825,28 +920,8 @@ rpl__log_reset(struct rpl_log *log, struct rpl_error *err)
     /* An imported game's deal is learned from its `open` lines. */
     if (!env.imported)
         rc = log->game->play->setup(log->st, &env, err);
-    for (size_t no = log->header_end + 1; rc == RPL_OK && no <= log->nlines;
-         no++) {
-        char label[64];
-        char value[192];
-        size_t lab_len;
-
-        text = rpl__log_line(log, no, &len);
-        if (len < 5 || memcmp(text, "open ", 5) != 0)
-            continue;
-        rc = rpl__line_split(&ln, text, len, no, err);
-        if (rc != RPL_OK || ln.ntok < 3)
-            break;
-        lab_len = (size_t)(ln.tok[ln.ntok - 2].p + ln.tok[ln.ntok - 2].n -
-                           ln.tok[1].p);
-        if (lab_len >= sizeof(label) || ln.tok[ln.ntok - 1].n >= sizeof(value))
-            return rpl__err(err, RPL_E_LIMIT, no, "open line too long");
-        memcpy(label, ln.tok[1].p, lab_len);
-        label[lab_len] = '\0';
-        memcpy(value, ln.tok[ln.ntok - 1].p, ln.tok[ln.ntok - 1].n);
-        value[ln.tok[ln.ntok - 1].n] = '\0';
-        rc = log->game->play->learn(log->st, label, value, err);
-    }
+    if (rc == RPL_OK)
+        rc = learn_opens(log, log->st, err);
 out:
     log->pos = rc == RPL_OK ? 0 : SIZE_MAX;
     return rc;
@@ -1017,9 +1092,9 @@ describe_own(struct rpl_log *log, const struct rpl__line *ln,
 
 /* The same as JSON events: [{"event": keyword, "seat": K}] (the seat for
  * entropy and sig), [] for a header line. */
-static void
-events_own(const struct rpl_log *log, const struct rpl__line *ln,
-           bool is_header, struct rpl__buf *b)
+void
+rpl__log_events_own(const struct rpl_log *log, const struct rpl__line *ln,
+                    bool is_header, struct rpl__buf *b)
 {
     const enum rpl__kw kw =
         is_header ? RPL__KW_NONE : rpl__kw_body(&ln->tok[0]);
@@ -1108,7 +1183,7 @@ rpl_log_events_json(struct rpl_log *log, size_t no, char **json,
     if (no > log->header_end && rpl__log_is_game_line(ln.text, ln.len))
         log->game->views->events_json(log->st, &env, &ln, &b);
     else
-        events_own(log, &ln, no <= log->header_end, &b);
+        rpl__log_events_own(log, &ln, no <= log->header_end, &b);
     return rpl__buf_take(&b, json, err);
 }
 

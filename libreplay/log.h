@@ -77,6 +77,9 @@ struct rpl_log {
     /* The replay: the module's state after line pos (SIZE_MAX: stale). */
     void *st;
     size_t pos;
+
+    /* What each line shows (rpl_log_verify_views()), NULL if not taken. */
+    struct rpl__views *views;
 };
 
 /* A delivery a log keeps for its seat: no nonce. */
@@ -129,6 +132,24 @@ enum rpl_status rpl__log_apply(struct rpl_log *log, const struct rpl__line *ln,
 /* Frees and wipes the deliveries of rpl_log_learn() (log_known.c). */
 void rpl__log_forget(struct rpl_log *log);
 
+/* The events of a line of the log layer (or of the header) as JSON: what
+ * rpl_log_events_json() gives for it (log.c). */
+void rpl__log_events_own(const struct rpl_log *log, const struct rpl__line *ln,
+                         bool is_header, struct rpl__buf *b);
+/* What rpl_log_verify_views() keeps (log_walk.c): every text in one
+ * buffer, NUL-terminated, and each line's offsets in it. */
+#define RPL__VIEWS_NONE SIZE_MAX /* an offset: no such view */
+struct rpl__views_at {
+    size_t events, view, seat, all;
+};
+struct rpl__views {
+    struct rpl__buf b;
+    struct rpl__views_at *at; /* at[no - 1] */
+    size_t nlines;
+};
+/* Frees and wipes log->views (log_read.c, beside rpl_log_free()). */
+void rpl__log_views_free(struct rpl_log *log);
+
 /* What one verify pass lends an observer (the archive's index), so that
  * nothing replays or splits the log again: each header line once it is
  * checked, each game line once it is applied (log->st is the state after
@@ -143,6 +164,23 @@ struct rpl__observer {
                             const struct rpl__line *ln, struct rpl_error *err);
     enum rpl_status (*end)(void *a, const struct rpl_log *log,
                            struct rpl_error *err);
+    /* The replay's start: log->st as it is before the first game line is
+     * applied (the rules, and with deal_ahead the deal). */
+    enum rpl_status (*start)(void *a, const struct rpl_log *log,
+                             bool knows_deal, struct rpl_error *err);
+    /* Every line once it is checked, header included. */
+    enum rpl_status (*each)(void *a, const struct rpl_log *log,
+                            const struct rpl__line *ln, bool is_header,
+                            struct rpl_error *err);
+    /* Replay knowing the deal (log_walk.c): the secret of the reveal line
+     * is read first and, when it matches the commit line, the deal is set
+     * up and every `open` line learned before the first game line, so the
+     * one pass replays as rpl_log_seek() does on a complete log.  The
+     * pass checks no less (the knowing rules check each hidden move as it
+     * comes, the reveal and opens the commitments), but its errors may
+     * come at other lines: a caller that reports one runs
+     * rpl_log_verify() for its canonical error. */
+    bool deal_ahead;
 };
 
 /* rpl_log_verify() with an observer (NULL: none). */

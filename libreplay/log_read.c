@@ -80,6 +80,21 @@ log_new(struct rpl_ctx *ctx, struct rpl_log **out, struct rpl_error *err)
 }
 
 void
+rpl__log_views_free(struct rpl_log *log)
+{
+    struct rpl__views *v = log->views;
+
+    if (!v)
+        return;
+    if (v->b.p)
+        sodium_memzero(v->b.p, v->b.cap);
+    rpl__buf_release(&v->b);
+    rpl__free(log->ctx, v->at);
+    rpl__free(log->ctx, v);
+    log->views = NULL;
+}
+
+void
 rpl_log_free(struct rpl_log *log)
 {
     if (!log)
@@ -90,6 +105,7 @@ rpl_log_free(struct rpl_log *log)
     }
     sodium_memzero(log->seed, sizeof(log->seed));
     rpl__log_forget(log);
+    rpl__log_views_free(log);
     rpl__free(log->ctx, log->gz);
     rpl__free(log->ctx, log->warn);
     rpl__free(log->ctx, log->start);

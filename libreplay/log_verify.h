@@ -46,6 +46,10 @@ struct verify {
     size_t pledge_no;     /* line of the last pledge, 0 if none */
     bool seal_due;        /* the previous line is `pledged`: a seal follows */
     size_t unsigned_seat; /* seat of the first unsigned keyed line */
+    /* obs->deal_ahead: the reveal line's secret, read before the pass. */
+    bool has_secret;
+    uint8_t secret[32];
+    uint8_t seed[32]; /* the seed of the deal known ahead */
 };
 
 /* log_entropy.c: format 2's lines (camelog(5) "Entropy"). */

@@ -514,6 +514,40 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
 /* The current position (line number) of the replay. */
 RPL_API size_t rpl_log_tell(const struct rpl_log *log) RPL_NONNULL(1);
 
+/* What a viewer sees of one line, camelog-export(1)'s object: the state
+ * after the line, as rpl_log_seek() to it gives, in JSON.  Lent by the
+ * log until its next verify or rpl_log_free(). */
+struct rpl_line_views {
+    const char *text; /* the line, without its LF (not NUL-terminated) */
+    size_t len;
+    const char *events; /* rpl_log_events_json() */
+    const char *view;   /* rpl_log_view_json() of RPL_VIEW_PUBLIC */
+    const char *seat;   /* of the viewer; NULL for RPL_VIEW_PUBLIC or a seat
+                           not in the game */
+    const char *all;    /* of RPL_VIEW_ALL; NULL unless the log is complete */
+};
+
+/* rpl_log_verify(), and in the same pass what every line shows the
+ * viewer (a seat or RPL_VIEW_PUBLIC), read after with
+ * rpl_log_line_views(): no second replay.  On a complete log the pass
+ * reads the reveal line's secret first and replays knowing the deal, as
+ * rpl_log_seek() does; it checks as much as rpl_log_verify(), and on
+ * failure the status and rep are exactly rpl_log_verify()'s.  A log whose
+ * deal cannot be known ahead (an imported deal, or a reveal on a log that
+ * is not complete) is replayed once more after the pass.  The views are
+ * taken as the replay shows them, without a seat's deliveries
+ * (rpl_log_learn()).  RPL_E_NOMEM besides rpl_log_verify()'s errors. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_verify_views(struct rpl_log *log, const struct rpl_verify_opts *opts,
+                     int viewer, struct rpl_report *rep) RPL_NONNULL(1, 4);
+
+/* Line `no`'s views after rpl_log_verify_views() (RPL_E_STATE before
+ * it, RPL_E_ARG for a line not in the log). */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_line_views(const struct rpl_log *log, size_t no,
+                   struct rpl_line_views *out, struct rpl_error *err)
+    RPL_NONNULL(1, 3);
+
 /* What the viewer knows at the current position, as text for people: a
  * compact board followed by the viewer's private knowledge.  A seat's
  * private knowledge is known only from a complete log; before the reveal

@@ -1456,6 +1456,197 @@ END_TEST
 
 /* The log layer's keywords: one table, camelog(5)'s header keywords then
  * the body's own; everything else is a game's. */
+/* What rpl_log_seek() shows of line no, as camelog export showed it
+ * before the one pass: the reference for rpl_log_verify_views(). */
+static void
+check_line_views(struct rpl_ctx *ctx, struct rpl_log *a, struct rpl_log *b,
+                 size_t no, int viewer, const char *what)
+{
+    struct rpl_line_views lv;
+    char *events = NULL, *view = NULL, *seat = NULL, *all = NULL;
+
+    ck_assert_int_eq(rpl_log_line_views(a, no, &lv, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_seek(b, no, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_events_json(b, no, &events, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_view_json(b, RPL_VIEW_PUBLIC, &view, NULL),
+                     RPL_OK);
+    ck_assert_msg(strcmp(lv.events, events) == 0, "%s: line %zu: events", what,
+                  no);
+    ck_assert_msg(strcmp(lv.view, view) == 0, "%s: line %zu: public view", what,
+                  no);
+    if (viewer > 0) {
+        ck_assert_int_eq(rpl_log_view_json(b, viewer, &seat, NULL), RPL_OK);
+        ck_assert_ptr_nonnull(lv.seat);
+        ck_assert_msg(strcmp(lv.seat, seat) == 0, "%s: line %zu: p%d's view",
+                      what, no, viewer);
+    } else {
+        ck_assert_ptr_null(lv.seat);
+    }
+    if (rpl_log_view_json(b, RPL_VIEW_ALL, &all, NULL) == RPL_OK) {
+        ck_assert_ptr_nonnull(lv.all);
+        ck_assert_msg(strcmp(lv.all, all) == 0, "%s: line %zu: omniscient",
+                      what, no);
+    } else {
+        ck_assert_ptr_null(lv.all);
+    }
+    rpl_free(ctx, events);
+    rpl_free(ctx, view);
+    rpl_free(ctx, seat);
+    rpl_free(ctx, all);
+}
+
+/* rpl_log_verify_views() of text against rpl_log_verify() and a replay
+ * by rpl_log_seek(): the same status, report and error, and the same
+ * views of every line.  Returns the status. */
+static enum rpl_status
+check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
+            const char *what)
+{
+    struct rpl_log *a = NULL, *b = NULL;
+    struct rpl_report ra, rb;
+    enum rpl_status sa, sb;
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &a, text, len, false, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_parse(ctx, &b, text, len, false, NULL), RPL_OK);
+    sa = rpl_log_verify_views(a, NULL, viewer, &ra);
+    sb = rpl_log_verify(b, NULL, &rb);
+    ck_assert_msg(sa == sb, "%s: verify_views %d, verify %d (%s)", what,
+                  (int)sa, (int)sb, sa != RPL_OK ? ra.error.msg : rb.error.msg);
+    ck_assert_int_eq(ra.progress, rb.progress);
+    ck_assert_uint_eq(ra.error.line, rb.error.line);
+    ck_assert_str_eq(ra.error.msg, rb.error.msg);
+    ck_assert_msg(ra.commitments == rb.commitments,
+                  "%s: %zu commitments, not %zu", what, (size_t)ra.commitments,
+                  (size_t)rb.commitments);
+    if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
+        for (size_t no = 1; no <= rpl_log_lines(b); no++)
+            check_line_views(ctx, a, b, no, viewer, what);
+    if (sa != RPL_OK)
+        ck_assert_int_eq(
+            rpl_log_line_views(a, 1, &(struct rpl_line_views){0}, NULL),
+            RPL_E_STATE);
+    rpl_log_free(a);
+    rpl_log_free(b);
+    return sa;
+}
+
+/* The first len bytes of text's first n lines. */
+static size_t
+prefix_len(const char *text, size_t n)
+{
+    const char *p = text;
+
+    for (size_t i = 0; i < n && p; i++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return p ? (size_t)(p - text) : strlen(text);
+}
+
+/* Every sample, cut at a spread of lines (a game in progress, finished,
+ * revealed without its last seal, complete), as seat 2 and as the
+ * public: the views of the one pass are those of a replay; and every
+ * sample with an `open` line of another seat or kind, or a line left
+ * out, sealed again by its dealer: refused as rpl_log_verify() refuses
+ * it.  An imported game takes the second walk. */
+START_TEST(views_one_pass)
+{
+    static const char *const files[] = {
+        "samples/avalon-5.camelog",
+        "samples/avalon-7.camelog",
+        "samples/avalon-signed.camelog",
+        "samples/avalon-in-progress.camelog",
+        "samples/soc-3.camelog",
+        "samples/soc-flip.camelog",
+        "samples/soc-excalibur-won.camelog",
+    };
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = NULL;
+    size_t len = 0;
+    char *text;
+
+    {
+        /* The samples' dealer key, published on purpose (samples/README.md),
+         * copied to a file only its owner reads, as the loader requires. */
+        char path[] = "/tmp/camelog-dealer-XXXXXX";
+        const int fd = mkstemp(path);
+        FILE *in = fopen("samples/dealer.key", "rb");
+        char key[512];
+        size_t n;
+
+        ck_assert(fd >= 0 && in);
+        n = fread(key, 1, sizeof(key), in);
+        fclose(in);
+        ck_assert(n > 0 && write(fd, key, n) == (ssize_t)n);
+        close(fd);
+        ck_assert_int_eq(rpl_seckey_load(ctx, &dealer, path, NULL), RPL_OK);
+        unlink(path);
+    }
+    for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+        struct rpl_log *log = NULL;
+        const char *t;
+        size_t n;
+
+        ck_assert_int_eq(rpl_log_read(ctx, &log, files[f], NULL), RPL_OK);
+        t = rpl_log_text(log, &len);
+        text = strndup(t, len);
+        n = rpl_log_lines(log);
+        rpl_log_free(log);
+        ck_assert_int_eq(check_views(ctx, text, len, 2, files[f]), RPL_OK);
+        ck_assert_int_eq(check_views(ctx, text, len, RPL_VIEW_PUBLIC, files[f]),
+                         RPL_OK);
+        for (size_t cut = 1; cut < n; cut += n / 9 + 1)
+            check_views(ctx, text, prefix_len(text, cut), 2, files[f]);
+        for (size_t cut = n > 6 ? n - 6 : 1; cut < n; cut++)
+            check_views(ctx, text, prefix_len(text, cut), 2, files[f]);
+        for (size_t no = 1; no <= n; no++) {
+            const size_t at = prefix_len(text, no - 1);
+            const size_t end = prefix_len(text, no);
+            char *forged = NULL;
+            size_t flen = len;
+
+            if (strncmp(text + at, "open ", 5) == 0) {
+                /* Another seat's or another kind's label. */
+                forged = strndup(text, len);
+                for (size_t i = at + 5; i < end; i++)
+                    if (forged[i] == 'p' && forged[i + 1] >= '1' &&
+                        forged[i + 1] <= '2' && forged[i - 1] == ' ') {
+                        forged[i + 1] = forged[i + 1] == '1' ? '2' : '1';
+                        break;
+                    }
+            } else if (no % 11 == 0 && strncmp(text + at, "seal ", 5) != 0) {
+                forged = malloc(len + 1);
+                memcpy(forged, text, at);
+                memcpy(forged + at, text + end, len - end + 1);
+                flen = len - (end - at);
+            }
+            if (!forged)
+                continue;
+            {
+                struct rpl_log *fl = NULL;
+                const char *ft;
+
+                if (rpl_log_parse(ctx, &fl, forged, flen, false, NULL) ==
+                        RPL_OK &&
+                    rpl_log_reseal(fl, dealer, NULL) == RPL_OK) {
+                    ft = rpl_log_text(fl, &flen);
+                    check_views(ctx, ft, flen, 2, files[f]);
+                }
+                rpl_log_free(fl);
+            }
+            free(forged);
+        }
+        free(text);
+    }
+    text = record_imported(ctx, &len);
+    ck_assert_int_eq(check_views(ctx, text, len, 1, "imported"), RPL_OK);
+    free(text);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(keyword_table)
 {
     static const char *const header[] = {"camelog", "game",   "id",
@@ -1704,6 +1895,7 @@ log_suite(void)
     tcase_add_test(tc, imported_game);
     tcase_add_test(tc, imported_wrong_role);
     tcase_add_test(tc, imported_without_importer);
+    tcase_add_test(tc, views_one_pass);
     tcase_add_test(tc, keyword_table);
     tcase_add_test(tc, recorder_lines);
     tcase_add_test(tc, recorder_allocation_failures);

@@ -37,88 +37,105 @@ struct opts {
     const char *deliveries; /* --deliveries, or NULL */
 };
 
-/* Sets key of obj to the JSON the library returned in text (freed). */
-static bool
-set_lib_json(struct rpl_ctx *ctx, json_t *obj, const char *key, char *text)
-{
-    json_t *v = cli_json_parse(text);
-
-    rpl_free(ctx, text);
-    return cli_json_set(obj, key, v);
-}
-
+/* Prints line no's object: file, line, text, events, public, and the
+ * seat's and the omniscient state when lv has them. */
 static int
-export_line(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
-            size_t no, bool is_complete, int viewer)
+print_line(const char *file, size_t no, const struct rpl_line_views *lv)
 {
-    struct rpl_error err;
-    enum rpl_status st;
     json_t *obj = json_object();
-    char *text = NULL;
-    const char *line;
-    size_t len;
     int rc = CLI_EXIT_USAGE;
     bool ok = true;
 
-    st = rpl_log_seek(log, no, &err);
-    if (st != RPL_OK) {
-        rc = cli_file_error(file, st, &err);
-        goto out;
-    }
-    line = rpl_log_line(log, no, &len);
     ok &= cli_json_set(obj, "file", cli_json_str(file));
     ok &= cli_json_set(obj, "line", cli_json_size(no));
-    ok &= cli_json_set(obj, "text",
-                       json_stringn(line ? line : "", line ? len : 0));
-    st = rpl_log_events_json(log, no, &text, &err);
-    if (st != RPL_OK) {
-        rc = cli_file_error(file, st, &err);
-        goto out;
+    ok &= cli_json_set(
+        obj, "text",
+        json_stringn(lv->text ? lv->text : "", lv->text ? lv->len : 0));
+    ok &= cli_json_set(obj, "events", cli_json_parse(lv->events));
+    ok &= cli_json_set(obj, "public", cli_json_parse(lv->view));
+    if (lv->seat) {
+        ok &= cli_json_set(obj, "seat", cli_json_parse(lv->seat));
     }
-    ok &= set_lib_json(ctx, obj, "events", text);
-    st = rpl_log_view_json(log, RPL_VIEW_PUBLIC, &text, &err);
-    if (st != RPL_OK) {
-        rc = cli_file_error(file, st, &err);
-        goto out;
-    }
-    ok &= set_lib_json(ctx, obj, "public", text);
-    if (viewer != RPL_VIEW_PUBLIC) {
-        st = rpl_log_view_json(log, viewer, &text, &err);
-        if (st != RPL_OK) {
-            rc = cli_file_error(file, st, &err);
-            goto out;
-        }
-        ok &= set_lib_json(ctx, obj, "seat", text);
-    }
-    if (is_complete) {
-        st = rpl_log_view_json(log, RPL_VIEW_ALL, &text, &err);
-        if (st != RPL_OK) {
-            rc = cli_file_error(file, st, &err);
-            goto out;
-        }
-        ok &= set_lib_json(ctx, obj, "omniscient", text);
+    if (lv->all) {
+        ok &= cli_json_set(obj, "omniscient", cli_json_parse(lv->all));
     }
     if (!ok) {
         cli_file_msg(file, no, "cannot build the JSON object");
-        goto out;
+    } else {
+        rc = cli_json_print(obj);
     }
-    rc = cli_json_print(obj);
-out:
     json_decref(obj);
     return rc;
 }
 
+/* With --deliveries: the seat's view needs what it was told, which the
+ * log learns once verified, so the lines are replayed after the verify
+ * (rpl_log_seek()), each view asked for on its own. */
+static int
+print_learned(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
+              size_t no, int viewer, bool is_complete)
+{
+    struct rpl_line_views lv = {0};
+    char *events = NULL, *view = NULL, *seat = NULL, *all = NULL;
+    struct rpl_error err;
+    enum rpl_status st;
+    int rc;
+
+    st = rpl_log_seek(log, no, &err);
+    if (st == RPL_OK) {
+        st = rpl_log_events_json(log, no, &events, &err);
+    }
+    if (st == RPL_OK) {
+        st = rpl_log_view_json(log, RPL_VIEW_PUBLIC, &view, &err);
+    }
+    if (st == RPL_OK) {
+        st = rpl_log_view_json(log, viewer, &seat, &err);
+    }
+    if (st == RPL_OK && is_complete) {
+        st = rpl_log_view_json(log, RPL_VIEW_ALL, &all, &err);
+    }
+    if (st != RPL_OK) {
+        rc = cli_file_error(file, st, &err);
+    } else {
+        lv.text = rpl_log_line(log, no, &lv.len);
+        lv.events = events;
+        lv.view = view;
+        lv.seat = seat;
+        lv.all = all;
+        rc = print_line(file, no, &lv);
+    }
+    rpl_free(ctx, events);
+    rpl_free(ctx, view);
+    rpl_free(ctx, seat);
+    rpl_free(ctx, all);
+    return rc;
+}
+
+/* Without --deliveries the one pass of rpl_log_verify_views() verifies
+ * and takes every line's views. */
 static int
 export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
 {
     struct rpl_log *log = NULL;
+    struct rpl_line_views lv;
     struct rpl_report rep;
+    struct rpl_error err;
+    enum rpl_status st;
     size_t no, n;
     int rc;
 
-    rc = cli_open_log(ctx, file, &log, &rep);
-    if (rc != CLI_EXIT_OK) {
-        return rc;
+    st = rpl_log_read(ctx, &log, file, &err);
+    if (st != RPL_OK) {
+        return cli_file_error(file, st, &err);
+    }
+    if (o->deliveries) {
+        st = rpl_log_verify(log, NULL, &rep);
+    } else {
+        st = rpl_log_verify_views(log, NULL, o->viewer, &rep);
+    }
+    if (st != RPL_OK) {
+        rpl_log_free(log);
+        return cli_file_error(file, st, &rep.error);
     }
     if (o->viewer > 0 && (size_t)o->viewer > rpl_log_seats(log)) {
         cli_file_msg(file, 0, "no seat p%d: the game has %zu seats", o->viewer,
@@ -126,6 +143,7 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
         rpl_log_free(log);
         return CLI_EXIT_USAGE;
     }
+    rc = CLI_EXIT_OK;
     if (o->deliveries) {
         rc = cli_learn_deliveries(log, file, (size_t)o->viewer, o->deliveries);
     } else if (o->viewer != RPL_VIEW_PUBLIC &&
@@ -138,8 +156,14 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
     }
     n = rpl_log_lines(log);
     for (no = 1; no <= n && rc == CLI_EXIT_OK; no++) {
-        rc = export_line(ctx, log, file, no,
-                         rep.progress == RPL_PROGRESS_COMPLETE, o->viewer);
+        if (o->deliveries) {
+            rc = print_learned(ctx, log, file, no, o->viewer,
+                               rep.progress == RPL_PROGRESS_COMPLETE);
+        } else {
+            st = rpl_log_line_views(log, no, &lv, &err);
+            rc = st == RPL_OK ? print_line(file, no, &lv)
+                              : cli_file_error(file, st, &err);
+        }
         if (rc == CLI_EXIT_OK && ferror(stdout)) {
             rc = CLI_EXIT_USAGE; /* cli_finish() says why */
         }

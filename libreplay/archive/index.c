@@ -256,8 +256,12 @@ enum rpl_status
 rpl__ar_index_verify(struct ix *x, struct rpl_log *log,
                      const struct rpl_verify_opts *opts, struct rpl_report *rep)
 {
-    const struct rpl__observer obs = {x, index_header_line, index_line,
-                                      index_end};
+    const struct rpl__observer obs = {
+        .a = x,
+        .header = index_header_line,
+        .line = index_line,
+        .end = index_end,
+    };
 
     index_begin(x, log->ctx);
     return rpl__log_verify_with(log, opts, rep, &obs);

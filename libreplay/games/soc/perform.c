@@ -20,10 +20,13 @@ record_choice(struct run *r, unsigned kind, unsigned seat, unsigned n,
 
     ch->line = (uint32_t)r->line;
     memcpy(ch->commit, commit, 32);
+    /* What the play says the choice is, even when its value was learned
+     * ahead (a knowing replay learns every `open` line first): the open
+     * line is checked against this, not against itself. */
+    ch->kind = (uint8_t)kind;
+    ch->seat = (uint8_t)seat;
+    ch->n = (uint8_t)n;
     if (!p->knows) {
-        ch->kind = (uint8_t)kind;
-        ch->seat = (uint8_t)seat;
-        ch->n = (uint8_t)n;
         ch->known = 0;
         ch->opened = 0;
     }

@@ -570,6 +570,8 @@ validate_dealer(const struct soc_state *st, const struct soc_cmd *cmd,
             if (sodium_memcmp(c, cmd->commit, 32) != 0)
                 return rpl__err(err, RPL_E_FAIRNESS, line,
                                 "%s does not match its commitment", label);
+            if (env->commitments)
+                (*env->commitments)++;
         }
         return RPL_OK;
     case SOC_N_WHITE:
