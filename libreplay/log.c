@@ -588,7 +588,7 @@ game_start(struct verify *v, struct rpl_error *err)
             rc = learn_opens(log, log->st, err);
     }
     if (rc == RPL_OK && v->obs && v->obs->start)
-        rc = v->obs->start(v->obs->a, log, v->has_secret, err);
+        rc = v->obs->start(v->obs->a, log, v->has_secret ? v->seed : NULL, err);
     return rc;
 }
 
@@ -619,6 +619,11 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     if (kw >= RPL__KW_PLEDGE)
         return rpl__verify_line2(v, ln, kw, err);
     v->prev_author = 0;
+    if (kw == RPL__KW_REVEAL && v->obs && v->obs->before) {
+        rc = v->obs->before(v->obs->a, log, ln, err);
+        if (rc != RPL_OK)
+            return rc;
+    }
     if (kw == RPL__KW_REVEAL)
         return reveal_line(v, ln, err);
     if (kw == RPL__KW_OPEN)
@@ -629,6 +634,8 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
     rc = rpl__verify_revealed(v, ln, err);
     if (rc == RPL_OK && !v->started)
         rc = game_start(v, err);
+    if (rc == RPL_OK && v->obs && v->obs->before)
+        rc = v->obs->before(v->obs->a, log, ln, err);
     if (rc != RPL_OK)
         return rc;
     memset(&applied, 0, sizeof(applied));

@@ -78,7 +78,7 @@ struct rpl_log {
     void *st;
     size_t pos;
 
-    /* What each line shows (rpl_log_verify_views()), NULL if not taken. */
+    /* What each line shows (rpl_log_verify_walk()), NULL if not taken. */
     struct rpl__views *views;
 };
 
@@ -136,7 +136,7 @@ void rpl__log_forget(struct rpl_log *log);
  * rpl_log_events_json() gives for it (log.c). */
 void rpl__log_events_own(const struct rpl_log *log, const struct rpl__line *ln,
                          bool is_header, struct rpl__buf *b);
-/* What rpl_log_verify_views() keeps (log_walk.c): every text in one
+/* What rpl_log_verify_walk() keeps (log_walk.c): every text in one
  * buffer, NUL-terminated, and each line's offsets in it. */
 #define RPL__VIEWS_NONE SIZE_MAX /* an offset: no such view */
 struct rpl__views_at {
@@ -165,9 +165,14 @@ struct rpl__observer {
     enum rpl_status (*end)(void *a, const struct rpl_log *log,
                            struct rpl_error *err);
     /* The replay's start: log->st as it is before the first game line is
-     * applied (the rules, and with deal_ahead the deal). */
+     * applied (the rules, and with deal_ahead the deal, seed not NULL). */
     enum rpl_status (*start)(void *a, const struct rpl_log *log,
-                             bool knows_deal, struct rpl_error *err);
+                             const uint8_t *seed, struct rpl_error *err);
+    /* Each game line before it is applied, and the reveal line before it
+     * changes the state. */
+    enum rpl_status (*before)(void *a, const struct rpl_log *log,
+                              const struct rpl__line *ln,
+                              struct rpl_error *err);
     /* Every line once it is checked, header included. */
     enum rpl_status (*each)(void *a, const struct rpl_log *log,
                             const struct rpl__line *ln, bool is_header,

@@ -1,50 +1,50 @@
 /*
- * log_walk.c - rpl_log_verify_views(): verify, and in the same pass what
- * every line shows a viewer (camelog export).
+ * log_walk.c - rpl_log_verify_walk(): verify, and in the same pass what
+ * every line shows a viewer (camelog export, the corpus's digests) and
+ * the rule ids the game's lines exercise (coverage).
  *
  * The pass is rpl_log_verify()'s with an observer (log.h) that asks for
  * the deal ahead: on a complete log the state knows the deal from the
- * first game line on, as rpl_log_seek() replays it, and each line's
- * views are taken as it is applied.  The state changes only when a game
- * line is applied, so the views are rendered once after each game line
- * (and once before the first) and every other line shares those of the
- * line before it: the reveal and the opens show the state after the last
- * game line, as rpl_log_seek() does.  Events are rendered for each line.
+ * first game line on, as rpl_log_seek() replays it, and each line is
+ * looked at as it is applied.  The state changes only when a game line
+ * is applied, so the views are rendered once after each game line (and
+ * once before the first) and every other line shares those of the line
+ * before it: the reveal and the opens show the state after the last game
+ * line, as rpl_log_seek() does.  Events are rendered for each line.
+ * Coverage compares the state before and after each game line, and
+ * takes its last look before the reveal, where rpl_log_coverage()'s
+ * replay ends.
  *
- * Everything is kept in one buffer of NUL-terminated texts, with four
+ * The views are kept in one buffer of NUL-terminated texts, with four
  * offsets a line; nothing is lent until the pass has verified.  A log
  * whose deal could not be known ahead (an imported deal, or a reveal that
- * does not make the log complete) is walked again with rpl_log_seek(),
- * and a pass that failed is run again as rpl_log_verify(), whose error is
- * the one every command reports.
+ * does not make the log complete) is walked again after the pass, by
+ * rpl_log_seek() and rpl_log_coverage(), and a pass that failed is run
+ * again as rpl_log_verify(), whose error is the one every command
+ * reports.
  */
 #include <string.h>
+
+#include <sodium.h>
 
 #include "log.h"
 
 #define NONE RPL__VIEWS_NONE
 
 struct walk {
-    struct rpl_log *log;
-    struct rpl__views *v;
-    int viewer;
-    bool knows_deal; /* the state knew the deal from the start */
-    bool started;
-    struct rpl__views_at cur; /* the views of the state now (events unused) */
+    const struct rpl_walk_opts *o;
+    struct rpl__views *v;     /* o->views: what is kept */
+    const uint8_t *seed;      /* the deal known from the start, or NULL */
+    bool started;             /* the replay has begun (start()) */
+    struct rpl__views_at cur; /* the views of the state now */
     size_t pending;           /* lines seen before the start, without views */
+    void *prev;               /* o->bits: the state before the line */
+    bool covered;             /* the coverage's last look is taken */
 };
 
-/* Ends the text begun at off with its NUL; returns off. */
-static size_t
-end_text(struct rpl__buf *b, size_t off)
-{
-    rpl__buf_add(b, "", 1);
-    return off;
-}
-
-/* What the views of log->st are told: the replay's, without the seed. */
+/* What the views and coverage of log->st are told: the replay's env. */
 static void
-view_env(struct rpl__env *env, const struct rpl_log *log)
+view_env(struct rpl__env *env, const struct rpl_log *log, const uint8_t *seed)
 {
     memset(env, 0, sizeof(*env));
     env->ctx = log->ctx;
@@ -54,27 +54,38 @@ view_env(struct rpl__env *env, const struct rpl_log *log)
     env->warn = rpl__no_warning;
     env->imported = log->rep.is_imported;
     env->version = log->version;
+    env->seed = seed;
 }
 
-/* The views of log->st now: public, the viewer's, the omniscient one. */
+/* Ends the text begun at off with its NUL; returns off. */
+static size_t
+end_text(struct rpl__buf *b, size_t off)
+{
+    rpl__buf_add(b, "", 1);
+    return off;
+}
+
+/* The views of log->st now: public, the viewer's, the omniscient one
+ * when the state knows the deal. */
 static void
-render(struct walk *w, const struct rpl_log *log, bool all)
+render(struct walk *w, const struct rpl_log *log)
 {
     struct rpl__buf *b = &w->v->b;
+    const int viewer = w->o->viewer;
     struct rpl__env env;
 
-    view_env(&env, log);
+    view_env(&env, log, NULL);
     w->cur.view = b->len;
     log->game->views->view_json(log->st, &env, RPL_VIEW_PUBLIC, b);
     end_text(b, w->cur.view);
     w->cur.seat = NONE;
-    if (w->viewer > 0 && (size_t)w->viewer <= log->seats) {
+    if (viewer > 0 && (size_t)viewer <= log->seats) {
         w->cur.seat = b->len;
-        log->game->views->view_json(log->st, &env, w->viewer, b);
+        log->game->views->view_json(log->st, &env, viewer, b);
         end_text(b, w->cur.seat);
     }
     w->cur.all = NONE;
-    if (all) {
+    if (w->seed) {
         w->cur.all = b->len;
         log->game->views->view_json(log->st, &env, RPL_VIEW_ALL, b);
         end_text(b, w->cur.all);
@@ -94,22 +105,59 @@ give_views(struct walk *w, size_t no)
 static enum rpl_status
 nomem(const struct walk *w, struct rpl_error *err)
 {
-    return w->v->b.failed ? rpl__err(err, RPL_E_NOMEM, 0, "out of memory")
-                          : RPL_OK;
+    return w->v && w->v->b.failed
+               ? rpl__err(err, RPL_E_NOMEM, 0, "out of memory")
+               : RPL_OK;
+}
+
+/* The coverage of the line ln (NULL: the last look, at the state). */
+static void
+cover(struct walk *w, const struct rpl_log *log, const struct rpl__line *ln)
+{
+    const struct rpl__game_coverage *c = rpl__coverage_hooks(log->game);
+    struct rpl__env env;
+
+    view_env(&env, log, w->seed);
+    c->cover(ln ? w->prev : log->st, log->st, ln, &env, w->o->bits);
 }
 
 static enum rpl_status
-walk_start(void *a, const struct rpl_log *log, bool knows_deal,
+walk_start(void *a, const struct rpl_log *log, const uint8_t *seed,
            struct rpl_error *err)
 {
     struct walk *w = a;
 
-    w->knows_deal = knows_deal;
+    w->seed = seed;
     w->started = true;
-    render(w, log, knows_deal);
-    for (size_t no = 1; no <= w->pending; no++)
-        give_views(w, no);
+    if (w->o->bits && rpl__coverage_hooks(log->game)->cover) {
+        w->prev = rpl__alloc(log->ctx, log->game->state_size);
+        if (!w->prev)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    }
+    if (w->v) {
+        render(w, log);
+        for (size_t no = 1; no <= w->pending; no++)
+            give_views(w, no);
+    }
     return nomem(w, err);
+}
+
+static enum rpl_status
+walk_before(void *a, const struct rpl_log *log, const struct rpl__line *ln,
+            struct rpl_error *err)
+{
+    struct walk *w = a;
+
+    (void)err;
+    if (!w->prev || w->covered)
+        return RPL_OK;
+    if (rpl__log_is_game_line(ln->text, ln->len)) {
+        memcpy(w->prev, log->st, log->game->state_size);
+    } else {
+        cover(w, log, NULL); /* the reveal */
+        w->covered = true;
+    }
+    return RPL_OK;
 }
 
 static enum rpl_status
@@ -118,8 +166,10 @@ walk_line(void *a, const struct rpl_log *log, const struct rpl__line *ln,
 {
     struct walk *w = a;
 
-    (void)ln;
-    render(w, log, w->knows_deal);
+    if (w->prev)
+        cover(w, log, ln);
+    if (w->v)
+        render(w, log);
     return nomem(w, err);
 }
 
@@ -128,14 +178,18 @@ walk_each(void *a, const struct rpl_log *log, const struct rpl__line *ln,
           bool is_header, struct rpl_error *err)
 {
     struct walk *w = a;
-    struct rpl__buf *b = &w->v->b;
-    struct rpl__views_at *at = &w->v->at[ln->no - 1];
+    struct rpl__buf *b;
+    struct rpl__views_at *at;
 
+    if (!w->v)
+        return RPL_OK;
+    b = &w->v->b;
+    at = &w->v->at[ln->no - 1];
     at->events = b->len;
     if (!is_header && rpl__log_is_game_line(ln->text, ln->len)) {
         struct rpl__env env;
 
-        view_env(&env, log);
+        view_env(&env, log, NULL);
         log->game->views->events_json(log->st, &env, ln, b);
     } else {
         rpl__log_events_own(log, ln, is_header, b);
@@ -148,17 +202,21 @@ walk_each(void *a, const struct rpl_log *log, const struct rpl__line *ln,
     return nomem(w, err);
 }
 
-/* A verify that passed and never reached a game line: the views of the
- * state it ends in, for every line. */
+/* A verify that passed: the views of a log that never reached a game
+ * line, and the coverage's last look when no reveal took it. */
 static enum rpl_status
 walk_end(void *a, const struct rpl_log *log, struct rpl_error *err)
 {
     struct walk *w = a;
 
-    if (!w->started) {
-        render(w, log, false);
+    if (w->v && !w->started) {
+        render(w, log);
         for (size_t no = 1; no <= w->pending; no++)
             give_views(w, no);
+    }
+    if (w->o->bits && !w->covered && rpl__coverage_hooks(log->game)->cover) {
+        cover(w, log, NULL);
+        w->covered = true;
     }
     return nomem(w, err);
 }
@@ -192,10 +250,10 @@ keep(struct rpl__views *v, char *text, size_t *off, struct rpl_ctx *ctx)
     rpl_free(ctx, text);
 }
 
-/* The walk after the pass, by rpl_log_seek(): what export did before the
- * one pass, for the logs it cannot serve. */
+/* The views by rpl_log_seek(), after the pass, for the logs it cannot
+ * serve: one line after the other, each view asked for. */
 static enum rpl_status
-walk_again(struct rpl_log *log, int viewer, struct rpl_error *err)
+views_again(struct rpl_log *log, int viewer, struct rpl_error *err)
 {
     struct rpl__views *v;
     enum rpl_status rc = views_new(log, err);
@@ -215,11 +273,11 @@ walk_again(struct rpl_log *log, int viewer, struct rpl_error *err)
         }
         if (rc == RPL_OK) {
             keep(v, text, &at->view, log->ctx);
+            text = NULL;
             if (viewer > 0 && (size_t)viewer <= log->seats)
                 rc = rpl_log_view_json(log, viewer, &text, err);
             if (rc == RPL_OK && text)
                 keep(v, text, &at->seat, log->ctx);
-            text = NULL;
         }
         if (rc == RPL_OK && log->is_complete) {
             rc = rpl_log_view_json(log, RPL_VIEW_ALL, &text, err);
@@ -235,8 +293,8 @@ walk_again(struct rpl_log *log, int viewer, struct rpl_error *err)
 }
 
 enum rpl_status
-rpl_log_verify_views(struct rpl_log *log, const struct rpl_verify_opts *opts,
-                     int viewer, struct rpl_report *rep)
+rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
+                    const struct rpl_walk_opts *walk, struct rpl_report *rep)
 {
     struct walk w;
     const struct rpl__observer obs = {
@@ -244,29 +302,38 @@ rpl_log_verify_views(struct rpl_log *log, const struct rpl_verify_opts *opts,
         .line = walk_line,
         .end = walk_end,
         .start = walk_start,
+        .before = walk_before,
         .each = walk_each,
         .deal_ahead = true,
     };
-    enum rpl_status rc;
+    enum rpl_status rc = RPL_OK;
 
     memset(rep, 0, sizeof(*rep));
-    rpl__log_views_free(log);
-    rc = views_new(log, &rep->error);
-    if (rc != RPL_OK)
-        return rc;
     memset(&w, 0, sizeof(w));
-    w.log = log;
+    w.o = walk;
+    rpl__log_views_free(log);
+    if (walk->views)
+        rc = views_new(log, &rep->error);
     w.v = log->views;
-    w.viewer = viewer;
-    rc = rpl__log_verify_with(log, opts, rep, &obs);
-    if (rc == RPL_OK && w.knows_deal == log->is_complete)
-        return RPL_OK;
+    if (walk->bits)
+        memset(walk->bits, 0, RPL_COVERAGE_WORDS * sizeof(walk->bits[0]));
+    if (rc == RPL_OK)
+        rc = rpl__log_verify_with(log, opts, rep, &obs);
+    if (rc == RPL_OK && !!w.seed == log->is_complete)
+        goto out;
     if (rc != RPL_OK)
         rc = rpl_log_verify(log, opts, rep); /* its error, and no views */
     else
         rpl__log_views_free(log);
-    if (rc == RPL_OK)
-        rc = walk_again(log, viewer, &rep->error);
+    if (rc == RPL_OK && walk->views)
+        rc = views_again(log, walk->viewer, &rep->error);
+    if (rc == RPL_OK && walk->bits)
+        rc = rpl_log_coverage(log, walk->bits, &rep->error);
+out:
+    if (w.prev) {
+        sodium_memzero(w.prev, log->game->state_size);
+        rpl__free(log->ctx, w.prev);
+    }
     return rc;
 }
 
@@ -281,7 +348,7 @@ rpl_log_line_views(const struct rpl_log *log, size_t no,
     memset(out, 0, sizeof(*out));
     if (!v || !log->is_verified)
         return rpl__err(err, RPL_E_STATE, 0,
-                        "no views: call rpl_log_verify_views() first");
+                        "no views: call rpl_log_verify_walk() first");
     if (no == 0 || no > v->nlines)
         return rpl__err(err, RPL_E_ARG, 0, "no line %zu (the log has %zu)", no,
                         v->nlines);

@@ -527,22 +527,31 @@ struct rpl_line_views {
     const char *all;    /* of RPL_VIEW_ALL; NULL unless the log is complete */
 };
 
-/* rpl_log_verify(), and in the same pass what every line shows the
- * viewer (a seat or RPL_VIEW_PUBLIC), read after with
- * rpl_log_line_views(): no second replay.  On a complete log the pass
- * reads the reveal line's secret first and replays knowing the deal, as
- * rpl_log_seek() does; it checks as much as rpl_log_verify(), and on
- * failure the status and rep are exactly rpl_log_verify()'s.  A log whose
- * deal cannot be known ahead (an imported deal, or a reveal on a log that
- * is not complete) is replayed once more after the pass.  The views are
- * taken as the replay shows them, without a seat's deliveries
- * (rpl_log_learn()).  RPL_E_NOMEM besides rpl_log_verify()'s errors. */
-RPL_API RPL_NODISCARD enum rpl_status
-rpl_log_verify_views(struct rpl_log *log, const struct rpl_verify_opts *opts,
-                     int viewer, struct rpl_report *rep) RPL_NONNULL(1, 4);
+/* What rpl_log_verify_walk() takes in its pass besides the verify. */
+struct rpl_walk_opts {
+    bool views;     /* every line's views, for rpl_log_line_views() */
+    int viewer;     /* with views: a seat whose view is taken too, or
+                       RPL_VIEW_PUBLIC */
+    uint64_t *bits; /* NULL, or RPL_COVERAGE_WORDS words that get what
+                       rpl_log_coverage() sets */
+};
 
-/* Line `no`'s views after rpl_log_verify_views() (RPL_E_STATE before
- * it, RPL_E_ARG for a line not in the log). */
+/* rpl_log_verify(), and in the same pass what walk asks for: no second
+ * replay.  On a complete log the pass reads the reveal line's secret
+ * first and replays knowing the deal, as rpl_log_seek() does; it checks
+ * as much as rpl_log_verify(), and on failure the status and rep are
+ * exactly rpl_log_verify()'s.  A log whose deal cannot be known ahead (an
+ * imported deal, or a reveal on a log that is not complete) is replayed
+ * again after the pass.  The views are the replay's, without a seat's
+ * deliveries (rpl_log_learn()).  RPL_E_NOMEM besides rpl_log_verify()'s
+ * errors. */
+RPL_API RPL_NODISCARD enum rpl_status
+rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
+                    const struct rpl_walk_opts *walk, struct rpl_report *rep)
+    RPL_NONNULL(1, 3, 4);
+
+/* Line `no`'s views after rpl_log_verify_walk() with views
+ * (RPL_E_STATE without them, RPL_E_ARG for a line not in the log). */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_line_views(const struct rpl_log *log, size_t no,
                    struct rpl_line_views *out, struct rpl_error *err)

@@ -1457,7 +1457,7 @@ END_TEST
 /* The log layer's keywords: one table, camelog(5)'s header keywords then
  * the body's own; everything else is a game's. */
 /* What rpl_log_seek() shows of line no, as camelog export showed it
- * before the one pass: the reference for rpl_log_verify_views(). */
+ * before the one pass: the reference for rpl_log_verify_walk(). */
 static void
 check_line_views(struct rpl_ctx *ctx, struct rpl_log *a, struct rpl_log *b,
                  size_t no, int viewer, const char *what)
@@ -1495,9 +1495,10 @@ check_line_views(struct rpl_ctx *ctx, struct rpl_log *a, struct rpl_log *b,
     rpl_free(ctx, all);
 }
 
-/* rpl_log_verify_views() of text against rpl_log_verify() and a replay
- * by rpl_log_seek(): the same status, report and error, and the same
- * views of every line.  Returns the status. */
+/* rpl_log_verify_walk() of text against rpl_log_verify() and a replay
+ * by rpl_log_seek() and rpl_log_coverage(): the same status, report and
+ * error, the same views of every line and the same coverage.  Returns the
+ * status. */
 static enum rpl_status
 check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
             const char *what)
@@ -1508,16 +1509,38 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
 
     ck_assert_int_eq(rpl_log_parse(ctx, &a, text, len, false, NULL), RPL_OK);
     ck_assert_int_eq(rpl_log_parse(ctx, &b, text, len, false, NULL), RPL_OK);
-    sa = rpl_log_verify_views(a, NULL, viewer, &ra);
+    uint64_t bits_a[RPL_COVERAGE_WORDS], bits_b[RPL_COVERAGE_WORDS];
+    const struct rpl_walk_opts walk = {true, viewer, bits_a};
+
+    sa = rpl_log_verify_walk(a, NULL, &walk, &ra);
     sb = rpl_log_verify(b, NULL, &rb);
-    ck_assert_msg(sa == sb, "%s: verify_views %d, verify %d (%s)", what,
-                  (int)sa, (int)sb, sa != RPL_OK ? ra.error.msg : rb.error.msg);
+    ck_assert_msg(sa == sb, "%s: verify_walk %d, verify %d (%s)", what, (int)sa,
+                  (int)sb, sa != RPL_OK ? ra.error.msg : rb.error.msg);
     ck_assert_int_eq(ra.progress, rb.progress);
     ck_assert_uint_eq(ra.error.line, rb.error.line);
     ck_assert_str_eq(ra.error.msg, rb.error.msg);
     ck_assert_msg(ra.commitments == rb.commitments,
                   "%s: %zu commitments, not %zu", what, (size_t)ra.commitments,
                   (size_t)rb.commitments);
+    if (sa == RPL_OK) {
+        struct rpl_log *c = NULL;
+        uint64_t bits_c[RPL_COVERAGE_WORDS];
+        const struct rpl_walk_opts cover = {.bits = bits_c};
+
+        ck_assert_int_eq(rpl_log_coverage(b, bits_b, NULL), RPL_OK);
+        ck_assert_msg(memcmp(bits_a, bits_b, sizeof(bits_a)) == 0,
+                      "%s: coverage", what);
+        /* The coverage alone, without views. */
+        ck_assert_int_eq(rpl_log_parse(ctx, &c, text, len, false, NULL),
+                         RPL_OK);
+        ck_assert_int_eq(rpl_log_verify_walk(c, NULL, &cover, &ra), RPL_OK);
+        ck_assert_msg(memcmp(bits_c, bits_b, sizeof(bits_c)) == 0,
+                      "%s: coverage without views", what);
+        ck_assert_int_eq(
+            rpl_log_line_views(c, 1, &(struct rpl_line_views){0}, NULL),
+            RPL_E_STATE);
+        rpl_log_free(c);
+    }
     if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
         for (size_t no = 1; no <= rpl_log_lines(b); no++)
             check_line_views(ctx, a, b, no, viewer, what);

@@ -140,6 +140,7 @@ play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     struct rpl_recorder *rec = NULL;
     struct rpl_report rep;
     struct rpl_verify_opts vopts;
+    struct rpl_walk_opts walk = {0};
     struct rpl_pubkey pub;
     struct rpl_error err;
     enum rpl_status st;
@@ -200,11 +201,11 @@ play(const struct corpus *c, struct rpl_ctx *ctx, const char *game, size_t cand,
     rpl_seckey_pubkey(c->dealer, &pub);
     memset(&vopts, 0, sizeof(vopts));
     vopts.pubkey = &pub;
-    st = rpl_log_verify(g->log, &vopts, &rep);
+    walk.bits = g->bits;
+    st = rpl_log_verify_walk(g->log, &vopts, &walk, &rep);
     if (st == RPL_OK) {
         snprintf(g->winner, sizeof(g->winner), "%s", rep.winner);
         snprintf(g->reason, sizeof(g->reason), "%s", rep.reason);
-        st = rpl_log_coverage(g->log, g->bits, &err);
     } else {
         err = rep.error;
     }

@@ -111,7 +111,7 @@ print_learned(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
     return rc;
 }
 
-/* Without --deliveries the one pass of rpl_log_verify_views() verifies
+/* Without --deliveries the one pass of rpl_log_verify_walk() verifies
  * and takes every line's views. */
 static int
 export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
@@ -131,7 +131,9 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
     if (o->deliveries) {
         st = rpl_log_verify(log, NULL, &rep);
     } else {
-        st = rpl_log_verify_views(log, NULL, o->viewer, &rep);
+        const struct rpl_walk_opts walk = {.views = true, .viewer = o->viewer};
+
+        st = rpl_log_verify_walk(log, NULL, &walk, &rep);
     }
     if (st != RPL_OK) {
         rpl_log_free(log);
