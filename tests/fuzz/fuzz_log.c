@@ -2,7 +2,8 @@
  * fuzz_log.c - libFuzzer target for everything that reads a log: the
  * gzip container (the input as a file's bytes), the canonical and the
  * lenient text parsers, verification, and on a valid log every replay
- * call (seek, views, descriptions, events, reveal, digest).
+ * call (seek, views, descriptions, events, reveal, digest); and the one
+ * pass of rpl_log_verify_walk(), whose verdict must be the verify's.
  *
  * Build and run: make fuzz (FUZZ_SECONDS=20 by default, as the Makefile
  * and README.md say).
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "replay.h"
 
@@ -42,19 +44,60 @@ replay_all(struct rpl_ctx *ctx, struct rpl_log *log)
         abort();
 }
 
+/* rpl_log_verify_walk(), which replays a complete log knowing its deal
+ * ahead, against rpl_log_verify(): the same verdict, the same coverage,
+ * and the views of the first and last lines those of rpl_log_seek(). */
+static void
+check_walk(struct rpl_ctx *ctx, const uint8_t *data, size_t size,
+           struct rpl_log *verified, enum rpl_status want)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+    struct rpl_line_views lv;
+    uint64_t bits[RPL_COVERAGE_WORDS], ref[RPL_COVERAGE_WORDS];
+    const struct rpl_walk_opts walk = {true, 1, bits};
+    const size_t n = rpl_log_lines(verified);
+    char *view = NULL;
+
+    if (rpl_log_parse(ctx, &log, (const char *)data, size, false, NULL) !=
+        RPL_OK)
+        abort();
+    if (rpl_log_verify_walk(log, NULL, &walk, &rep) != want)
+        abort(); /* a verdict the verify does not give */
+    if (want == RPL_OK) {
+        if (rpl_log_coverage(verified, ref, NULL) != RPL_OK ||
+            memcmp(bits, ref, sizeof(bits)) != 0)
+            abort();
+        for (size_t no = 1; no <= n; no += n > 1 ? n - 1 : 1) {
+            if (rpl_log_line_views(log, no, &lv, NULL) != RPL_OK ||
+                rpl_log_seek(verified, no, NULL) != RPL_OK ||
+                rpl_log_view_json(verified, RPL_VIEW_PUBLIC, &view, NULL) !=
+                    RPL_OK ||
+                strcmp(view, lv.view) != 0)
+                abort();
+            rpl_free(ctx, view);
+        }
+    }
+    rpl_log_free(log);
+}
+
 static void
 check_text(struct rpl_ctx *ctx, const uint8_t *data, size_t size, bool lenient)
 {
     struct rpl_log *log = NULL;
     struct rpl_report rep;
+    enum rpl_status st;
 
     if (rpl_log_parse(ctx, &log, (const char *)data, size, lenient, NULL) !=
         RPL_OK)
         return;
-    if (rpl_log_verify(log, NULL, &rep) == RPL_OK)
-        replay_all(ctx, log);
-    else if (rep.error.code == RPL_OK)
+    st = rpl_log_verify(log, NULL, &rep);
+    if (st != RPL_OK && rep.error.code == RPL_OK)
         abort(); /* a failure must say what failed */
+    if (!lenient)
+        check_walk(ctx, data, size, log, st);
+    if (st == RPL_OK)
+        replay_all(ctx, log);
     rpl_log_free(log);
 }
 
