@@ -156,6 +156,17 @@ rpl__tok_is(const struct rpl__tok *t, const char *s)
 
     return t->n == n && memcmp(t->p, s, n) == 0;
 }
+/* Whether the n bytes at p are the whole of the string s, compared byte
+ * by byte: the lookups in tables of names call no strlen per name. */
+static inline bool
+rpl__word_is(const char *s, const char *p, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n && s[i] != '\0' && s[i] == p[i])
+        i++;
+    return i == n && s[i] == '\0';
+}
 /* The index of the word t among names[0..n), -1 when it is none: the
  * keyword lookup of every game line, the first byte tested first. */
 int rpl__tok_find(const struct rpl__tok *t, const char *const *names, size_t n);

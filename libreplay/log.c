@@ -875,16 +875,23 @@ rpl_log_version(const struct rpl_log *log)
 
 /* ------------------------------------------------------------ replay */
 
-/* Whether a line after the header is a game line for the module: not
- * one of the body's keywords the log layer owns followed by a space
- * (each of those has tokens after it). */
+/* Whether a line after the header whose first token is kw (alone: its
+ * only token) is a game line for the module: not one of the body's
+ * keywords the log layer owns followed by a space (each of those has
+ * tokens after it). */
+static bool
+is_game_keyword(const struct rpl__tok *kw, bool alone)
+{
+    return alone || rpl__kw_body(kw) == RPL__KW_NONE;
+}
+
 bool
 rpl__log_is_game_line(const char *text, size_t len)
 {
     const char *sp = memchr(text, ' ', len);
     const struct rpl__tok kw = {text, sp ? (size_t)(sp - text) : len};
 
-    return !sp || rpl__kw_body(&kw) == RPL__KW_NONE;
+    return is_game_keyword(&kw, !sp);
 }
 
 enum rpl_status
@@ -959,18 +966,24 @@ seek_to(struct rpl_log *log, size_t no, const struct rpl__line *last,
     env_init(&env, log);
     if (log->is_complete)
         env.seed = log->seed;
+    /* Each body line split once, then applied if it is a game line: its
+     * first token tells (as rpl__log_is_game_line() tells from the text);
+     * every line of a verified log splits. */
     for (size_t i = log->pos + 1; i <= no; i++) {
-        size_t len = 0;
-        const char *text = rpl__log_line(log, i, &len);
         const bool is_split = i == no && last;
         struct rpl__line ln;
+        const struct rpl__line *line = is_split ? last : &ln;
 
-        if (i <= log->header_end || !rpl__log_is_game_line(text, len))
+        if (i <= log->header_end)
             continue;
-        rc = is_split ? RPL_OK : rpl__line_split(&ln, text, len, i, err);
-        if (rc == RPL_OK)
-            rc =
-                rpl__log_apply(log, is_split ? last : &ln, &env, &applied, err);
+        if (!is_split) {
+            size_t len = 0;
+            const char *text = rpl__log_line(log, i, &len);
+
+            rc = rpl__line_split(&ln, text, len, i, err);
+        }
+        if (rc == RPL_OK && is_game_keyword(&line->tok[0], line->ntok == 1))
+            rc = rpl__log_apply(log, line, &env, &applied, err);
         if (rc != RPL_OK) {
             log->pos = SIZE_MAX;
             return rc;

@@ -336,7 +336,7 @@ rpl__tok_find(const struct rpl__tok *t, const char *const *names, size_t n)
     if (t->n == 0)
         return -1;
     for (size_t i = 0; i < n; i++)
-        if (names[i][0] == t->p[0] && rpl__tok_is(t, names[i]))
+        if (names[i][0] == t->p[0] && rpl__word_is(names[i], t->p, t->n))
             return (int)i;
     return -1;
 }

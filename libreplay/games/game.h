@@ -459,8 +459,8 @@ enum rpl_status rpl__audit_scan(
 /* Rules and play: what verifying and recording a log needs (log.c,
  * rec.c, seat.c, coverage.c).  Every game has it. */
 struct rpl__game_play {
-    /* The `rules` line: checks it, stores the configuration, reports
-     * O/W warnings through env and sets *seats. */
+    /* The `rules` line, on a zeroed state: checks it, stores the
+     * configuration, reports O/W warnings through env and sets *seats. */
     enum rpl_status (*rules)(void *st, const struct rpl__line *ln,
                              const struct rpl__env *env, size_t *seats,
                              struct rpl_error *err);

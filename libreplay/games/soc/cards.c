@@ -164,7 +164,7 @@ const char *const rpl__soc_relic_tok[SOC_NRELICS] = {"armor", "excalibur",
 static bool
 tok_eq(const char *tok, const char *p, size_t n)
 {
-    return strlen(tok) == n && memcmp(tok, p, n) == 0;
+    return rpl__word_is(tok, p, n);
 }
 
 int

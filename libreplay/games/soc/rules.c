@@ -28,11 +28,16 @@ struct core {
     struct soc_rng r;
 };
 
-/* Validates cmd and applies it; the state is as it was on failure. */
+/* Validates cmd and applies it; the state is as it was on failure.  The
+ * hidden half (h, r) changes only in a state that knows the deal (the
+ * effects play it through rpl__soc_hid_step()): a public state, the
+ * verifier's, saves the public half alone, which holds no secret to
+ * wipe. */
 static enum rpl_status
 exec_line(struct soc_state *st, const struct soc_cmd *cmd,
           const struct rpl__env *env, size_t line, struct rpl_error *err)
 {
+    const bool knows = st->p.knows;
     struct core save;
     enum rpl_status rc;
 
@@ -40,18 +45,23 @@ exec_line(struct soc_state *st, const struct soc_cmd *cmd,
     if (rc != RPL_OK)
         return rc;
     memcpy(&save.p, &st->p, sizeof(save.p));
-    memcpy(&save.h, &st->h, sizeof(save.h));
-    memcpy(&save.r, &st->r, sizeof(save.r));
+    if (knows) {
+        memcpy(&save.h, &st->h, sizeof(save.h));
+        memcpy(&save.r, &st->r, sizeof(save.r));
+    }
     rc = rpl__soc_effects(st, cmd, env, line, err);
     if (rc != RPL_OK) {
         memcpy(&st->p, &save.p, sizeof(save.p));
-        memcpy(&st->h, &save.h, sizeof(save.h));
-        memcpy(&st->r, &save.r, sizeof(save.r));
+        if (knows) {
+            memcpy(&st->h, &save.h, sizeof(save.h));
+            memcpy(&st->r, &save.r, sizeof(save.r));
+        }
     } else if (st->m.on) {
         /* The bots' memory (memory.c, struct soc_mem). */
         rpl__soc_remember(st, &save.p, cmd);
     }
-    sodium_memzero(&save, sizeof(save));
+    if (knows)
+        sodium_memzero(&save, sizeof(save));
     return rc;
 }
 
@@ -187,7 +197,8 @@ rpl__soc_rules(void *st, const struct rpl__line *ln, const struct rpl__env *env,
         return rpl__err(err, RPL_E_RULES, ln->no,
                         "brave=on is the 3-player variant and needs "
                         "players=3 and traitor=on");
-    memset(s, 0, sizeof(*s));
+    /* The state comes zeroed (games/game.h): 87 KiB, mostly the
+     * journal, are not zeroed again at each replay from the start. */
     s->p.n = (uint8_t)n;
     s->p.traitor_on = traitor;
     s->p.brave = brave;
