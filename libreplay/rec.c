@@ -773,11 +773,7 @@ next_in_step(const struct rpl_recorder *rec, size_t turn)
     if (!step)
         return turn;
     for (size_t k = 1; k <= rec->seats; k++) {
-        bool is_in = false;
-
-        for (size_t i = 0; i < rec->nqueue; i++)
-            is_in = is_in || rec->queue[i].seat == k;
-        if ((step >> k & 1) && !is_in)
+        if ((step >> k & 1) && !rec->queue[k].is_queued)
             return k;
     }
     return 0;

@@ -10,11 +10,11 @@
 
 #include "games/game.h"
 
-/* A seat's submission held by the recorder: an action of a simultaneous
- * step until the step is complete, or a line waiting for its author's
- * signature. */
+/* A seat's submission held by the recorder (queue[seat]): an action of a
+ * simultaneous step until the step is complete, or a line waiting for its
+ * author's signature. */
 struct rpl__rec_sub {
-    size_t seat;
+    bool is_queued;
     bool has_sig;
     uint8_t sig[64];
     char action[RPL_MAX_LINE + 1];
@@ -71,8 +71,8 @@ struct rpl_recorder {
     void *pub_backup;
     void *sim; /* scratch: actions judged as if the seats before had acted */
     struct rpl__env pub_env;
-    struct rpl__rec_sub queue[RPL_MAX_SEATS]; /* ascending seats */
-    size_t nqueue;
+    struct rpl__rec_sub queue[RPL_MAX_SEATS + 1]; /* by seat: never moved */
+    size_t nqueue;    /* seats queued, written in seat order */
     bool is_flushing; /* the step is complete: its queue is being written */
     /* Entropy submitted before the start, written in seat order by it. */
     bool has_sub_entropy[RPL_MAX_SEATS + 1];

@@ -56,10 +56,17 @@ step_mask(const struct rpl_recorder *rec)
 static struct rpl__rec_sub *
 queued(struct rpl_recorder *rec, size_t seat)
 {
-    for (size_t i = 0; i < rec->nqueue; i++)
-        if (rec->queue[i].seat == seat)
-            return &rec->queue[i];
-    return NULL;
+    return rec->queue[seat].is_queued ? &rec->queue[seat] : NULL;
+}
+
+/* The first seat of the queue, the next written; 0 when it is empty. */
+static size_t
+queue_front(const struct rpl_recorder *rec)
+{
+    for (size_t k = 1; rec->nqueue > 0 && k <= rec->seats; k++)
+        if (rec->queue[k].is_queued)
+            return k;
+    return 0;
 }
 
 /* The scratch replay of judge(): the chain as it would be. */
@@ -215,19 +222,19 @@ rec_requests(struct rpl_recorder *rec)
         }
         return;
     }
-    for (size_t i = 0; i < rec->nqueue; i++) {
-        const struct rpl__rec_sub *q = &rec->queue[i];
+    for (size_t k = 1; k <= rec->seats; k++) {
+        const struct rpl__rec_sub *q = queued(rec, k);
         struct rpl_sign_request *r = &rec->req[rec->nreq];
         bool is_known = false;
         size_t len = 0, author = 0, no = 0;
 
-        if (q->has_sig || !rec->has_seat_key[q->seat])
+        if (!q || q->has_sig || !rec->has_seat_key[k])
             continue;
-        if (judge(rec, q->seat, q->action, r->text, &len, r->base, &is_known,
-                  &author, &no, r->label, NULL) != RPL_OK ||
+        if (judge(rec, k, q->action, r->text, &len, r->base, &is_known, &author,
+                  &no, r->label, NULL) != RPL_OK ||
             !is_known)
             continue;
-        r->seat = q->seat;
+        r->seat = k;
         r->line = no;
         /* The line commits: the label and its nonce let the seat
          * recompute the commitment of its own choice (camelog(5),
@@ -271,10 +278,11 @@ rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
         rec->is_flushing = true;
     while (rc == RPL_OK && rec->nqueue > 0 &&
            (rec->is_flushing || step_mask(rec) == 0)) {
-        struct rpl__rec_sub *q = &rec->queue[0];
+        const size_t k = queue_front(rec);
+        struct rpl__rec_sub *q = &rec->queue[k];
         struct rpl__emit e;
 
-        if (rec->has_seat_key[q->seat] && !q->has_sig)
+        if (rec->has_seat_key[k] && !q->has_sig)
             break;
         rc = rec->game->live->action(rec->st, &rec->env, q->action, &e, err);
         if (rc == RPL_OK)
@@ -290,8 +298,6 @@ rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
         if (rc != RPL_OK)
             break;
         sodium_memzero(q, sizeof(*q));
-        memmove(&rec->queue[0], &rec->queue[1],
-                (rec->nqueue - 1) * sizeof(rec->queue[0]));
         rec->nqueue--;
         rc = rpl__rec_drain(rec, err);
     }
@@ -324,19 +330,13 @@ static void
 add_queue(struct rpl_recorder *rec, size_t seat, const char *action,
           const uint8_t *sig)
 {
-    size_t i = rec->nqueue;
+    struct rpl__rec_sub *q = &rec->queue[seat];
 
-    while (i > 0 && rec->queue[i - 1].seat > seat) {
-        rec->queue[i] = rec->queue[i - 1];
-        i--;
-    }
-    memset(&rec->queue[i], 0, sizeof(rec->queue[i]));
-    rec->queue[i].seat = seat;
-    snprintf(rec->queue[i].action, sizeof(rec->queue[i].action), "%s", action);
-    if (sig) {
-        rec->queue[i].has_sig = true;
-        memcpy(rec->queue[i].sig, sig, 64);
-    }
+    q->is_queued = true;
+    snprintf(q->action, sizeof(q->action), "%s", action);
+    q->has_sig = sig ? true : false;
+    if (sig)
+        memcpy(q->sig, sig, 64);
     rec->nqueue++;
 }
 
@@ -381,7 +381,7 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
             return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
                           "this seat has no part in this step");
     } else if (rec->nqueue > 0) {
-        if (rec->queue[0].seat == seat)
+        if (queue_front(rec) == seat)
             return refuse(rec, why, err, RPL_E_STATE, "pending",
                           "this seat's signature is awaited first");
         return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
@@ -595,11 +595,10 @@ rpl__rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
         memcpy(rec->ent_sig[seat], sig, 64);
         return entropy_step(rec, err);
     }
-    for (size_t i = 0; i < rec->nqueue; i++)
-        if (rec->queue[i].seat == seat) {
-            rec->queue[i].has_sig = true;
-            memcpy(rec->queue[i].sig, sig, 64);
-        }
+    if (rec->queue[seat].is_queued) {
+        rec->queue[seat].has_sig = true;
+        memcpy(rec->queue[seat].sig, sig, 64);
+    }
     return rec_flush(rec, err);
 }
 
