@@ -641,27 +641,98 @@ rpl__rec_line_make(const struct rpl_recorder *rec, const struct rpl__emit *e,
     return rpl__line_split(&l->ln, l->text, len, no, err);
 }
 
-/* Writes one line made by rpl__rec_line_make(): the learned secret (a
- * player's choice), the module's check, the line, the delivery and the
- * seat's signature (made with seat_sk, or sig checked), and the line
- * applied to the public replica.  judged: what the game said of the line
- * when judge() applied it to the scratch state, which lets its signature
- * be checked before anything changes; NULL for a line not judged.  What
- * a line refused after that changed is the call's to undo (at the top). */
+/* The game's judgment of line l, made by rpl__rec_line_make(): the
+ * learned secret (a player's choice) and the line applied to st; *applied
+ * is what the game said.  The first step of writing a line
+ * (rpl__rec_line_append() is the rest). */
+enum rpl_status
+rpl__rec_line_apply(struct rpl_recorder *rec, struct rpl__rec_line *l,
+                    bool is_choice, struct rpl__applied *applied,
+                    struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    l->ln.no = rec->nlines + 1;
+    states_change(rec);
+    if (is_choice && l->e.label[0])
+        rc = rec->game->play->learn(rec->st, l->e.label, l->e.value, err);
+    memset(applied, 0, sizeof(*applied));
+    if (rc == RPL_OK)
+        rc = rec->game->play->apply(rec->st, &l->ln, &rec->env, applied, err);
+    return rc;
+}
+
+/* The rest of writing line l once applied to st: the line, the line
+ * applied to the public replica, the delivery and the seat's signature,
+ * made with seat_sk or sig (checked unless is_checked). */
+enum rpl_status
+rpl__rec_line_append(struct rpl_recorder *rec, const struct rpl__rec_line *l,
+                     const struct rpl__applied *applied,
+                     const struct rpl_seckey *seat_sk, const uint8_t *sig,
+                     bool is_checked, uint8_t *sig_out, struct rpl_error *err)
+{
+    const struct rpl__emit *e = &l->e;
+    uint8_t made[64];
+    uint8_t base[RPL__HASH];
+    struct rpl__applied pa;
+    enum rpl_status rc = append(rec, l->text, l->len, err);
+
+    memset(&pa, 0, sizeof(pa));
+    if (rc == RPL_OK)
+        rc = rec->game->play->apply(rec->pub, &l->ln, &rec->pub_env, &pa, err);
+    if (rc == RPL_OK && e->label[0]) {
+        const size_t to = applied->author
+                              ? applied->author
+                              : rpl__label_seat(e->label, rec->seats);
+
+        rc = add_delivery(rec, to, e, l->nonce, err);
+        /* The receiver of cards given checks the same commitment. */
+        if (rc == RPL_OK && applied->receiver && applied->receiver != to)
+            rc = add_delivery(rec, applied->receiver, e, l->nonce, err);
+    }
+    if (rc != RPL_OK)
+        return rc;
+    if (applied->opens_group)
+        memcpy(rec->group_base, rec->prev_head, RPL__HASH);
+    /* A key given for a line no seat authors signs nothing. */
+    if (!sig && (!seat_sk || !applied->author))
+        return RPL_OK;
+    if (!applied->author)
+        return rpl__err(err, RPL_E_SIG, rec->nlines,
+                        "a signature for a line no seat authors");
+    if (is_checked) {
+        memcpy(made, sig, sizeof(made));
+    } else {
+        memcpy(base,
+               applied->opens_group || applied->in_group ? rec->group_base
+                                                         : rec->prev_head,
+               RPL__HASH);
+        rc = seat_sig(rec, applied->author, base, seat_sk, sig, l->text, l->len,
+                      rec->nlines, made, err);
+    }
+    if (rc == RPL_OK)
+        rc = append_sig(rec, applied->author, made, err);
+    if (rc == RPL_OK && sig_out)
+        memcpy(sig_out, made, sizeof(made));
+    return rc;
+}
+
+/* Writes line l (rpl__rec_line_apply(), then rpl__rec_line_append()).
+ * judged: what the game said of it when judge() applied it to the
+ * scratch state, which lets its signature be checked before anything
+ * changes; NULL for a line not judged.  What a line refused after that
+ * changed is the call's to undo (at the top). */
 enum rpl_status
 rpl__rec_write_line(struct rpl_recorder *rec, struct rpl__rec_line *l,
                     bool is_choice, const struct rpl__applied *judged,
                     const struct rpl_seckey *seat_sk, const uint8_t *sig,
                     uint8_t *sig_out, struct rpl_error *err)
 {
-    const struct rpl__emit *e = &l->e;
     uint8_t made[64];
-    uint8_t base[RPL__HASH];
     struct rpl__applied applied;
-    bool is_signed = false; /* made holds the line's signature, checked */
-    enum rpl_status rc = RPL_OK;
+    bool is_checked = false; /* made holds the line's signature, checked */
+    enum rpl_status rc;
 
-    l->ln.no = rec->nlines + 1;
     if (judged && (seat_sk || sig)) {
         /* Its author and base are known before it is applied: its
          * signature is checked first (rec_flush() asks again for one
@@ -677,53 +748,16 @@ rpl__rec_write_line(struct rpl_recorder *rec, struct rpl__rec_line *l,
                      seat_sk, sig, l->text, l->len, rec->nlines + 1, made, err);
         if (rc != RPL_OK)
             return rc;
-        is_signed = true;
+        is_checked = true;
     }
-    states_change(rec);
-    if (is_choice && e->label[0])
-        rc = rec->game->play->learn(rec->st, e->label, e->value, err);
-    memset(&applied, 0, sizeof(applied));
-    if (rc == RPL_OK)
-        rc = rec->game->play->apply(rec->st, &l->ln, &rec->env, &applied, err);
+    rc = rpl__rec_line_apply(rec, l, is_choice, &applied, err);
     if (rc == RPL_OK && judged && applied.author != judged->author)
         rc = rpl__err(err, RPL_E_STATE, rec->nlines + 1,
                       "the line is not the one judged");
     if (rc == RPL_OK)
-        rc = append(rec, l->text, l->len, err);
-    if (rc == RPL_OK) {
-        struct rpl__applied pa;
-
-        memset(&pa, 0, sizeof(pa));
-        rc = rec->game->play->apply(rec->pub, &l->ln, &rec->pub_env, &pa, err);
-    }
-    if (rc == RPL_OK && e->label[0]) {
-        const size_t to = applied.author
-                              ? applied.author
-                              : rpl__label_seat(e->label, rec->seats);
-
-        rc = add_delivery(rec, to, e, l->nonce, err);
-        /* The receiver of cards given checks the same commitment. */
-        if (rc == RPL_OK && applied.receiver && applied.receiver != to)
-            rc = add_delivery(rec, applied.receiver, e, l->nonce, err);
-    }
-    if (rc == RPL_OK && applied.opens_group)
-        memcpy(rec->group_base, rec->prev_head, RPL__HASH);
-    memcpy(base,
-           applied.opens_group || applied.in_group ? rec->group_base
-                                                   : rec->prev_head,
-           RPL__HASH);
-    if (rc == RPL_OK && !is_signed && (seat_sk || sig) && applied.author) {
-        rc = seat_sig(rec, applied.author, base, seat_sk, sig, l->text, l->len,
-                      rec->nlines, made, err);
-        is_signed = rc == RPL_OK;
-    } else if (rc == RPL_OK && !is_signed && sig) {
-        rc = rpl__err(err, RPL_E_SIG, rec->nlines,
-                      "a signature for a line no seat authors");
-    }
-    if (rc == RPL_OK && is_signed)
-        rc = append_sig(rec, applied.author, made, err);
-    if (rc == RPL_OK && is_signed && sig_out)
-        memcpy(sig_out, made, sizeof(made));
+        rc = rpl__rec_line_append(rec, l, &applied, is_checked ? NULL : seat_sk,
+                                  is_checked ? made : sig, is_checked, sig_out,
+                                  err);
     return rc;
 }
 

@@ -206,6 +206,16 @@ enum rpl_status rpl__rec_line_make(const struct rpl_recorder *rec,
                                    const struct rpl__emit *e, size_t no,
                                    struct rpl__rec_line *l,
                                    struct rpl_error *err);
+enum rpl_status rpl__rec_line_apply(struct rpl_recorder *rec,
+                                    struct rpl__rec_line *l, bool is_choice,
+                                    struct rpl__applied *applied,
+                                    struct rpl_error *err);
+enum rpl_status rpl__rec_line_append(struct rpl_recorder *rec,
+                                     const struct rpl__rec_line *l,
+                                     const struct rpl__applied *applied,
+                                     const struct rpl_seckey *seat_sk,
+                                     const uint8_t *sig, bool is_checked,
+                                     uint8_t *sig_out, struct rpl_error *err);
 enum rpl_status rpl__rec_write_line(struct rpl_recorder *rec,
                                     struct rpl__rec_line *l, bool is_choice,
                                     const struct rpl__applied *judged,

@@ -14,12 +14,14 @@
  * once its base is certain: at once for a vote (the group's base), for
  * other lines once the lines before it are known.
  *
- * Each line is made and applied once a state: judge() makes a queued
- * line (commitment, split) into the seat's slot and applies it to the
- * scratch state, going on from the seat judged before it; the flush
+ * Each line is made once and applied once a state.  The scratch state
+ * judges only ahead: a line that waits (a step's, or one awaiting its
+ * signature) is made by judge() into the seat's slot and applied to the
+ * scratch state, going on from the seat judged before it, and the flush
  * writes that same line to st and pub when every seat before it was
- * queued when it was judged, and judges it again only when one was a
- * stand-in.
+ * queued when it was judged (judging it again only when one was a
+ * stand-in); a line written at once (write_now()) is judged by writing
+ * it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -362,6 +364,44 @@ rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
     return rc;
 }
 
+/* A submission that no seat comes before and no signature waits for (the
+ * turn of a seat without a key): the game judges its line as it writes
+ * it to st, a refused one taken back with the call (rec.c, "One undo"),
+ * never on the scratch state first. */
+static enum rpl_status
+write_now(struct rpl_recorder *rec, size_t seat, const char *action,
+          struct rpl_refusal *why, struct rpl_error *err)
+{
+    const size_t no = rec->nlines + 1;
+    struct rpl__rec_line l;
+    struct rpl__applied applied;
+    struct rpl__emit e;
+    enum rpl_status rc =
+        rec->game->live->action(rec->st, &rec->env, action, &e, err);
+
+    if (rc == RPL_OK)
+        rc = rpl__rec_line_make(rec, &e, no, &l, err);
+    sodium_memzero(&e, sizeof(e));
+    if (rc == RPL_OK)
+        rc = rpl__rec_line_apply(rec, &l, true, &applied, err);
+    if (rc == RPL_OK && applied.author != seat && applied.author != 0)
+        rc = rpl__err(err, RPL_E_RULES, no, "the line's author is p%zu",
+                      applied.author);
+    if (rc == RPL_OK) {
+        rc = rpl__rec_line_append(rec, &l, &applied, NULL, NULL, false, NULL,
+                                  err);
+    } else {
+        if (err)
+            err->line = no;
+        refuse_text(why, "not-allowed", "the action is not allowed now");
+    }
+    sodium_memzero(&l, sizeof(l));
+    if (rc == RPL_OK)
+        rc = rpl__rec_drain(rec, err);
+    rec_requests(rec);
+    return rc;
+}
+
 /* The refusals every submission gets before the game judges it. */
 static enum rpl_status
 need_live(struct rpl_recorder *rec, struct rpl_refusal *why,
@@ -459,6 +499,8 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
         rc = rpl__err(err, RPL_E_STATE, rec->nlines + 1,
                       "p%zu is not the seat to act (p%zu is)", seat,
                       rec->game->play->turn(rec->st));
+    if (rc == RPL_OK && !mask && !sig && !rec->has_seat_key[seat])
+        return write_now(rec, seat, action, why, err);
     if (rc == RPL_OK) {
         q->is_judged = false;
         rc = judge(rec, seat, action, err);
