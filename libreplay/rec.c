@@ -7,6 +7,19 @@
  * (so an illegal one changes nothing), the dealer's derived lines follow
  * it, and every private message gets its commitment the moment it is
  * sent, with the nonce kept for the seat that receives it.
+ *
+ * One undo: a call that records changes nothing when it fails, whichever
+ * layer fails (the game refusing a line, a limit, the journal's write).
+ * Its frame (rec_journal.c call_begin() and rec_end()) marks the
+ * recorder once at the start of the call, rpl__rec_mark() keeping what a
+ * call may change (struct rpl__rec_mark, rec.h), puts it back with
+ * rpl__rec_undo() on any failure, and drops the mark with
+ * rpl__rec_unmark(), its secrets zeroed.  st and pub are copied at most
+ * once a call, when it first changes them (states_change()); nothing
+ * below the frame keeps a mark of its own.  A signature is checked before
+ * its line is written (seat_sig(); for a queued line, against what judge()
+ * made of it), so that a refused one has changed nothing and
+ * rec_flush() can ask for it again and go on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,6 +86,188 @@ appendf(struct rpl_recorder *rec, struct rpl_error *err, const char *fmt, ...)
                         "line longer than %u bytes (RPL_MAX_LINE)",
                         RPL_MAX_LINE);
     return append(rec, line, (size_t)n, err);
+}
+
+/* ------------------------------------------------------------ one undo */
+
+static void
+req_copy(struct rpl_sign_request *to, const struct rpl_sign_request *from)
+{
+    to->seat = from->seat;
+    to->line = from->line;
+    memcpy(to->text, from->text, strlen(from->text) + 1);
+    memcpy(to->base, from->base, sizeof(to->base));
+    memcpy(to->label, from->label, sizeof(to->label));
+    memcpy(to->nonce, from->nonce, sizeof(to->nonce));
+    to->has_nonce = from->has_nonce;
+}
+
+void
+rpl__rec_mark(struct rpl_recorder *rec)
+{
+    struct rpl__rec_mark *m = &rec->mark;
+
+    m->is_set = true;
+    m->has_states = false;
+    m->text_len = rec->text.len;
+    m->nlines = rec->nlines;
+    memcpy(m->head, rec->head, RPL__HASH);
+    memcpy(m->prev_head, rec->prev_head, RPL__HASH);
+    memcpy(m->group_base, rec->group_base, RPL__HASH);
+    m->ndeliv = rec->ndeliv;
+    m->moves = rec->moves;
+    m->last_is_seal = rec->last_is_seal;
+    memcpy(m->jtag, rec->jtag, sizeof(m->jtag));
+    m->nqueue = rec->nqueue;
+    m->is_flushing = rec->is_flushing;
+    for (size_t k = 1; k <= rec->seats; k++) {
+        const struct rpl__rec_sub *q = &rec->queue[k];
+        struct rpl__rec_held *h = &m->queue[k];
+
+        h->is_queued = q->is_queued;
+        if (!q->is_queued)
+            continue;
+        h->has_sig = q->has_sig;
+        memcpy(h->sig, q->sig, sizeof(h->sig));
+        memcpy(h->action, q->action, strlen(q->action) + 1);
+    }
+    m->nreq = rec->nreq;
+    for (size_t i = 0; i < rec->nreq; i++)
+        req_copy(&m->req[i], &rec->req[i]);
+    m->started = rec->started;
+    if (rec->started)
+        return;
+    m->pre.starting = rec->starting;
+    memcpy(m->pre.seed, rec->seed, sizeof(m->pre.seed));
+    m->pre.env_seed = rec->env.seed;
+    memcpy(m->pre.entropy, rec->entropy, sizeof(m->pre.entropy));
+    m->pre.nentropy = rec->nentropy;
+    m->pre.entropy_seat = rec->entropy_seat;
+    memcpy(m->pre.pledge, rec->pledge, sizeof(m->pre.pledge));
+    memcpy(m->pre.value, rec->value, sizeof(m->pre.value));
+    m->pre.pledged = rec->pledged;
+    m->pre.revealed = rec->revealed;
+    m->pre.is_pledged = rec->is_pledged;
+    memcpy(m->pre.reveal_base, rec->reveal_base, sizeof(m->pre.reveal_base));
+    m->pre.abandoned = rec->abandoned;
+    memcpy(m->pre.has_sub_entropy, rec->has_sub_entropy,
+           sizeof(m->pre.has_sub_entropy));
+    memcpy(m->pre.sub_entropy, rec->sub_entropy, sizeof(m->pre.sub_entropy));
+    memcpy(m->pre.has_ent_sig, rec->has_ent_sig, sizeof(m->pre.has_ent_sig));
+    memcpy(m->pre.ent_sig, rec->ent_sig, sizeof(m->pre.ent_sig));
+}
+
+/* st and pub are about to change: the mark keeps them as the call found
+ * them (the first time in a call), and rec->sim no longer goes on from
+ * st. */
+static void
+states_change(struct rpl_recorder *rec)
+{
+    struct rpl__rec_mark *m = &rec->mark;
+
+    rec->sim_seat = 0;
+    if (!m->is_set || m->has_states)
+        return;
+    memcpy(rec->backup, rec->st, rec->game->state_size);
+    memcpy(rec->pub_backup, rec->pub, rec->game->state_size);
+    m->has_states = true;
+}
+
+void
+rpl__rec_undo(struct rpl_recorder *rec)
+{
+    const struct rpl__rec_mark *m = &rec->mark;
+
+    if (!m->is_set)
+        return;
+    if (m->has_states) {
+        memcpy(rec->st, rec->backup, rec->game->state_size);
+        memcpy(rec->pub, rec->pub_backup, rec->game->state_size);
+    }
+    rec->text.len = m->text_len;
+    rec->text.failed = false;
+    if (rec->text.p)
+        rec->text.p[m->text_len] = '\0';
+    rec->nlines = m->nlines;
+    memcpy(rec->head, m->head, RPL__HASH);
+    memcpy(rec->prev_head, m->prev_head, RPL__HASH);
+    memcpy(rec->group_base, m->group_base, RPL__HASH);
+    if (rec->ndeliv > m->ndeliv)
+        sodium_memzero(rec->deliv + m->ndeliv,
+                       (rec->ndeliv - m->ndeliv) * sizeof(*rec->deliv));
+    rec->ndeliv = m->ndeliv;
+    rec->moves = m->moves;
+    rec->last_is_seal = m->last_is_seal;
+    memcpy(rec->jtag, m->jtag, sizeof(rec->jtag));
+    /* The queue as it was, and no judgment of it: one made in the call
+     * may rest on a submission the call undoes. */
+    for (size_t k = 1; k <= rec->seats; k++) {
+        struct rpl__rec_sub *q = &rec->queue[k];
+        const struct rpl__rec_held *h = &m->queue[k];
+
+        rpl__rec_sub_drop(q);
+        if (!h->is_queued)
+            continue;
+        q->is_queued = true;
+        q->has_sig = h->has_sig;
+        memcpy(q->sig, h->sig, sizeof(q->sig));
+        memcpy(q->action, h->action, strlen(h->action) + 1);
+    }
+    rec->nqueue = m->nqueue;
+    rec->is_flushing = m->is_flushing;
+    rec->sim_seat = 0;
+    for (size_t i = 0; i < m->nreq; i++)
+        req_copy(&rec->req[i], &m->req[i]);
+    rec->nreq = m->nreq;
+    if (m->started)
+        return;
+    rec->started = false;
+    rec->starting = m->pre.starting;
+    memcpy(rec->seed, m->pre.seed, sizeof(rec->seed));
+    rec->env.seed = m->pre.env_seed;
+    memcpy(rec->entropy, m->pre.entropy, sizeof(rec->entropy));
+    rec->nentropy = m->pre.nentropy;
+    rec->entropy_seat = m->pre.entropy_seat;
+    memcpy(rec->pledge, m->pre.pledge, sizeof(rec->pledge));
+    memcpy(rec->value, m->pre.value, sizeof(rec->value));
+    rec->pledged = m->pre.pledged;
+    rec->revealed = m->pre.revealed;
+    rec->is_pledged = m->pre.is_pledged;
+    memcpy(rec->reveal_base, m->pre.reveal_base, sizeof(rec->reveal_base));
+    rec->abandoned = m->pre.abandoned;
+    memcpy(rec->has_sub_entropy, m->pre.has_sub_entropy,
+           sizeof(rec->has_sub_entropy));
+    memcpy(rec->sub_entropy, m->pre.sub_entropy, sizeof(rec->sub_entropy));
+    memcpy(rec->has_ent_sig, m->pre.has_ent_sig, sizeof(rec->has_ent_sig));
+    memcpy(rec->ent_sig, m->pre.ent_sig, sizeof(rec->ent_sig));
+}
+
+void
+rpl__rec_unmark(struct rpl_recorder *rec)
+{
+    struct rpl__rec_mark *m = &rec->mark;
+
+    if (!m->is_set)
+        return;
+    /* pub holds nothing secret: the lines written, without the seed. */
+    if (m->has_states)
+        sodium_memzero(rec->backup, rec->game->state_size);
+    for (size_t k = 1; k <= rec->seats; k++) {
+        struct rpl__rec_held *h = &m->queue[k];
+
+        if (!h->is_queued)
+            continue;
+        sodium_memzero(h->action, strlen(h->action));
+        sodium_memzero(h->sig, sizeof(h->sig));
+        h->is_queued = false;
+    }
+    for (size_t i = 0; i < m->nreq; i++) {
+        sodium_memzero(m->req[i].text, strlen(m->req[i].text));
+        sodium_memzero(m->req[i].nonce, sizeof(m->req[i].nonce));
+    }
+    if (!m->started)
+        sodium_memzero(&m->pre, sizeof(m->pre));
+    m->is_set = false;
 }
 
 void
@@ -316,19 +511,15 @@ out:
     return RPL_OK;
 }
 
-/* Signs the line just appended for seat with sk (its key must be the
- * header's), or appends sig, the seat's own signature, once it verifies.
- * sig_out (may be NULL) receives the signature. */
+/* The signature of seat on line (len bytes, the log's line no) against
+ * base: made with sk (its key must be the header's), or sig_in checked.
+ * Changes nothing: a line is checked before it is written. */
 static enum rpl_status
-sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
-          const struct rpl_seckey *sk, const uint8_t *sig_in, uint8_t *sig_out,
-          struct rpl_error *err)
+seat_sig(const struct rpl_recorder *rec, size_t seat, const uint8_t *base,
+         const struct rpl_seckey *sk, const uint8_t *sig_in, const char *line,
+         size_t len, size_t no, uint8_t sig[64], struct rpl_error *err)
 {
     struct rpl_pubkey pk;
-    uint8_t sig[64];
-    char sig_line[RPL_SIG_LINE_MAX];
-    const char *line;
-    size_t len;
 
     if (sk) {
         rpl_seckey_pubkey(sk, &pk);
@@ -338,31 +529,52 @@ sign_last(struct rpl_recorder *rec, size_t seat, const uint8_t *base,
                             "the key given for p%zu is not its key in the "
                             "header",
                             seat);
-    } else if (!rec->has_seat_key[seat]) {
-        return rpl__err(err, RPL_E_SIG, rec->nlines,
+        rpl__sig_sign(sk, base, line, len, sig);
+        return RPL_OK;
+    }
+    if (!rec->has_seat_key[seat])
+        return rpl__err(err, RPL_E_SIG, no,
                         "p%zu has no key in the header: its lines go "
                         "unsigned",
                         seat);
-    }
-    /* The last line: between the previous LF and the final one. */
-    len = 0;
-    line = rec->text.p + rec->text.len - 1;
-    while (line > rec->text.p && line[-1] != '\n') {
-        line--;
-        len++;
-    }
-    if (sk) {
-        rpl__sig_sign(sk, base, line, len, sig);
-    } else {
-        memcpy(sig, sig_in, sizeof(sig));
-        if (!rpl__sig_verify(&rec->seat_key[seat], base, line, len, sig))
-            return rpl__err(err, RPL_E_SIG, rec->nlines,
-                            "the signature of p%zu does not verify", seat);
-    }
-    if (sig_out)
-        memcpy(sig_out, sig, sizeof(sig));
+    memcpy(sig, sig_in, 64);
+    if (!rpl__sig_verify(&rec->seat_key[seat], base, line, len, sig))
+        return rpl__err(err, RPL_E_SIG, no,
+                        "the signature of p%zu does not verify", seat);
+    return RPL_OK;
+}
+
+static enum rpl_status
+append_sig(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
+           struct rpl_error *err)
+{
+    char sig_line[RPL_SIG_LINE_MAX];
+
     return append(rec, sig_line,
                   rpl__sig_line(sig_line, sizeof(sig_line), seat, sig), err);
+}
+
+/* Appends line and, when sk or sig_in is given, seat's signature of it
+ * against base, checked first (sig_out, when not NULL, receives it). */
+static enum rpl_status
+append_signed(struct rpl_recorder *rec, const char *line, size_t len,
+              size_t seat, const uint8_t *base, const struct rpl_seckey *sk,
+              const uint8_t *sig_in, uint8_t *sig_out, struct rpl_error *err)
+{
+    uint8_t sig[64];
+    const bool is_signed = sk || sig_in;
+    enum rpl_status rc = RPL_OK;
+
+    if (is_signed)
+        rc = seat_sig(rec, seat, base, sk, sig_in, line, len, rec->nlines + 1,
+                      sig, err);
+    if (rc == RPL_OK)
+        rc = append(rec, line, len, err);
+    if (rc == RPL_OK && is_signed)
+        rc = append_sig(rec, seat, sig, err);
+    if (rc == RPL_OK && is_signed && sig_out)
+        memcpy(sig_out, sig, sizeof(sig));
+    return rc;
 }
 
 static enum rpl_status
@@ -406,90 +618,176 @@ add_delivery(struct rpl_recorder *rec, size_t seat, const struct rpl__emit *e,
     return RPL_OK;
 }
 
-/* Writes one emitted line: its commitment, the learned secret (a
- * player's choice), the module's check, the line, the delivery and the
- * seat's signature (made with seat_sk, or sig checked), and the line
- * applied to the public replica.  A refused line changes nothing. */
+enum rpl_status
+rpl__rec_line_make(const struct rpl_recorder *rec, const struct rpl__emit *e,
+                   size_t no, struct rpl__rec_line *l, struct rpl_error *err)
+{
+    size_t len = strlen(e->line);
+
+    memcpy(&l->e, e, sizeof(*e));
+    memcpy(l->text, e->line, len + 1);
+    if (e->label[0]) {
+        uint8_t commit[RPL__HASH];
+
+        rpl__commit(commit, l->nonce, rec->seed, rec->id, e->label, e->value,
+                    rec->env.version);
+        l->text[len++] = ' ';
+        rpl__hex(l->text + len, commit, sizeof(commit));
+        len += 2 * RPL__HASH;
+    } else {
+        memset(l->nonce, 0, sizeof(l->nonce));
+    }
+    l->len = len;
+    return rpl__line_split(&l->ln, l->text, len, no, err);
+}
+
+/* The game's judgment of line l, made by rpl__rec_line_make(): the
+ * learned secret (a player's choice) and the line applied to st; *applied
+ * is what the game said.  The first step of writing a line
+ * (rpl__rec_line_append() is the rest). */
+enum rpl_status
+rpl__rec_line_apply(struct rpl_recorder *rec, struct rpl__rec_line *l,
+                    bool is_choice, struct rpl__applied *applied,
+                    struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    l->ln.no = rec->nlines + 1;
+    states_change(rec);
+    if (is_choice && l->e.label[0])
+        rc = rec->game->play->learn(rec->st, l->e.label, l->e.value, err);
+    memset(applied, 0, sizeof(*applied));
+    if (rc == RPL_OK)
+        rc = rec->game->play->apply(rec->st, &l->ln, &rec->env, applied, err);
+    return rc;
+}
+
+/* The rest of writing line l once applied to st: the line, the line
+ * applied to the public replica, the delivery and the seat's signature,
+ * made with seat_sk or sig (checked unless is_checked). */
+enum rpl_status
+rpl__rec_line_append(struct rpl_recorder *rec, const struct rpl__rec_line *l,
+                     const struct rpl__applied *applied,
+                     const struct rpl_seckey *seat_sk, const uint8_t *sig,
+                     bool is_checked, uint8_t *sig_out, struct rpl_error *err)
+{
+    const struct rpl__emit *e = &l->e;
+    uint8_t made[64];
+    uint8_t base[RPL__HASH];
+    struct rpl__applied pa;
+    enum rpl_status rc = append(rec, l->text, l->len, err);
+
+    memset(&pa, 0, sizeof(pa));
+    if (rc == RPL_OK)
+        rc = rec->game->play->apply(rec->pub, &l->ln, &rec->pub_env, &pa, err);
+    if (rc == RPL_OK && e->label[0]) {
+        const size_t to = applied->author
+                              ? applied->author
+                              : rpl__label_seat(e->label, rec->seats);
+
+        rc = add_delivery(rec, to, e, l->nonce, err);
+        /* The receiver of cards given checks the same commitment. */
+        if (rc == RPL_OK && applied->receiver && applied->receiver != to)
+            rc = add_delivery(rec, applied->receiver, e, l->nonce, err);
+    }
+    if (rc != RPL_OK)
+        return rc;
+    if (applied->opens_group)
+        memcpy(rec->group_base, rec->prev_head, RPL__HASH);
+    /* A key given for a line no seat authors signs nothing. */
+    if (!sig && (!seat_sk || !applied->author))
+        return RPL_OK;
+    if (!applied->author)
+        return rpl__err(err, RPL_E_SIG, rec->nlines,
+                        "a signature for a line no seat authors");
+    if (is_checked) {
+        memcpy(made, sig, sizeof(made));
+    } else {
+        memcpy(base,
+               applied->opens_group || applied->in_group ? rec->group_base
+                                                         : rec->prev_head,
+               RPL__HASH);
+        rc = seat_sig(rec, applied->author, base, seat_sk, sig, l->text, l->len,
+                      rec->nlines, made, err);
+    }
+    if (rc == RPL_OK)
+        rc = append_sig(rec, applied->author, made, err);
+    if (rc == RPL_OK && sig_out)
+        memcpy(sig_out, made, sizeof(made));
+    return rc;
+}
+
+/* Writes line l (rpl__rec_line_apply(), then rpl__rec_line_append()).
+ * judged: what the game said of it when judge() applied it to the
+ * scratch state, which lets its signature be checked before anything
+ * changes; NULL for a line not judged.  What a line refused after that
+ * changed is the call's to undo (at the top). */
+enum rpl_status
+rpl__rec_write_line(struct rpl_recorder *rec, struct rpl__rec_line *l,
+                    bool is_choice, const struct rpl__applied *judged,
+                    const struct rpl_seckey *seat_sk, const uint8_t *sig,
+                    uint8_t *sig_out, struct rpl_error *err)
+{
+    uint8_t made[64];
+    struct rpl__applied applied;
+    bool is_checked = false; /* made holds the line's signature, checked */
+    enum rpl_status rc;
+
+    if (judged && (seat_sk || sig)) {
+        /* Its author and base are known before it is applied: its
+         * signature is checked first (rec_flush() asks again for one
+         * that fails). */
+        if (!judged->author)
+            return sig ? rpl__err(err, RPL_E_SIG, rec->nlines + 1,
+                                  "a signature for a line no seat authors")
+                       : RPL_OK;
+        rc =
+            seat_sig(rec, judged->author,
+                     judged->in_group && !judged->opens_group ? rec->group_base
+                                                              : rec->head,
+                     seat_sk, sig, l->text, l->len, rec->nlines + 1, made, err);
+        if (rc != RPL_OK)
+            return rc;
+        is_checked = true;
+    }
+    rc = rpl__rec_line_apply(rec, l, is_choice, &applied, err);
+    if (rc == RPL_OK && judged && applied.author != judged->author)
+        rc = rpl__err(err, RPL_E_STATE, rec->nlines + 1,
+                      "the line is not the one judged");
+    if (rc == RPL_OK)
+        rc = rpl__rec_line_append(rec, l, &applied, is_checked ? NULL : seat_sk,
+                                  is_checked ? made : sig, is_checked, sig_out,
+                                  err);
+    return rc;
+}
+
+/* Writes one emitted line (rpl__rec_write_line(), not judged). */
 enum rpl_status
 rpl__rec_write_emit(struct rpl_recorder *rec, const struct rpl__emit *e,
                     bool is_choice, const struct rpl_seckey *seat_sk,
                     const uint8_t *sig, uint8_t *sig_out, struct rpl_error *err)
 {
-    char line[sizeof(e->line) + 2 + 2 * RPL__HASH];
-    uint8_t commit[RPL__HASH];
-    uint8_t nonce[RPL__HASH];
-    uint8_t base[RPL__HASH];
-    struct rpl__applied applied;
-    struct rpl__line ln;
-    const size_t mark = rec->text.len;
-    const size_t lines = rec->nlines;
-    const size_t ndeliv = rec->ndeliv;
-    uint8_t head[RPL__HASH];
-    uint8_t prev_head[RPL__HASH];
-    enum rpl_status rc;
-    size_t len = strlen(e->line);
+    struct rpl__rec_line l;
+    enum rpl_status rc = rpl__rec_line_make(rec, e, rec->nlines + 1, &l, err);
 
-    memcpy(head, rec->head, RPL__HASH);
-    memcpy(prev_head, rec->prev_head, RPL__HASH);
-
-    memcpy(line, e->line, len + 1);
-    if (e->label[0]) {
-        rpl__commit(commit, nonce, rec->seed, rec->id, e->label, e->value,
-                    rec->env.version);
-        line[len++] = ' ';
-        rpl__hex(line + len, commit, sizeof(commit));
-        len += 2 * RPL__HASH;
-    }
-    memcpy(rec->backup, rec->st, rec->game->state_size);
-    rc = rpl__line_split(&ln, line, len, rec->nlines + 1, err);
-    if (rc == RPL_OK && is_choice && e->label[0])
-        rc = rec->game->play->learn(rec->st, e->label, e->value, err);
-    memset(&applied, 0, sizeof(applied));
     if (rc == RPL_OK)
-        rc = rec->game->play->apply(rec->st, &ln, &rec->env, &applied, err);
-    if (rc == RPL_OK)
-        rc = append(rec, line, len, err);
-    memcpy(rec->pub_backup, rec->pub, rec->game->state_size);
-    if (rc == RPL_OK) {
-        struct rpl__applied pa;
-
-        memset(&pa, 0, sizeof(pa));
-        rc = rec->game->play->apply(rec->pub, &ln, &rec->pub_env, &pa, err);
-    }
-    if (rc == RPL_OK && e->label[0]) {
-        const size_t to = applied.author
-                              ? applied.author
-                              : rpl__label_seat(e->label, rec->seats);
-
-        rc = add_delivery(rec, to, e, nonce, err);
-        /* The receiver of cards given checks the same commitment. */
-        if (rc == RPL_OK && applied.receiver && applied.receiver != to)
-            rc = add_delivery(rec, applied.receiver, e, nonce, err);
-    }
-    if (rc == RPL_OK && applied.opens_group)
-        memcpy(rec->group_base, rec->prev_head, RPL__HASH);
-    memcpy(base,
-           applied.opens_group || applied.in_group ? rec->group_base
-                                                   : rec->prev_head,
-           RPL__HASH);
-    if (rc == RPL_OK && (seat_sk || sig) && applied.author)
-        rc = sign_last(rec, applied.author, base, seat_sk, sig, sig_out, err);
-    else if (rc == RPL_OK && sig)
-        rc = rpl__err(err, RPL_E_SIG, rec->nlines,
-                      "a signature for a line no seat authors");
-    if (rc != RPL_OK) {
-        memcpy(rec->st, rec->backup, rec->game->state_size);
-        memcpy(rec->pub, rec->pub_backup, rec->game->state_size);
-        rec->text.len = mark;
-        if (rec->text.p)
-            rec->text.p[mark] = '\0';
-        rec->nlines = lines;
-        memcpy(rec->head, head, RPL__HASH);
-        memcpy(rec->prev_head, prev_head, RPL__HASH);
-        rec->ndeliv = ndeliv;
-    }
-    sodium_memzero(nonce, sizeof(nonce));
+        rc = rpl__rec_write_line(rec, &l, is_choice, NULL, seat_sk, sig,
+                                 sig_out, err);
+    sodium_memzero(&l, sizeof(l));
     return rc;
+}
+
+/* Empties a seat's slot of the queue, its secrets zeroed. */
+void
+rpl__rec_sub_drop(struct rpl__rec_sub *q)
+{
+    sodium_memzero(q->action, strlen(q->action));
+    sodium_memzero(q->sig, sizeof(q->sig));
+    sodium_memzero(&q->line, sizeof(q->line));
+    q->is_queued = false;
+    q->has_sig = false;
+    q->is_judged = false;
+    q->is_exact = false;
 }
 
 /* Writes the dealer's lines until a seat must act or the game is over. */
@@ -504,19 +802,6 @@ rpl__rec_drain(struct rpl_recorder *rec, struct rpl_error *err)
     return rc;
 }
 
-/* Drops the lines appended since mark (a failed call). */
-static void
-undo_to(struct rpl_recorder *rec, size_t mark, size_t lines,
-        const uint8_t head[RPL__HASH], const uint8_t prev_head[RPL__HASH])
-{
-    rec->text.len = mark;
-    if (rec->text.p)
-        rec->text.p[mark] = '\0';
-    rec->nlines = lines;
-    memcpy(rec->head, head, RPL__HASH);
-    memcpy(rec->prev_head, prev_head, RPL__HASH);
-}
-
 /* Format 2: a seat's value, after the sealed start, in any order; it
  * must match the seat's pledge.  Signed against reveal_base. */
 static enum rpl_status
@@ -524,9 +809,7 @@ entropy2(struct rpl_recorder *rec, size_t seat, const uint8_t entropy[32],
          const struct rpl_seckey *seat_sk, const uint8_t *sig, uint8_t *sig_out,
          struct rpl_error *err)
 {
-    const size_t mark = rec->text.len;
-    const size_t lines = rec->nlines;
-    uint8_t head[RPL__HASH], prev_head[RPL__HASH], check[RPL__HASH];
+    uint8_t check[RPL__HASH];
     char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
@@ -547,16 +830,11 @@ entropy2(struct rpl_recorder *rec, size_t seat, const uint8_t entropy[32],
     if (sodium_memcmp(check, rec->pledge[seat], RPL__HASH) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, 0,
                         "the entropy does not match p%zu's pledge", seat);
-    memcpy(head, rec->head, RPL__HASH);
-    memcpy(prev_head, rec->prev_head, RPL__HASH);
-    rc = append(rec, line, rpl__entropy_line(line, sizeof(line), seat, entropy),
-                err);
-    if (rc == RPL_OK && (seat_sk || sig))
-        rc = sign_last(rec, seat, rec->reveal_base, seat_sk, sig, sig_out, err);
-    if (rc != RPL_OK) {
-        undo_to(rec, mark, lines, head, prev_head);
+    rc = append_signed(rec, line,
+                       rpl__entropy_line(line, sizeof(line), seat, entropy),
+                       seat, rec->reveal_base, seat_sk, sig, sig_out, err);
+    if (rc != RPL_OK)
         return rc;
-    }
     memcpy(rec->value[seat], entropy, 32);
     rec->revealed |= 1u << (seat - 1);
     return RPL_OK;
@@ -568,9 +846,6 @@ rpl__rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
                 uint8_t *sig_out, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
-    const size_t mark = rec->text.len;
-    const size_t lines = rec->nlines;
-    uint8_t head[RPL__HASH], prev_head[RPL__HASH];
     char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
     const char *code = "phase";
@@ -590,18 +865,12 @@ rpl__rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
         rc = rpl__err(err, RPL_E_SIG, 0,
                       "this seat has no key: its lines go unsigned");
     } else {
-        memcpy(head, rec->head, RPL__HASH);
-        memcpy(prev_head, rec->prev_head, RPL__HASH);
-        rc = append(rec, line,
-                    rpl__pledge_line(line, sizeof(line), seat, pledge), err);
-        if (rc == RPL_OK && (seat_sk || sig))
-            rc = sign_last(rec, seat, rec->pledge_base, seat_sk, sig, sig_out,
-                           err);
-        if (rc != RPL_OK) {
-            undo_to(rec, mark, lines, head, prev_head);
-            if (rc == RPL_E_SIG)
-                code = "signature";
-        } else {
+        rc = append_signed(rec, line,
+                           rpl__pledge_line(line, sizeof(line), seat, pledge),
+                           seat, rec->pledge_base, seat_sk, sig, sig_out, err);
+        if (rc == RPL_E_SIG) {
+            code = "signature";
+        } else if (rc == RPL_OK) {
             memcpy(rec->pledge[seat], pledge, 32);
             rec->pledged |= 1u << (seat - 1);
             return RPL_OK;
@@ -683,10 +952,6 @@ rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
                       uint8_t *sig_out, struct rpl_error *err)
 {
     char line[RPL_ENTROPY_LINE_MAX];
-    const size_t mark = rec->text.len;
-    const size_t lines = rec->nlines;
-    uint8_t head[RPL__HASH];
-    uint8_t prev_head[RPL__HASH];
     enum rpl_status rc;
 
     if (rec->started)
@@ -696,21 +961,12 @@ rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
     if (seat == 0 || seat > rec->seats || seat <= rec->entropy_seat)
         return rpl__err(err, RPL_E_ARG, 0,
                         "entropy of p%zu: one per seat, in seat order", seat);
-    memcpy(head, rec->head, RPL__HASH);
-    memcpy(prev_head, rec->prev_head, RPL__HASH);
-    rc = append(rec, line, rpl__entropy_line(line, sizeof(line), seat, entropy),
-                err);
-    if (rc == RPL_OK && (seat_sk || sig))
-        rc = sign_last(rec, seat, rec->prev_head, seat_sk, sig, sig_out, err);
-    if (rc != RPL_OK) {
-        rec->text.len = mark;
-        if (rec->text.p)
-            rec->text.p[mark] = '\0';
-        rec->nlines = lines;
-        memcpy(rec->head, head, RPL__HASH);
-        memcpy(rec->prev_head, prev_head, RPL__HASH);
+    /* Format 1 signs against the chain before the line. */
+    rc = append_signed(rec, line,
+                       rpl__entropy_line(line, sizeof(line), seat, entropy),
+                       seat, rec->head, seat_sk, sig, sig_out, err);
+    if (rc != RPL_OK)
         return rc;
-    }
     memcpy(rec->entropy[rec->nentropy++], entropy, 32);
     rec->entropy_seat = seat;
     return RPL_OK;
@@ -730,6 +986,7 @@ rpl__rec_begin_play(struct rpl_recorder *rec, struct rpl_error *err)
         rpl__seed(rec->seed, rec->id, rec->secret,
                   (const uint8_t(*)[32])rec->entropy, rec->nentropy);
     rec->env.seed = rec->seed;
+    states_change(rec);
     if (rec->env.imported)
         rc = rpl__import_hooks(rec->game)->import_deal(
             rec->st, &rec->env, rec->deal_ptrs, rec->first, err);
@@ -773,11 +1030,7 @@ next_in_step(const struct rpl_recorder *rec, size_t turn)
     if (!step)
         return turn;
     for (size_t k = 1; k <= rec->seats; k++) {
-        bool is_in = false;
-
-        for (size_t i = 0; i < rec->nqueue; i++)
-            is_in = is_in || rec->queue[i].seat == k;
-        if ((step >> k & 1) && !is_in)
+        if ((step >> k & 1) && !rec->queue[k].is_queued)
             return k;
     }
     return 0;
@@ -849,6 +1102,7 @@ rpl__rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
         return rpl__err(err, RPL_E_STATE, 0,
                         "the reveal comes after the game's end");
     rc = rec->last_is_seal ? RPL_OK : rpl__rec_seal(rec, err);
+    states_change(rec);
     if (rc == RPL_OK)
         rc = rec->game->play->reveal(rec->st, &rec->env, rec->nlines + 1, err);
     if (rc == RPL_OK)

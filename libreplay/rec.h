@@ -10,21 +10,110 @@
 
 #include "games/game.h"
 
-/* A seat's submission held by the recorder: an action of a simultaneous
- * step until the step is complete, or a line waiting for its author's
- * signature. */
+/* A line as the recorder writes it, made once from a game's emit
+ * (rpl__rec_line_make()): the commitment appended, its nonce kept for the
+ * delivery, the text split.  The tokens point into text: a line is never
+ * copied once made. */
+struct rpl__rec_line {
+    struct rpl__emit e;
+    char text[sizeof(struct rpl__emit) + 2 + 2 * RPL__HASH];
+    size_t len;
+    uint8_t nonce[RPL__HASH]; /* the commitment's, when e.label[0] */
+    struct rpl__line ln;
+};
+
+/* The chain of a scratch replay (rec_live.c judge()): as it would be. */
+struct rpl__rec_sim {
+    uint8_t head[RPL__HASH];
+    uint8_t group_base[RPL__HASH];
+    bool is_head_known;  /* every line before is a real submission's */
+    bool is_group_known; /* the group opened on a known chain */
+    size_t lines;        /* lines the replay wrote, sigs included */
+};
+
+/* A seat's submission held by the recorder (queue[seat]): an action of a
+ * simultaneous step until the step is complete, or a line waiting for its
+ * author's signature. */
 struct rpl__rec_sub {
-    size_t seat;
+    bool is_queued;
     bool has_sig;
     uint8_t sig[64];
     char action[RPL_MAX_LINE + 1];
+    /* What judge() made of it, kept while it holds: is_judged while the
+     * log has judged_lines lines and the seats before it queued are
+     * judged_before (bit K for seat K); is_exact when every seat before it
+     * in its step was queued, so that line is the one the flush writes
+     * (the same lines come before it), whatever the chain by then. */
+    bool is_judged;
+    bool is_exact;
+    size_t judged_lines;
+    uint64_t judged_before;
+    struct rpl__rec_line line;
+    struct rpl__applied applied;
+    uint8_t base[RPL__HASH]; /* its sig base, certain when is_known */
+    bool is_known;
+    size_t line_no;
+};
+
+/* A seat's queued submission as a mark keeps it (its action to its NUL). */
+struct rpl__rec_held {
+    bool is_queued;
+    bool has_sig;
+    uint8_t sig[64];
+    char action[RPL_MAX_LINE + 1];
+};
+
+/* What one call may change, as the call found it: taken by
+ * rpl__rec_mark() at the start of every call that records, put back by
+ * rpl__rec_undo() when the call fails, dropped by rpl__rec_unmark()
+ * with its secrets zeroed (rec.c, at the top).  st and pub are copied
+ * (to rec->backup and rec->pub_backup) only once the call changes them;
+ * pre only while the game has not started, the only time those fields
+ * change.  A field of struct rpl_recorder that a call changes is kept
+ * here. */
+struct rpl__rec_mark {
+    bool is_set;
+    bool has_states;
+    size_t text_len;
+    size_t nlines;
+    uint8_t head[RPL__HASH];
+    uint8_t prev_head[RPL__HASH];
+    uint8_t group_base[RPL__HASH];
+    size_t ndeliv;
+    uint64_t moves;
+    bool last_is_seal;
+    uint8_t jtag[32];
+    size_t nqueue;
+    bool is_flushing;
+    struct rpl__rec_held queue[RPL_MAX_SEATS + 1];
+    size_t nreq;
+    struct rpl_sign_request req[RPL_MAX_SEATS];
+    bool started;
+    struct {
+        bool starting;
+        uint8_t seed[32];
+        const uint8_t *env_seed;
+        uint8_t entropy[RPL_MAX_SEATS][32];
+        size_t nentropy;
+        size_t entropy_seat;
+        uint8_t pledge[RPL_MAX_SEATS + 1][32];
+        uint8_t value[RPL_MAX_SEATS + 1][32];
+        uint32_t pledged, revealed;
+        bool is_pledged;
+        uint8_t reveal_base[32];
+        size_t abandoned;
+        bool has_sub_entropy[RPL_MAX_SEATS + 1];
+        uint8_t sub_entropy[RPL_MAX_SEATS + 1][32];
+        bool has_ent_sig[RPL_MAX_SEATS + 1];
+        uint8_t ent_sig[RPL_MAX_SEATS + 1][64];
+    } pre;
 };
 
 struct rpl_recorder {
     struct rpl_ctx *ctx;
     const struct rpl__game *game;
     void *st;
-    void *backup; /* the state before an action, restored on refusal */
+    void *backup; /* st as the call found it (struct rpl__rec_mark) */
     struct rpl__env env;
     struct rpl__buf text;
     size_t nlines;
@@ -68,11 +157,17 @@ struct rpl_recorder {
      * the written lines applied without the seed, as a verifier of the log in
      * progress applies them; its turn() is the public turn. */
     void *pub;
-    void *pub_backup;
+    void *pub_backup; /* pub as the call found it */
     void *sim; /* scratch: actions judged as if the seats before had acted */
+    /* What sim holds past st, for the next judge() to go on from: st and
+     * the lines of the seats of the open step through sim_seat, each one
+     * queued (none a stand-in), the dealer's lines after the last one not
+     * yet; 0 when it holds nothing reusable (st changed since). */
+    size_t sim_seat;
+    struct rpl__rec_sim sim_at;
     struct rpl__env pub_env;
-    struct rpl__rec_sub queue[RPL_MAX_SEATS]; /* ascending seats */
-    size_t nqueue;
+    struct rpl__rec_sub queue[RPL_MAX_SEATS + 1]; /* by seat: never moved */
+    size_t nqueue;    /* seats queued, written in seat order */
     bool is_flushing; /* the step is complete: its queue is being written */
     /* Entropy submitted before the start, written in seat order by it. */
     bool has_sub_entropy[RPL_MAX_SEATS + 1];
@@ -99,9 +194,35 @@ struct rpl_recorder {
     bool is_nosync;      /* rpl_rec_set_fsync(rec, false): tests, benchmarks */
     /* The write(2) the journal uses: tests inject failures. */
     ssize_t (*write_fn)(int fd, const void *buf, size_t len);
+
+    struct rpl__rec_mark mark; /* the call under way */
 };
 
 /* rec.c, for the other files of the recorder. */
+void rpl__rec_mark(struct rpl_recorder *rec);
+void rpl__rec_undo(struct rpl_recorder *rec);
+void rpl__rec_unmark(struct rpl_recorder *rec);
+enum rpl_status rpl__rec_line_make(const struct rpl_recorder *rec,
+                                   const struct rpl__emit *e, size_t no,
+                                   struct rpl__rec_line *l,
+                                   struct rpl_error *err);
+enum rpl_status rpl__rec_line_apply(struct rpl_recorder *rec,
+                                    struct rpl__rec_line *l, bool is_choice,
+                                    struct rpl__applied *applied,
+                                    struct rpl_error *err);
+enum rpl_status rpl__rec_line_append(struct rpl_recorder *rec,
+                                     const struct rpl__rec_line *l,
+                                     const struct rpl__applied *applied,
+                                     const struct rpl_seckey *seat_sk,
+                                     const uint8_t *sig, bool is_checked,
+                                     uint8_t *sig_out, struct rpl_error *err);
+enum rpl_status rpl__rec_write_line(struct rpl_recorder *rec,
+                                    struct rpl__rec_line *l, bool is_choice,
+                                    const struct rpl__applied *judged,
+                                    const struct rpl_seckey *seat_sk,
+                                    const uint8_t *sig, uint8_t *sig_out,
+                                    struct rpl_error *err);
+void rpl__rec_sub_drop(struct rpl__rec_sub *q);
 enum rpl_status rpl__rec_write_emit(struct rpl_recorder *rec,
                                     const struct rpl__emit *e, bool is_choice,
                                     const struct rpl_seckey *seat_sk,

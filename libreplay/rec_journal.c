@@ -24,7 +24,8 @@
  * PATH, fsyncs, and only then returns.  The record goes first, so that a
  * line on disk never lacks what the dealer needs to go on (a card's
  * value).  On a write failure both files are cut back to their lengths
- * before the call and the recorder is restored from a snapshot.
+ * before the call and the recorder is undone to the call's mark (rec.c,
+ * "One undo").
  *
  * Resume rebuilds the recorder from the first record and replays the
  * calls (the recorder is deterministic given S, the id and the calls);
@@ -50,11 +51,6 @@
 
 #include "rec.h"
 
-struct rpl__rec_snap {
-    struct rpl_recorder r;
-    uint8_t *st; /* st, then pub: 2 * state_size bytes */
-};
-
 static const char *
 errno_text(int e, char *buf, size_t cap)
 {
@@ -62,85 +58,21 @@ errno_text(int e, char *buf, size_t cap)
     return buf;
 }
 
+/* The start of a call that records: the recorder is marked (rec.c). */
 static enum rpl_status
-rec_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
-          struct rpl_error *err)
+rec_begin(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    struct rpl__rec_snap *s;
-    const size_t n = rec->game->state_size;
-
-    *snap = NULL;
     rec->cmd.len = 0;
     rec->cmd.failed = false;
     if (rec->is_closed)
         return rpl__err(err, RPL_E_STATE, 0,
                         "the recorder is closed: its game was written");
-    if (rec->jfd < 0 || rec->is_replaying)
-        return RPL_OK;
-    if (rec->is_broken)
+    if (rec->jfd >= 0 && !rec->is_replaying && rec->is_broken)
         return rpl__err(err, RPL_E_IO, 0,
                         "the journal could not be repaired after a write "
                         "failure");
-    s = rpl__alloc(rec->ctx, sizeof(*s));
-    if (!s)
-        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    s->st = rpl__alloc(rec->ctx, 2 * n);
-    if (!s->st) {
-        rpl__free(rec->ctx, s);
-        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    }
-    memcpy(&s->r, rec, sizeof(*rec));
-    memcpy(s->st, rec->st, n);
-    memcpy(s->st + n, rec->pub, n);
-    *snap = s;
+    rpl__rec_mark(rec);
     return RPL_OK;
-}
-
-static void
-snap_free(struct rpl_recorder *rec, struct rpl__rec_snap *s)
-{
-    if (!s)
-        return;
-    sodium_memzero(s->st, 2 * rec->game->state_size);
-    sodium_memzero(&s->r, sizeof(s->r));
-    rpl__free(rec->ctx, s->st);
-    rpl__free(rec->ctx, s);
-}
-
-/* Puts the recorder back as the snapshot found it; what it owns now (the
- * buffers, the files) stays. */
-static void
-restore(struct rpl_recorder *rec, const struct rpl__rec_snap *s)
-{
-    const struct rpl_recorder now = *rec;
-    const size_t n = rec->game->state_size;
-
-    memcpy(rec, &s->r, sizeof(*rec));
-    rec->st = now.st;
-    rec->backup = now.backup;
-    rec->pub = now.pub;
-    rec->pub_backup = now.pub_backup;
-    rec->sim = now.sim;
-    memcpy(rec->st, s->st, n);
-    memcpy(rec->pub, s->st + n, n);
-    rec->text.p = now.text.p;
-    rec->text.cap = now.text.cap;
-    rec->text.failed = false;
-    if (rec->text.p)
-        rec->text.p[rec->text.len] = '\0';
-    rec->start = now.start;
-    rec->start_cap = now.start_cap;
-    rec->deliv = now.deliv;
-    rec->deliv_cap = now.deliv_cap;
-    rec->secret = now.secret;
-    rec->cmd = now.cmd;
-    rec->jfd = now.jfd;
-    rec->sfd = now.sfd;
-    rec->jpath = now.jpath;
-    rec->journaled = now.journaled;
-    rec->secrets_len = now.secrets_len;
-    rec->is_broken = now.is_broken;
-    rec->write_fn = now.write_fn;
 }
 
 static void
@@ -341,42 +273,50 @@ out:
     return rc;
 }
 
+/* The end of a call begun by rec_begin(): its journal record (cmd) and
+ * lines written when rc is RPL_OK; on any failure, the call's or the
+ * journal's, both files cut back and the recorder put back as the mark
+ * found it. */
 static enum rpl_status
-rec_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
-        enum rpl_status rc, struct rpl_refusal *why, struct rpl_error *err)
+rec_end(struct rpl_recorder *rec, enum rpl_status rc, struct rpl_refusal *why,
+        struct rpl_error *err)
 {
     size_t written = 0;
 
-    if (!snap) {
+    if (!rec->mark.is_set) {
         rec->cmd.len = 0;
         return rc;
     }
-    if (rc == RPL_OK && rec->cmd.failed)
-        rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
-    if (rc == RPL_OK && rec->cmd.len > 0)
-        rc = write_record(rec, 'c', rec->cmd.p, rec->cmd.len, &written, err);
-    if (rc == RPL_OK && rec->text.len > rec->journaled)
-        rc = write_all(rec, rec->jfd, rec->text.p + rec->journaled,
-                       rec->text.len - rec->journaled, "journal", err);
-    if (rc == RPL_OK) {
-        rec->journaled = rec->text.len;
-        rec->secrets_len += (off_t)written;
-    } else {
-        if (err && err->code == RPL_E_IO && why) {
-            snprintf(why->code, sizeof(why->code), "io");
-            snprintf(why->text, sizeof(why->text),
-                     "the journal could not be written: nothing was "
-                     "accepted");
+    if (rec->jfd >= 0 && !rec->is_replaying) {
+        if (rc == RPL_OK && rec->cmd.failed)
+            rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+        if (rc == RPL_OK && rec->cmd.len > 0)
+            rc =
+                write_record(rec, 'c', rec->cmd.p, rec->cmd.len, &written, err);
+        if (rc == RPL_OK && rec->text.len > rec->journaled)
+            rc = write_all(rec, rec->jfd, rec->text.p + rec->journaled,
+                           rec->text.len - rec->journaled, "journal", err);
+        if (rc == RPL_OK) {
+            rec->journaled = rec->text.len;
+            rec->secrets_len += (off_t)written;
+        } else {
+            if (err && err->code == RPL_E_IO && why) {
+                snprintf(why->code, sizeof(why->code), "io");
+                snprintf(why->text, sizeof(why->text),
+                         "the journal could not be written: nothing was "
+                         "accepted");
+            }
+            if (ftruncate(rec->sfd, rec->secrets_len) != 0 ||
+                ftruncate(rec->jfd, (off_t)rec->journaled) != 0)
+                rec->is_broken = true;
         }
-        if (ftruncate(rec->sfd, rec->secrets_len) != 0 ||
-            ftruncate(rec->jfd, (off_t)snap->r.journaled) != 0)
-            rec->is_broken = true;
-        restore(rec, snap);
     }
+    if (rc != RPL_OK)
+        rpl__rec_undo(rec);
+    rpl__rec_unmark(rec);
     if (rec->cmd.p)
         sodium_memzero(rec->cmd.p, rec->cmd.cap);
     rec->cmd.len = 0;
-    snap_free(rec, snap);
     return rc;
 }
 
@@ -1063,28 +1003,27 @@ out:
 
 /* The frame of every public call that changes the recorder: a refusal
  * or failure changes nothing, the journal included.  call_begin() clears
- * err and why and takes the snapshot; call_end() adds the journal record
+ * err and why and marks the recorder; call_end() adds the journal record
  * of cmd (seat, sig, data[0..len)) when rc is RPL_OK and writes the
  * journal, or undoes the call. */
 static enum rpl_status
-call_begin(struct rpl_recorder *rec, struct rpl__rec_snap **snap,
-           struct rpl_refusal *why, struct rpl_error *err)
+call_begin(struct rpl_recorder *rec, struct rpl_refusal *why,
+           struct rpl_error *err)
 {
     rpl__err_clear(err);
     if (why)
         memset(why, 0, sizeof(*why));
-    return rec_begin(rec, snap, err);
+    return rec_begin(rec, err);
 }
 
 static enum rpl_status
-call_end(struct rpl_recorder *rec, struct rpl__rec_snap *snap,
-         enum rpl_status rc, unsigned cmd, size_t seat, const uint8_t *sig,
-         const void *data, size_t len, struct rpl_refusal *why,
-         struct rpl_error *err)
+call_end(struct rpl_recorder *rec, enum rpl_status rc, unsigned cmd,
+         size_t seat, const uint8_t *sig, const void *data, size_t len,
+         struct rpl_refusal *why, struct rpl_error *err)
 {
     if (rc == RPL_OK)
         rec_cmd(rec, cmd, seat, sig, data, len, NULL, 0);
-    return rec_end(rec, snap, rc, why, err);
+    return rec_end(rec, rc, why, err);
 }
 
 enum rpl_status
@@ -1112,9 +1051,8 @@ rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
                 const uint8_t entropy[32], const struct rpl_seckey *seat_sk,
                 struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
     uint8_t sig[64];
-    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
+    enum rpl_status rc = call_begin(rec, NULL, err);
 
     for (size_t k = 1; rc == RPL_OK && k <= rec->seats; k++)
         if (rec->has_sub_entropy[k])
@@ -1123,7 +1061,7 @@ rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
                           "rpl_rec_submit_entropy()");
     if (rc == RPL_OK)
         rc = rpl__rec_entropy_line(rec, seat, entropy, seat_sk, NULL, sig, err);
-    rc = call_end(rec, snap, rc, RPL__CMD_ENTROPY, seat, seat_sk ? sig : NULL,
+    rc = call_end(rec, rc, RPL__CMD_ENTROPY, seat, seat_sk ? sig : NULL,
                   entropy, 32, NULL, err);
     sodium_memzero(sig, sizeof(sig));
     return rc;
@@ -1134,14 +1072,13 @@ rpl_rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
                const struct rpl_seckey *seat_sk, const uint8_t *sig,
                struct rpl_refusal *why, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
     uint8_t made[64];
-    enum rpl_status rc = call_begin(rec, &snap, why, err);
+    enum rpl_status rc = call_begin(rec, why, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_pledge(rec, seat, pledge, seat_sk, sig, made, why, err);
-    rc = call_end(rec, snap, rc, RPL__CMD_PLEDGE, seat,
-                  seat_sk || sig ? made : NULL, pledge, 32, why, err);
+    rc = call_end(rec, rc, RPL__CMD_PLEDGE, seat, seat_sk || sig ? made : NULL,
+                  pledge, 32, why, err);
     sodium_memzero(made, sizeof(made));
     return rc;
 }
@@ -1150,26 +1087,22 @@ enum rpl_status
 rpl_rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, why, err);
+    enum rpl_status rc = call_begin(rec, why, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_pledged(rec, why, err);
-    return call_end(rec, snap, rc, RPL__CMD_PLEDGED, 0, NULL, NULL, 0, why,
-                    err);
+    return call_end(rec, rc, RPL__CMD_PLEDGED, 0, NULL, NULL, 0, why, err);
 }
 
 enum rpl_status
 rpl_rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, why, err);
+    enum rpl_status rc = call_begin(rec, why, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_abandon(rec, seat, why, err);
-    return call_end(rec, snap, rc, RPL__CMD_ABANDON, seat, NULL, NULL, 0, why,
-                    err);
+    return call_end(rec, rc, RPL__CMD_ABANDON, seat, NULL, NULL, 0, why, err);
 }
 
 enum rpl_status
@@ -1185,12 +1118,11 @@ rpl_entropy_pledge(const uint8_t id[16], size_t seat, const uint8_t value[32],
 enum rpl_status
 rpl_rec_start(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
+    enum rpl_status rc = call_begin(rec, NULL, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_start(rec, err);
-    return call_end(rec, snap, rc, RPL__CMD_START, 0, NULL, NULL, 0, NULL, err);
+    return call_end(rec, rc, RPL__CMD_START, 0, NULL, NULL, 0, NULL, err);
 }
 
 /* The record of an emit written by rpl_rec_act() or rpl_rec_bot(). */
@@ -1241,12 +1173,11 @@ enum rpl_status
 rpl_rec_act(struct rpl_recorder *rec, const char *action,
             const struct rpl_seckey *seat_sk, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
     struct rpl__emit e;
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, err);
     if (rc != RPL_OK)
         return rc;
     rc = move_need(rec, err);
@@ -1255,7 +1186,7 @@ rpl_rec_act(struct rpl_recorder *rec, const char *action,
     if (rc == RPL_OK)
         rc = move_write(rec, RPL__CMD_EMIT, &e, seat_sk, err);
     sodium_memzero(&e, sizeof(e));
-    return rec_end(rec, snap, rc, NULL, err);
+    return rec_end(rec, rc, NULL, err);
 }
 
 enum rpl_status
@@ -1265,18 +1196,17 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     static const char label[] = "camelog bot move ";
     uint8_t msg[sizeof(label) - 1 + 8];
     uint8_t key[RPL__HASH];
-    struct rpl__rec_snap *snap = NULL;
     struct rpl__stream rng;
     struct rpl__emit e;
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, err);
     if (rc != RPL_OK)
         return rc;
     rc = move_need(rec, err);
     if (rc != RPL_OK)
-        return rec_end(rec, snap, rc, NULL, err);
+        return rec_end(rec, rc, NULL, err);
     memcpy(msg, label, sizeof(label) - 1);
     rpl__store_le64(msg + sizeof(label) - 1, rec->moves);
     rpl__hash(key, seed, msg, sizeof(msg));
@@ -1289,25 +1219,23 @@ rpl_rec_bot(struct rpl_recorder *rec, enum rpl_bot bot, const uint8_t seed[32],
     if (rc == RPL_OK)
         rec->moves++;
     sodium_memzero(&e, sizeof(e));
-    return rec_end(rec, snap, rc, NULL, err);
+    return rec_end(rec, rc, NULL, err);
 }
 
 enum rpl_status
 rpl_rec_abort(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
+    enum rpl_status rc = call_begin(rec, NULL, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_abort(rec, err);
-    return call_end(rec, snap, rc, RPL__CMD_ABORT, 0, NULL, NULL, 0, NULL, err);
+    return call_end(rec, rc, RPL__CMD_ABORT, 0, NULL, NULL, 0, NULL, err);
 }
 
 enum rpl_status
 rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
+    enum rpl_status rc = call_begin(rec, NULL, err);
 
     if (rc == RPL_OK && !rec->started)
         rc = rpl__err(err, RPL_E_STATE, 0,
@@ -1315,20 +1243,19 @@ rpl_rec_seal(struct rpl_recorder *rec, struct rpl_error *err)
                       "started");
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
-    return call_end(rec, snap, rc, RPL__CMD_SEAL, 0, NULL, NULL, 0, NULL, err);
+    return call_end(rec, rc, RPL__CMD_SEAL, 0, NULL, NULL, 0, NULL, err);
 }
 
 enum rpl_status
 rpl_rec_close(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
     enum rpl_status rc;
 
     rpl__err_clear(err);
-    rc = rec_begin(rec, &snap, err);
+    rc = rec_begin(rec, err);
     if (rc == RPL_OK)
         rec_cmd(rec, RPL__CMD_CLOSE, 0, NULL, NULL, 0, NULL, 0);
-    rc = rec_end(rec, snap, rc, NULL, err);
+    rc = rec_end(rec, rc, NULL, err);
     if (rc == RPL_OK)
         rec->is_closed = true;
     return rc;
@@ -1337,13 +1264,11 @@ rpl_rec_close(struct rpl_recorder *rec, struct rpl_error *err)
 enum rpl_status
 rpl_rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, NULL, err);
+    enum rpl_status rc = call_begin(rec, NULL, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_reveal(rec, err);
-    return call_end(rec, snap, rc, RPL__CMD_REVEAL, 0, NULL, NULL, 0, NULL,
-                    err);
+    return call_end(rec, rc, RPL__CMD_REVEAL, 0, NULL, NULL, 0, NULL, err);
 }
 
 enum rpl_status
@@ -1351,13 +1276,12 @@ rpl_rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                const uint8_t *sig, struct rpl_refusal *why,
                struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, why, err);
+    enum rpl_status rc = call_begin(rec, why, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_submit(rec, seat, action, sig, why, err);
-    return call_end(rec, snap, rc, RPL__CMD_SUBMIT, seat, sig, action,
-                    strlen(action), why, err);
+    return call_end(rec, rc, RPL__CMD_SUBMIT, seat, sig, action, strlen(action),
+                    why, err);
 }
 
 enum rpl_status
@@ -1365,25 +1289,23 @@ rpl_rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
                        const uint8_t entropy[32], const uint8_t *sig,
                        struct rpl_refusal *why, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, why, err);
+    enum rpl_status rc = call_begin(rec, why, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_submit_entropy(rec, seat, entropy, sig, why, err);
-    return call_end(rec, snap, rc, RPL__CMD_ENTROPY_SUB, seat, sig, entropy, 32,
-                    why, err);
+    return call_end(rec, rc, RPL__CMD_ENTROPY_SUB, seat, sig, entropy, 32, why,
+                    err);
 }
 
 enum rpl_status
 rpl_rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
              struct rpl_refusal *why, struct rpl_error *err)
 {
-    struct rpl__rec_snap *snap = NULL;
-    enum rpl_status rc = call_begin(rec, &snap, why, err);
+    enum rpl_status rc = call_begin(rec, why, err);
 
     if (rc == RPL_OK)
         rc = rpl__rec_sign(rec, seat, sig, why, err);
-    return call_end(rec, snap, rc, RPL__CMD_SIGN, seat, sig, NULL, 0, why, err);
+    return call_end(rec, rc, RPL__CMD_SIGN, seat, sig, NULL, 0, why, err);
 }
 
 void

@@ -13,6 +13,15 @@
  * then written in seat order.  A sign request exists for a queued line
  * once its base is certain: at once for a vote (the group's base), for
  * other lines once the lines before it are known.
+ *
+ * Each line is made once and applied once a state.  The scratch state
+ * judges only ahead: a line that waits (a step's, or one awaiting its
+ * signature) is made by judge() into the seat's slot and applied to the
+ * scratch state, going on from the seat judged before it, and the flush
+ * writes that same line to st and pub when every seat before it was
+ * queued when it was judged (judging it again only when one was a
+ * stand-in); a line written at once (write_now()) is judged by writing
+ * it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,55 +65,41 @@ step_mask(const struct rpl_recorder *rec)
 static struct rpl__rec_sub *
 queued(struct rpl_recorder *rec, size_t seat)
 {
-    for (size_t i = 0; i < rec->nqueue; i++)
-        if (rec->queue[i].seat == seat)
-            return &rec->queue[i];
-    return NULL;
+    return rec->queue[seat].is_queued ? &rec->queue[seat] : NULL;
 }
 
-/* The scratch replay of judge(): the chain as it would be. */
-struct sim {
-    uint8_t head[RPL__HASH];
-    uint8_t group_base[RPL__HASH];
-    bool is_head_known;  /* every line before is a real submission's */
-    bool is_group_known; /* the group opened on a known chain */
-    size_t lines;        /* lines the replay wrote, sigs included */
-};
-
-/* Applies one emitted line to rec->sim; full is the line written
- * (commitment included) and *applied what the game said. */
-static enum rpl_status
-sim_line(struct rpl_recorder *rec, struct sim *sm, const struct rpl__emit *e,
-         bool is_choice, bool is_real, char *full, size_t *full_len,
-         struct rpl__applied *applied, struct rpl_error *err)
+/* The first seat of the queue, the next written; 0 when it is empty. */
+static size_t
+queue_front(const struct rpl_recorder *rec)
 {
-    struct rpl__line ln;
-    uint8_t commit[RPL__HASH];
-    size_t len = strlen(e->line);
-    enum rpl_status rc;
+    for (size_t k = 1; rec->nqueue > 0 && k <= rec->seats; k++)
+        if (rec->queue[k].is_queued)
+            return k;
+    return 0;
+}
 
-    memcpy(full, e->line, len + 1);
-    if (e->label[0]) {
-        rpl__commit(commit, NULL, rec->seed, rec->id, e->label, e->value,
-                    rec->env.version);
-        full[len++] = ' ';
-        rpl__hex(full + len, commit, sizeof(commit));
-        len += 2 * RPL__HASH;
-    }
-    *full_len = len;
-    rc = rpl__line_split(&ln, full, len, rec->nlines + 1, err);
-    if (rc == RPL_OK && is_choice && e->label[0])
-        rc = rec->game->play->learn(rec->sim, e->label, e->value, err);
+/* Applies line l (rpl__rec_line_make()) to rec->sim: *applied is what
+ * the game said, and sm follows the chain. */
+static enum rpl_status
+sim_apply(struct rpl_recorder *rec, struct rpl__rec_sim *sm,
+          struct rpl__rec_line *l, bool is_choice, bool is_real,
+          struct rpl__applied *applied, struct rpl_error *err)
+{
+    enum rpl_status rc = RPL_OK;
+
+    l->ln.no = rec->nlines + 1;
+    if (is_choice && l->e.label[0])
+        rc = rec->game->play->learn(rec->sim, l->e.label, l->e.value, err);
     memset(applied, 0, sizeof(*applied));
     if (rc == RPL_OK)
-        rc = rec->game->play->apply(rec->sim, &ln, &rec->env, applied, err);
+        rc = rec->game->play->apply(rec->sim, &l->ln, &rec->env, applied, err);
     if (rc != RPL_OK)
         return rc;
     if (applied->opens_group) {
         memcpy(sm->group_base, sm->head, RPL__HASH);
         sm->is_group_known = sm->is_head_known;
     }
-    rpl__chain(sm->head, full, len);
+    rpl__chain(sm->head, l->text, l->len);
     sm->is_head_known = sm->is_head_known && is_real;
     sm->lines++;
     if (is_choice && applied->author && rec->has_seat_key[applied->author]) {
@@ -115,35 +110,55 @@ sim_line(struct rpl_recorder *rec, struct sim *sm, const struct rpl__emit *e,
     return RPL_OK;
 }
 
-/* What a submission would be: judged on rec->sim after the seats before
- * it in the open step (their queued actions, or a stand-in chosen by the
- * game's bot for a seat not yet in).  line/len: the line; base and
- * *is_known: its sig base and whether that base is certain. */
+/* Makes the line of e and applies it to rec->sim (sim_apply()). */
 static enum rpl_status
-judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
-      size_t *len, uint8_t base[RPL__HASH], bool *is_known, size_t *author,
-      size_t *line_no, char *label, struct rpl_error *err)
+sim_emit(struct rpl_recorder *rec, struct rpl__rec_sim *sm,
+         const struct rpl__emit *e, bool is_choice, bool is_real,
+         struct rpl__applied *applied, struct rpl_error *err)
 {
-    const uint64_t mask = step_mask(rec);
-    struct sim sm;
+    struct rpl__rec_line l;
+    enum rpl_status rc = rpl__rec_line_make(rec, e, rec->nlines + 1, &l, err);
+
+    if (rc == RPL_OK)
+        rc = sim_apply(rec, sm, &l, is_choice, is_real, applied, err);
+    sodium_memzero(&l, sizeof(l));
+    return rc;
+}
+
+/* The dealer's lines on rec->sim until a seat must act. */
+static enum rpl_status
+sim_pending(struct rpl_recorder *rec, struct rpl__rec_sim *sm, bool is_real,
+            struct rpl_error *err)
+{
     struct rpl__emit e;
     struct rpl__applied applied;
     enum rpl_status rc = RPL_OK;
 
-    memcpy(rec->sim, rec->st, rec->game->state_size);
-    memcpy(sm.head, rec->head, RPL__HASH);
-    memcpy(sm.group_base, rec->group_base, RPL__HASH);
-    sm.is_head_known = true;
-    sm.is_group_known = true;
-    sm.lines = 0;
-    for (size_t j = 1; rc == RPL_OK && j < seat; j++) {
-        const struct rpl__rec_sub *q = queued(rec, j);
-        bool is_real = q ? true : false;
+    while (rc == RPL_OK && rec->game->play->pending(rec->sim, &rec->env, &e))
+        rc = sim_emit(rec, sm, &e, false, is_real, &applied, err);
+    sodium_memzero(&e, sizeof(e));
+    return rc;
+}
 
-        if (!(mask >> j & 1))
-            continue;
-        if (q) {
-            rc = rec->game->live->action(rec->sim, &rec->env, q->action, &e,
+/* Seat j of the open step, before the seat judged, on rec->sim: its
+ * queued action (the line judged, when it was judged exact), or a
+ * stand-in chosen by the game's bot for a seat not in yet; then the
+ * dealer's lines after it. */
+static enum rpl_status
+sim_prior(struct rpl_recorder *rec, struct rpl__rec_sim *sm, size_t j,
+          struct rpl_error *err)
+{
+    struct rpl__rec_sub *p = queued(rec, j);
+    struct rpl__applied applied;
+    struct rpl__emit e;
+    enum rpl_status rc;
+
+    memset(&applied, 0, sizeof(applied));
+    if (p && p->is_exact) {
+        rc = sim_apply(rec, sm, &p->line, true, true, &applied, err);
+    } else {
+        if (p) {
+            rc = rec->game->live->action(rec->sim, &rec->env, p->action, &e,
                                          err);
         } else {
             struct rpl__stream rng;
@@ -156,41 +171,96 @@ judge(struct rpl_recorder *rec, size_t seat, const char *action, char *line,
             rpl__stream_wipe(&rng);
         }
         if (rc == RPL_OK)
-            rc =
-                sim_line(rec, &sm, &e, true, is_real, line, len, &applied, err);
-        if (rc == RPL_OK && applied.author != j)
-            rc = rpl__err(err, RPL_E_STATE, 0,
-                          "the step's lines are not in seat order");
-        while (rc == RPL_OK &&
-               rec->game->play->pending(rec->sim, &rec->env, &e))
-            rc = sim_line(rec, &sm, &e, false, is_real, line, len, &applied,
-                          err);
-        if (rc != RPL_OK)
-            rc = rpl__err(err, RPL_E_STATE, 0,
-                          "the step of p%zu cannot be judged ahead", seat);
+            rc = sim_emit(rec, sm, &e, true, p ? true : false, &applied, err);
+        sodium_memzero(&e, sizeof(e));
     }
+    if (rc == RPL_OK && applied.author != j)
+        rc = rpl__err(err, RPL_E_STATE, 0,
+                      "the step's lines are not in seat order");
     if (rc == RPL_OK)
-        rc = rec->game->live->action(rec->sim, &rec->env, action, &e, err);
+        rc = sim_pending(rec, sm, p ? true : false, err);
+    return rc;
+}
+
+/* What seat's submission would be, judged on rec->sim after the seats
+ * before it in the open step (sim_prior()), into rec->queue[seat]: its
+ * line, what the game said of it, its sig base and whether that base is
+ * certain.  A judgment that still holds is kept, and rec->sim goes on
+ * from the seat judged last when every seat before it is queued. */
+static enum rpl_status
+judge(struct rpl_recorder *rec, size_t seat, const char *action,
+      struct rpl_error *err)
+{
+    struct rpl__rec_sub *q = &rec->queue[seat];
+    const uint64_t mask = step_mask(rec);
+    uint64_t before = 0;
+    struct rpl__rec_sim sm;
+    struct rpl__emit e;
+    size_t from = 1;
+    bool is_exact = true;
+    enum rpl_status rc = RPL_OK;
+
+    for (size_t j = 1; j < seat; j++)
+        if (rec->queue[j].is_queued)
+            before |= (uint64_t)1 << j;
+    if (q->is_judged && q->judged_lines == rec->nlines &&
+        q->judged_before == before)
+        return RPL_OK;
+    q->is_judged = false;
+    q->is_exact = false;
+    if (mask && rec->sim_seat && rec->sim_seat < seat) {
+        sm = rec->sim_at;
+        from = rec->sim_seat + 1;
+        rc = sim_pending(rec, &sm, true, err);
+    } else {
+        memcpy(rec->sim, rec->st, rec->game->state_size);
+        memcpy(sm.head, rec->head, RPL__HASH);
+        memcpy(sm.group_base, rec->group_base, RPL__HASH);
+        sm.is_head_known = true;
+        sm.is_group_known = true;
+        sm.lines = 0;
+    }
+    rec->sim_seat = 0;
+    for (size_t j = from; rc == RPL_OK && j < seat; j++) {
+        if (!(mask >> j & 1))
+            continue;
+        rc = sim_prior(rec, &sm, j, err);
+        is_exact = is_exact && queued(rec, j);
+    }
+    if (rc != RPL_OK)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the step of p%zu cannot be judged ahead", seat);
+    rc = rec->game->live->action(rec->sim, &rec->env, action, &e, err);
+    if (rc == RPL_OK)
+        rc = rpl__rec_line_make(rec, &e, rec->nlines + 1, &q->line, err);
+    sodium_memzero(&e, sizeof(e));
     if (rc == RPL_OK) {
         const bool was_known = sm.is_head_known;
-        uint8_t before[RPL__HASH];
+        uint8_t head[RPL__HASH];
 
-        memcpy(before, sm.head, RPL__HASH);
-        *line_no = rec->nlines + 1 + sm.lines;
-        rc = sim_line(rec, &sm, &e, true, true, line, len, &applied, err);
-        if (rc == RPL_OK && applied.in_group && !applied.opens_group) {
-            memcpy(base, sm.group_base, RPL__HASH);
-            *is_known = sm.is_group_known;
+        memcpy(head, sm.head, RPL__HASH);
+        q->line_no = rec->nlines + 1 + sm.lines;
+        rc = sim_apply(rec, &sm, &q->line, true, true, &q->applied, err);
+        if (rc == RPL_OK && q->applied.in_group && !q->applied.opens_group) {
+            memcpy(q->base, sm.group_base, RPL__HASH);
+            q->is_known = sm.is_group_known;
         } else {
-            memcpy(base, before, RPL__HASH);
-            *is_known = was_known;
+            memcpy(q->base, head, RPL__HASH);
+            q->is_known = was_known;
         }
-        *author = applied.author;
-        if (label)
-            snprintf(label, 64, "%s", e.label);
     }
-    sodium_memzero(&e, sizeof(e));
-    return rc;
+    if (rc != RPL_OK)
+        return rc;
+    q->is_judged = true;
+    q->is_exact = is_exact;
+    q->judged_lines = rec->nlines;
+    q->judged_before = before;
+    if (is_exact && (mask >> seat & 1)) {
+        /* The next seat of the step is judged on from here. */
+        rec->sim_seat = seat;
+        rec->sim_at = sm;
+    }
+    return RPL_OK;
 }
 
 static void
@@ -215,32 +285,24 @@ rec_requests(struct rpl_recorder *rec)
         }
         return;
     }
-    for (size_t i = 0; i < rec->nqueue; i++) {
-        const struct rpl__rec_sub *q = &rec->queue[i];
+    for (size_t k = 1; k <= rec->seats; k++) {
+        const struct rpl__rec_sub *q = queued(rec, k);
         struct rpl_sign_request *r = &rec->req[rec->nreq];
-        bool is_known = false;
-        size_t len = 0, author = 0, no = 0;
 
-        if (q->has_sig || !rec->has_seat_key[q->seat])
+        if (!q || q->has_sig || !rec->has_seat_key[k])
             continue;
-        if (judge(rec, q->seat, q->action, r->text, &len, r->base, &is_known,
-                  &author, &no, r->label, NULL) != RPL_OK ||
-            !is_known)
+        if (judge(rec, k, q->action, NULL) != RPL_OK || !q->is_known)
             continue;
-        r->seat = q->seat;
-        r->line = no;
+        r->seat = k;
+        r->line = q->line_no;
+        memcpy(r->text, q->line.text, q->line.len + 1);
+        memcpy(r->base, q->base, RPL__HASH);
+        snprintf(r->label, sizeof(r->label), "%s", q->line.e.label);
         /* The line commits: the label and its nonce let the seat
          * recompute the commitment of its own choice (camelog(5),
          * "Informed signing"). */
         r->has_nonce = r->label[0] != '\0';
-        if (r->has_nonce) {
-            uint8_t c[RPL__HASH];
-
-            rpl__commit(c, r->nonce, rec->seed, rec->id, r->label, "",
-                        rec->env.version);
-        } else {
-            memset(r->nonce, 0, sizeof(r->nonce));
-        }
+        memcpy(r->nonce, q->line.nonce, sizeof(r->nonce));
         rec->nreq++;
     }
 }
@@ -271,32 +333,71 @@ rec_flush(struct rpl_recorder *rec, struct rpl_error *err)
         rec->is_flushing = true;
     while (rc == RPL_OK && rec->nqueue > 0 &&
            (rec->is_flushing || step_mask(rec) == 0)) {
-        struct rpl__rec_sub *q = &rec->queue[0];
-        struct rpl__emit e;
+        const size_t k = queue_front(rec);
+        struct rpl__rec_sub *q = &rec->queue[k];
 
-        if (rec->has_seat_key[q->seat] && !q->has_sig)
+        if (rec->has_seat_key[k] && !q->has_sig)
             break;
-        rc = rec->game->live->action(rec->st, &rec->env, q->action, &e, err);
+        /* Every seat before it is written: a judgment of it made with
+         * every seat before it queued still holds (the line written is
+         * the line judged); one made with stand-ins is made again. */
+        if (!q->is_exact)
+            rc = judge(rec, k, q->action, err);
         if (rc == RPL_OK)
-            rc = rpl__rec_write_emit(rec, &e, true, NULL,
+            rc = rpl__rec_write_line(rec, &q->line, true, &q->applied, NULL,
                                      q->has_sig ? q->sig : NULL, NULL, err);
-        sodium_memzero(&e, sizeof(e));
         if (rc == RPL_E_SIG) {
-            /* The base moved: ask again. */
+            /* The base moved (the line changed nothing): ask again. */
             q->has_sig = false;
             rc = RPL_OK;
             break;
         }
         if (rc != RPL_OK)
             break;
-        sodium_memzero(q, sizeof(*q));
-        memmove(&rec->queue[0], &rec->queue[1],
-                (rec->nqueue - 1) * sizeof(rec->queue[0]));
+        rpl__rec_sub_drop(q);
         rec->nqueue--;
         rc = rpl__rec_drain(rec, err);
     }
     if (rec->nqueue == 0)
         rec->is_flushing = false;
+    rec_requests(rec);
+    return rc;
+}
+
+/* A submission that no seat comes before and no signature waits for (the
+ * turn of a seat without a key): the game judges its line as it writes
+ * it to st, a refused one taken back with the call (rec.c, "One undo"),
+ * never on the scratch state first. */
+static enum rpl_status
+write_now(struct rpl_recorder *rec, size_t seat, const char *action,
+          struct rpl_refusal *why, struct rpl_error *err)
+{
+    const size_t no = rec->nlines + 1;
+    struct rpl__rec_line l;
+    struct rpl__applied applied;
+    struct rpl__emit e;
+    enum rpl_status rc =
+        rec->game->live->action(rec->st, &rec->env, action, &e, err);
+
+    if (rc == RPL_OK)
+        rc = rpl__rec_line_make(rec, &e, no, &l, err);
+    sodium_memzero(&e, sizeof(e));
+    if (rc == RPL_OK)
+        rc = rpl__rec_line_apply(rec, &l, true, &applied, err);
+    if (rc == RPL_OK && applied.author != seat && applied.author != 0)
+        rc = rpl__err(err, RPL_E_RULES, no, "the line's author is p%zu",
+                      applied.author);
+    if (rc == RPL_OK) {
+        rc = rpl__rec_line_append(rec, &l, &applied, NULL, NULL, false, NULL,
+                                  err);
+    } else {
+        if (err)
+            err->line = no;
+        refuse_text(why, "not-allowed", "the action is not allowed now");
+    }
+    sodium_memzero(&l, sizeof(l));
+    if (rc == RPL_OK)
+        rc = rpl__rec_drain(rec, err);
     rec_requests(rec);
     return rc;
 }
@@ -324,19 +425,13 @@ static void
 add_queue(struct rpl_recorder *rec, size_t seat, const char *action,
           const uint8_t *sig)
 {
-    size_t i = rec->nqueue;
+    struct rpl__rec_sub *q = &rec->queue[seat];
 
-    while (i > 0 && rec->queue[i - 1].seat > seat) {
-        rec->queue[i] = rec->queue[i - 1];
-        i--;
-    }
-    memset(&rec->queue[i], 0, sizeof(rec->queue[i]));
-    rec->queue[i].seat = seat;
-    snprintf(rec->queue[i].action, sizeof(rec->queue[i].action), "%s", action);
-    if (sig) {
-        rec->queue[i].has_sig = true;
-        memcpy(rec->queue[i].sig, sig, 64);
-    }
+    q->is_queued = true;
+    snprintf(q->action, sizeof(q->action), "%s", action);
+    q->has_sig = sig ? true : false;
+    if (sig)
+        memcpy(q->sig, sig, 64);
     rec->nqueue++;
 }
 
@@ -345,12 +440,10 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
                 const uint8_t *sig, struct rpl_refusal *why,
                 struct rpl_error *err)
 {
+    struct rpl__rec_sub *q = &rec->queue[seat];
     struct rpl__line ln;
     const size_t len = strlen(action);
-    size_t named = 0, author = 0, line_len = 0, line_no = 0;
-    char line[RPL_MAX_LINE + 1];
-    uint8_t base[RPL__HASH];
-    bool is_known = false;
+    size_t named = 0;
     uint64_t mask;
     size_t pub_turn;
     enum rpl_status rc;
@@ -372,16 +465,14 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
     mask = step_mask(rec);
     pub_turn = rec->game->play->turn(rec->pub);
     if (mask) {
-        const struct rpl__rec_sub *q = queued(rec, seat);
-
-        if (q)
+        if (q->is_queued)
             return refuse(rec, why, err, RPL_E_STATE, "duplicate",
                           "this seat has already acted in this step");
         if (!(mask >> seat & 1))
             return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
                           "this seat has no part in this step");
     } else if (rec->nqueue > 0) {
-        if (rec->queue[0].seat == seat)
+        if (queue_front(rec) == seat)
             return refuse(rec, why, err, RPL_E_STATE, "pending",
                           "this seat's signature is awaited first");
         return refuse(rec, why, err, RPL_E_STATE, "not-your-turn",
@@ -408,12 +499,15 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
         rc = rpl__err(err, RPL_E_STATE, rec->nlines + 1,
                       "p%zu is not the seat to act (p%zu is)", seat,
                       rec->game->play->turn(rec->st));
-    if (rc == RPL_OK)
-        rc = judge(rec, seat, action, line, &line_len, base, &is_known, &author,
-                   &line_no, NULL, err);
-    if (rc == RPL_OK && author != seat && author != 0)
+    if (rc == RPL_OK && !mask && !sig && !rec->has_seat_key[seat])
+        return write_now(rec, seat, action, why, err);
+    if (rc == RPL_OK) {
+        q->is_judged = false;
+        rc = judge(rec, seat, action, err);
+    }
+    if (rc == RPL_OK && q->applied.author != seat && q->applied.author != 0)
         rc = rpl__err(err, RPL_E_RULES, rec->nlines + 1,
-                      "the line's author is p%zu", author);
+                      "the line's author is p%zu", q->applied.author);
     if (rc != RPL_OK) {
         if (err)
             err->line = rec->nlines + 1;
@@ -424,11 +518,12 @@ rpl__rec_submit(struct rpl_recorder *rec, size_t seat, const char *action,
         if (!rec->has_seat_key[seat])
             return refuse(rec, why, err, RPL_E_SIG, "signature",
                           "this seat has no key: its lines go unsigned");
-        if (!is_known)
+        if (!q->is_known)
             return refuse(rec, why, err, RPL_E_SIG, "signature",
                           "the line's base is not known yet: sign its "
                           "request");
-        if (!rpl__sig_verify(&rec->seat_key[seat], base, line, line_len, sig))
+        if (!rpl__sig_verify(&rec->seat_key[seat], q->base, q->line.text,
+                             q->line.len, sig))
             return refuse(rec, why, err, RPL_E_SIG, "signature",
                           "the signature does not verify");
     }
@@ -595,11 +690,10 @@ rpl__rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
         memcpy(rec->ent_sig[seat], sig, 64);
         return entropy_step(rec, err);
     }
-    for (size_t i = 0; i < rec->nqueue; i++)
-        if (rec->queue[i].seat == seat) {
-            rec->queue[i].has_sig = true;
-            memcpy(rec->queue[i].sig, sig, 64);
-        }
+    if (rec->queue[seat].is_queued) {
+        rec->queue[seat].has_sig = true;
+        memcpy(rec->queue[seat].sig, sig, 64);
+    }
     return rec_flush(rec, err);
 }
 

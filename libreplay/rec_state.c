@@ -29,10 +29,7 @@ is_held(const struct rpl_recorder *rec, size_t k)
 {
     if (!rec->started)
         return rec->has_sub_entropy[k];
-    for (size_t i = 0; i < rec->nqueue; i++)
-        if (rec->queue[i].seat == k)
-            return true;
-    return false;
+    return rec->queue[k].is_queued;
 }
 
 /* Whether the recorder waits for a submission or a signature of seat k. */
@@ -88,9 +85,7 @@ put_held(struct rpl__buf *b, const struct rpl_recorder *rec, size_t k)
             rpl__buf_quote(b, line);
             continue;
         }
-        for (size_t i = 0; i < rec->nqueue; i++)
-            if (rec->queue[i].seat == j)
-                rpl__buf_quote(b, rec->queue[i].action);
+        rpl__buf_quote(b, rec->queue[j].action);
     }
 }
 

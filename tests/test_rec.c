@@ -15,6 +15,7 @@
 #include <check.h>
 #include <sodium.h>
 
+#include "failalloc.h"
 #include "rec.h"
 #include "suites.h"
 
@@ -30,6 +31,7 @@ struct table {
     const struct rpl_pubkey *keys[SEATS];
     char *rules;
     const char *game;
+    bool is_unkeyed; /* no seat key in the header: lines written at once */
 };
 
 static struct rpl_seckey *
@@ -85,7 +87,7 @@ table_rec(struct table *t, const char *journal)
     cfg.rules = t->rules;
     cfg.seats = SEATS;
     cfg.names = NAMES;
-    cfg.seat_keys = t->keys;
+    cfg.seat_keys = t->is_unkeyed ? NULL : t->keys;
     cfg.dealer = t->dealer;
     cfg.id = id;
     cfg.secret = s;
@@ -195,9 +197,16 @@ play_step(struct table *t, struct rpl_recorder **rec, const char *journal,
         ck_assert_msg(rpl_rec_submit(*rec, k, action, NULL, &why, &err) ==
                           RPL_OK,
                       "%s: %s: %s", action, why.code, err.msg);
-        ck_assert_int_eq(rpl_rec_submit(*rec, k, action, NULL, &why, &err),
-                         RPL_E_STATE);
-        ck_assert_str_eq(why.code, "duplicate");
+        /* Unkeyed, the step's last seat writes it: the step is gone, and
+         * the same action again is refused as the game now stands. */
+        if (t->is_unkeyed && left == 1) {
+            ck_assert_int_ne(rpl_rec_submit(*rec, k, action, NULL, &why, &err),
+                             RPL_OK);
+        } else {
+            ck_assert_int_eq(rpl_rec_submit(*rec, k, action, NULL, &why, &err),
+                             RPL_E_STATE);
+            ck_assert_str_eq(why.code, "duplicate");
+        }
         crash(t, rec, journal);
         if (--left > 0)
             ck_assert_uint_eq(rpl_rec_lines(*rec), lines);
@@ -271,7 +280,8 @@ play(struct table *t, const char *journal, size_t *len)
         ck_assert_msg(rpl_rec_submit(rec, turn, action, NULL, &why, &err) ==
                           RPL_OK,
                       "%s: %s: %s", action, why.code, err.msg);
-        ck_assert_uint_eq(rpl_rec_lines(rec), lines);
+        if (!t->is_unkeyed)
+            ck_assert_uint_eq(rpl_rec_lines(rec), lines);
         crash(t, &rec, journal);
         while (rpl_rec_sign_requests(rec) > 0) {
             sign_all(t, rec);
@@ -308,7 +318,8 @@ verify_file(struct table *t, const char *path, enum rpl_progress want)
                   rep.error.line, rep.error.msg);
     ck_assert_int_eq(rep.progress, want);
     ck_assert(rep.is_key_pinned);
-    ck_assert_uint_gt(rep.sigs, 0);
+    if (!t->is_unkeyed)
+        ck_assert_uint_gt(rep.sigs, 0);
     rpl_log_free(log);
 }
 
@@ -333,7 +344,8 @@ clean(const char *dir, const char *path)
 
 static const char *const GAMES[] = {"avalon", "soc"};
 
-START_TEST(killed_after_every_call)
+static void
+killed_game(const char *game, bool is_unkeyed)
 {
     struct table t;
     char dir[64], path[128];
@@ -342,7 +354,8 @@ START_TEST(killed_after_every_call)
     struct stat st;
     char spath[160];
 
-    table_init(&t, GAMES[_i]);
+    table_init(&t, game);
+    t.is_unkeyed = is_unkeyed;
     tmp_paths(dir, sizeof(dir), path, sizeof(path));
     plain = play(&t, NULL, &plain_len);
     journaled = play(&t, path, &j_len);
@@ -362,6 +375,19 @@ START_TEST(killed_after_every_call)
     free(journaled);
     clean(dir, path);
     table_release(&t);
+}
+
+START_TEST(killed_after_every_call)
+{
+    killed_game(GAMES[_i], false);
+}
+END_TEST
+
+/* The same with no seat key in the header: every line that is not a
+ * step's is written by the call that submits it. */
+START_TEST(unkeyed_killed_after_every_call)
+{
+    killed_game("avalon", true);
 }
 END_TEST
 
@@ -509,6 +535,118 @@ START_TEST(full_disk_accepts_nothing)
 }
 END_TEST
 
+/* One recording call of a bot's game (failed_calls_leave_nothing). */
+enum bot_call {
+    BOT_PLEDGE,
+    BOT_PLEDGED,
+    BOT_ENTROPY,
+    BOT_START,
+    BOT_MOVE,
+    BOT_REVEAL
+};
+
+static enum rpl_status
+bot_call(struct rpl_recorder *rec, enum bot_call op, size_t seat,
+         struct rpl_error *err)
+{
+    static const uint8_t seed[32] = {7};
+    struct rpl_refusal why;
+    uint8_t e[32], c[32];
+
+    memset(e, (int)(0xa0 + seat), sizeof(e));
+    switch (op) {
+    case BOT_PLEDGE:
+        ck_assert_int_eq(rpl_entropy_pledge(rec->id, seat, e, c), RPL_OK);
+        return rpl_rec_pledge(rec, seat, c, NULL, NULL, &why, err);
+    case BOT_PLEDGED:
+        return rpl_rec_pledged(rec, &why, err);
+    case BOT_ENTROPY:
+        return rpl_rec_entropy(rec, seat, e, NULL, err);
+    case BOT_START:
+        return rpl_rec_start(rec, err);
+    case BOT_MOVE:
+        return rpl_rec_bot(rec, RPL_BOT_RANDOM, seed, NULL, err);
+    case BOT_REVEAL:
+        return rpl_rec_reveal(rec, err);
+    }
+    return RPL_E_ARG;
+}
+
+/* The call with no allocation failing, or (is_failing) with the first,
+ * the second, ... failing in turn until it goes through: each attempt
+ * that fails leaves the recorder as it was. */
+static void
+bot_through(struct failing *f, struct rpl_recorder *rec, enum bot_call op,
+            size_t seat, bool is_failing)
+{
+    struct rpl_error err;
+
+    for (long n = 0;; n++) {
+        const size_t lines = rpl_rec_lines(rec);
+        const size_t ndeliv = rpl_rec_deliveries(rec);
+        const uint64_t moves = rec->moves;
+        char *before = strdup(rec->text.p ? rec->text.p : "");
+        enum rpl_status rc;
+
+        ck_assert_ptr_nonnull(before);
+        f->countdown = is_failing ? n : -1;
+        rc = bot_call(rec, op, seat, &err);
+        f->countdown = -1;
+        if (rc == RPL_OK) {
+            free(before);
+            return;
+        }
+        ck_assert_msg(rc == RPL_E_NOMEM, "allocation %ld: %s", n, err.msg);
+        ck_assert_uint_eq(rpl_rec_lines(rec), lines);
+        ck_assert_str_eq(rec->text.p ? rec->text.p : "", before);
+        ck_assert_uint_eq(rpl_rec_deliveries(rec), ndeliv);
+        ck_assert_uint_eq(rec->moves, moves);
+        free(before);
+    }
+}
+
+/* Every allocation of a recording call failing in turn: the call changes
+ * nothing (the recorder's one undo, without a journal too), so that the
+ * game goes on to the same log as one where none failed. */
+START_TEST(failed_calls_leave_nothing)
+{
+    struct table t;
+    struct failing f = {-1, 0};
+    const struct rpl_allocator a = failing_allocator(&f);
+    char *text[2];
+
+    table_init(&t, "avalon");
+    for (int pass = 0; pass < 2; pass++) {
+        struct rpl_ctx *plain = t.ctx, *ctx = NULL;
+        struct rpl_recorder *rec;
+        const bool is_failing = pass == 1;
+
+        ck_assert_int_eq(rpl_ctx_new(&ctx, &a, NULL), RPL_OK);
+        t.ctx = ctx;
+        rec = table_rec(&t, NULL);
+        t.ctx = plain;
+        for (size_t k = 1; k <= 2; k++)
+            bot_through(&f, rec, BOT_PLEDGE, k, is_failing);
+        bot_through(&f, rec, BOT_PLEDGED, 0, is_failing);
+        for (size_t k = 2; k >= 1; k--)
+            bot_through(&f, rec, BOT_ENTROPY, k, is_failing);
+        bot_through(&f, rec, BOT_START, 0, is_failing);
+        while (rpl_rec_dealer_turn(rec) != 0)
+            bot_through(&f, rec, BOT_MOVE, 0, is_failing);
+        bot_through(&f, rec, BOT_REVEAL, 0, is_failing);
+        text[pass] = strdup(rec->text.p);
+        ck_assert_ptr_nonnull(text[pass]);
+        rpl_rec_free(rec);
+        rpl_ctx_free(ctx);
+        ck_assert_int_eq(f.live, 0);
+    }
+    ck_assert_str_eq(text[0], text[1]);
+    free(text[0]);
+    free(text[1]);
+    table_release(&t);
+}
+END_TEST
+
 /* The recorder refuses a seat name camelog(5) refuses: a control,
  * format or invisible character (here U+200B, U+202E, U+2028). */
 START_TEST(names_that_spoof)
@@ -557,8 +695,10 @@ rec_suite(void)
     /* soc: the test cannot yet map every bot move back to its private
      * form ("special p4 messenger p3 1"): Avalon only for now. */
     tcase_add_loop_test(tc, killed_after_every_call, 0, 1);
+    tcase_add_test(tc, unkeyed_killed_after_every_call);
     tcase_add_test(tc, refusals_change_nothing);
     tcase_add_test(tc, full_disk_accepts_nothing);
+    tcase_add_test(tc, failed_calls_leave_nothing);
     tcase_add_test(tc, names_that_spoof);
     suite_add_tcase(s, tc);
     return s;
