@@ -701,8 +701,8 @@ verify_lines(struct verify *v, struct rpl_error *err)
     return RPL_OK;
 }
 
-static void
-env_init(struct rpl__env *env, struct rpl_log *log)
+void
+rpl__log_env(struct rpl__env *env, const struct rpl_log *log)
 {
     memset(env, 0, sizeof(*env));
     env->ctx = log->ctx;
@@ -710,9 +710,15 @@ env_init(struct rpl__env *env, struct rpl_log *log)
     env->seats = log->seats;
     env->names = (const char *const *)log->name_ptrs;
     env->warn = rpl__no_warning;
-    env->w = log;
     env->imported = log->rep.is_imported;
     env->version = log->version;
+}
+
+static void
+env_init(struct rpl__env *env, struct rpl_log *log)
+{
+    rpl__log_env(env, log);
+    env->w = log;
     for (size_t k = 0; k <= RPL_MAX_SEATS; k++)
         log->name_ptrs[k] = log->names[k];
 }
@@ -1084,9 +1090,9 @@ rpl_log_board(struct rpl_log *log, int viewer, char **text,
 
 /* What the log layer's own lines say, for people; nothing for a seal or
  * a sig. */
-static void
-describe_own(struct rpl_log *log, const struct rpl__line *ln,
-             struct rpl__buf *b)
+void
+rpl__log_describe_own(const struct rpl_log *log, const void *st,
+                      const struct rpl__line *ln, struct rpl__buf *b)
 {
     const struct rpl__tok *kw = &ln->tok[0];
     const enum rpl__kw which = rpl__kw_body(kw);
@@ -1103,8 +1109,8 @@ describe_own(struct rpl_log *log, const struct rpl__line *ln,
              log->game->views->describe_open) {
         struct rpl__env env;
 
-        env_init(&env, log);
-        log->game->views->describe_open(log->st, &env, ln, b);
+        rpl__log_env(&env, log);
+        log->game->views->describe_open(st, &env, ln, b);
     } else if (which == RPL__KW_OPEN && ln->ntok >= 3)
         rpl__buf_printf(b, "opened: %.*s", (int)(ln->len - (size_t)(kw->n + 1)),
                         ln->text + kw->n + 1);
@@ -1177,7 +1183,7 @@ rpl_log_describe(struct rpl_log *log, size_t no, int viewer, char **text,
     else if (rpl__log_is_game_line(ln.text, ln.len))
         log->game->views->describe(log->st, &env, &ln, viewer, &b);
     else
-        describe_own(log, &ln, &b);
+        rpl__log_describe_own(log, log->st, &ln, &b);
     if (b.len == 0 && !b.failed) {
         rpl__buf_release(&b);
         return RPL_OK;

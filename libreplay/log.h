@@ -132,20 +132,30 @@ enum rpl_status rpl__log_apply(struct rpl_log *log, const struct rpl__line *ln,
 /* Frees and wipes the deliveries of rpl_log_learn() (log_known.c). */
 void rpl__log_forget(struct rpl_log *log);
 
+/* The env of a verified log's replay, without the seed (log.c). */
+void rpl__log_env(struct rpl__env *env, const struct rpl_log *log);
+/* What a line of the log layer says for people (rpl_log_describe()),
+ * st the state an `open` line is told with (log.c). */
+void rpl__log_describe_own(const struct rpl_log *log, const void *st,
+                           const struct rpl__line *ln, struct rpl__buf *b);
 /* The events of a line of the log layer (or of the header) as JSON: what
  * rpl_log_events_json() gives for it (log.c). */
 void rpl__log_events_own(const struct rpl_log *log, const struct rpl__line *ln,
                          bool is_header, struct rpl__buf *b);
 /* What rpl_log_verify_walk() keeps (log_walk.c): every text in one
  * buffer, NUL-terminated, and each line's offsets in it. */
-#define RPL__VIEWS_NONE SIZE_MAX /* an offset: no such view */
-struct rpl__views_at {
-    size_t events, view, seat, all;
-};
+#define RPL__VIEWS_NONE SIZE_MAX /* an offset: no such text */
 struct rpl__views {
     struct rpl__buf b;
-    struct rpl__views_at *at; /* at[no - 1] */
+    /* Line no's offsets at off[(no - 1) * width]: its events, then for
+     * each viewer (the public, the omniscient, each seat of seats in
+     * order) its view and its description. */
+    size_t *off;
+    size_t width;
     size_t nlines;
+    uint32_t seats; /* the seats whose views are kept (bit K-1: pK) */
+    bool all;       /* the omniscient view is kept */
+    bool describe;  /* the descriptions are kept */
 };
 /* Frees and wipes log->views (log_read.c, beside rpl_log_free()). */
 void rpl__log_views_free(struct rpl_log *log);

@@ -89,7 +89,7 @@ rpl__log_views_free(struct rpl_log *log)
     if (v->b.p)
         sodium_memzero(v->b.p, v->b.cap);
     rpl__buf_release(&v->b);
-    rpl__free(log->ctx, v->at);
+    rpl__free(log->ctx, v->off);
     rpl__free(log->ctx, v);
     log->views = NULL;
 }

@@ -10,13 +10,15 @@
  * is applied, so the views are rendered once after each game line (and
  * once before the first) and every other line shares those of the line
  * before it: the reveal and the opens show the state after the last game
- * line, as rpl_log_seek() does.  Events are rendered for each line.
+ * line, as rpl_log_seek() does.  Events, and descriptions when asked,
+ * are rendered for each line; an `open` line is told with the state of
+ * the reveal, kept before the reveal changes it.
  * Coverage compares the state before and after each game line, and
  * takes its last look before the reveal, where rpl_log_coverage()'s
  * replay ends.
  *
- * The views are kept in one buffer of NUL-terminated texts, with four
- * offsets a line; nothing is lent until the pass has verified.  A log
+ * The texts are kept in one buffer, NUL-terminated, with their offsets
+ * (log.h struct rpl__views); nothing is lent until the pass verified.  A log
  * whose deal could not be known ahead (an imported deal, or a reveal that
  * does not make the log complete) is walked again after the pass, by
  * rpl_log_seek() and rpl_log_coverage(), and a pass that failed is run
@@ -33,27 +35,50 @@
 
 struct walk {
     const struct rpl_walk_opts *o;
-    struct rpl__views *v;     /* o->views: what is kept */
-    const uint8_t *seed;      /* the deal known from the start, or NULL */
-    bool started;             /* the replay has begun (start()) */
-    struct rpl__views_at cur; /* the views of the state now */
-    size_t pending;           /* lines seen before the start, without views */
-    void *prev;               /* o->bits: the state before the line */
-    bool covered;             /* the coverage's last look is taken */
+    struct rpl__views *v;          /* o->views: what is kept */
+    const uint8_t *seed;           /* the deal known from the start, or NULL */
+    bool started;                  /* the replay has begun (start()) */
+    size_t cur[2 + RPL_MAX_SEATS]; /* each viewer's view of the state now */
+    size_t pending; /* lines seen before the start, without views */
+    void *prev;     /* o->bits: the state before the line */
+    bool covered;   /* the coverage's last look is taken */
+    void *frozen;   /* views: the state at the reveal */
 };
+
+/* The viewers kept: slot 0 the public, 1 the omniscient, then the seats
+ * of v->seats in order; -2 for none. */
+static int
+viewer_of(const struct rpl__views *v, size_t slot)
+{
+    uint32_t m = v->seats;
+
+    if (slot == 0)
+        return RPL_VIEW_PUBLIC;
+    if (slot == 1)
+        return RPL_VIEW_ALL;
+    for (int k = 1; m; k++, m >>= 1)
+        if ((m & 1u) && --slot == 1)
+            return k;
+    return -2;
+}
+
+static size_t
+nslots(const struct rpl__views *v)
+{
+    return (v->width - 1) / 2;
+}
+
+static size_t *
+off_of(const struct rpl__views *v, size_t no)
+{
+    return v->off + (no - 1) * v->width;
+}
 
 /* What the views and coverage of log->st are told: the replay's env. */
 static void
 view_env(struct rpl__env *env, const struct rpl_log *log, const uint8_t *seed)
 {
-    memset(env, 0, sizeof(*env));
-    env->ctx = log->ctx;
-    env->id = log->id;
-    env->seats = log->seats;
-    env->names = (const char *const *)log->name_ptrs;
-    env->warn = rpl__no_warning;
-    env->imported = log->rep.is_imported;
-    env->version = log->version;
+    rpl__log_env(env, log);
     env->seed = seed;
 }
 
@@ -65,41 +90,35 @@ end_text(struct rpl__buf *b, size_t off)
     return off;
 }
 
-/* The views of log->st now: public, the viewer's, the omniscient one
- * when the state knows the deal. */
+/* Each viewer's view of log->st now; the omniscient one when the state
+ * knows the deal. */
 static void
 render(struct walk *w, const struct rpl_log *log)
 {
     struct rpl__buf *b = &w->v->b;
-    const int viewer = w->o->viewer;
     struct rpl__env env;
 
     view_env(&env, log, NULL);
-    w->cur.view = b->len;
-    log->game->views->view_json(log->st, &env, RPL_VIEW_PUBLIC, b);
-    end_text(b, w->cur.view);
-    w->cur.seat = NONE;
-    if (viewer > 0 && (size_t)viewer <= log->seats) {
-        w->cur.seat = b->len;
+    for (size_t i = 0; i < nslots(w->v); i++) {
+        const int viewer = viewer_of(w->v, i);
+
+        w->cur[i] = NONE;
+        if ((viewer == RPL_VIEW_ALL && !w->seed) ||
+            (viewer > 0 && (size_t)viewer > log->seats))
+            continue;
+        w->cur[i] = b->len;
         log->game->views->view_json(log->st, &env, viewer, b);
-        end_text(b, w->cur.seat);
-    }
-    w->cur.all = NONE;
-    if (w->seed) {
-        w->cur.all = b->len;
-        log->game->views->view_json(log->st, &env, RPL_VIEW_ALL, b);
-        end_text(b, w->cur.all);
+        end_text(b, w->cur[i]);
     }
 }
 
 static void
 give_views(struct walk *w, size_t no)
 {
-    struct rpl__views_at *at = &w->v->at[no - 1];
+    size_t *off = off_of(w->v, no);
 
-    at->view = w->cur.view;
-    at->seat = w->cur.seat;
-    at->all = w->cur.all;
+    for (size_t i = 0; i < nslots(w->v); i++)
+        off[1 + 2 * i] = w->cur[i];
 }
 
 static enum rpl_status
@@ -108,6 +127,26 @@ nomem(const struct walk *w, struct rpl_error *err)
     return w->v && w->v->b.failed
                ? rpl__err(err, RPL_E_NOMEM, 0, "out of memory")
                : RPL_OK;
+}
+
+/* A copy of the state (NULL when out of memory), wiped when freed. */
+static void *
+state_copy(const struct rpl_log *log)
+{
+    void *p = rpl__alloc(log->ctx, log->game->state_size);
+
+    if (p)
+        memcpy(p, log->st, log->game->state_size);
+    return p;
+}
+
+static void
+state_free(const struct rpl_log *log, void *p)
+{
+    if (!p)
+        return;
+    sodium_memzero(p, log->game->state_size);
+    rpl__free(log->ctx, p);
 }
 
 /* The coverage of the line ln (NULL: the last look, at the state). */
@@ -148,14 +187,20 @@ walk_before(void *a, const struct rpl_log *log, const struct rpl__line *ln,
 {
     struct walk *w = a;
 
-    (void)err;
-    if (!w->prev || w->covered)
-        return RPL_OK;
     if (rpl__log_is_game_line(ln->text, ln->len)) {
-        memcpy(w->prev, log->st, log->game->state_size);
-    } else {
-        cover(w, log, NULL); /* the reveal */
+        if (w->prev && !w->covered)
+            memcpy(w->prev, log->st, log->game->state_size);
+        return RPL_OK;
+    }
+    /* The reveal. */
+    if (w->prev && !w->covered) {
+        cover(w, log, NULL);
         w->covered = true;
+    }
+    if (w->v && !w->frozen) {
+        w->frozen = state_copy(log);
+        if (!w->frozen)
+            return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     }
     return RPL_OK;
 }
@@ -173,20 +218,56 @@ walk_line(void *a, const struct rpl_log *log, const struct rpl__line *ln,
     return nomem(w, err);
 }
 
+/* Line ln told to each viewer (rpl_log_describe()): a game line by the
+ * game, the log layer's own once for all; NONE when it tells nothing. */
+static void
+describe(struct walk *w, const struct rpl_log *log, const struct rpl__line *ln,
+         bool is_game, size_t *off)
+{
+    struct rpl__buf *b = &w->v->b;
+    struct rpl__env env;
+    size_t own = NONE;
+
+    view_env(&env, log, NULL);
+    if (!is_game) {
+        own = b->len;
+        rpl__log_describe_own(log, w->frozen ? w->frozen : log->st, ln, b);
+        if (b->len == own)
+            own = NONE;
+        else
+            end_text(b, own);
+    }
+    for (size_t i = 0; i < nslots(w->v); i++) {
+        const int viewer = viewer_of(w->v, i);
+        size_t *d = &off[2 + 2 * i];
+
+        *d = own;
+        if (!is_game || off[1 + 2 * i] == NONE)
+            continue;
+        *d = b->len;
+        log->game->views->describe(log->st, &env, ln, viewer, b);
+        if (b->len == *d)
+            *d = NONE;
+        else
+            end_text(b, *d);
+    }
+}
+
 static enum rpl_status
 walk_each(void *a, const struct rpl_log *log, const struct rpl__line *ln,
           bool is_header, struct rpl_error *err)
 {
     struct walk *w = a;
+    const bool is_game = !is_header && rpl__log_is_game_line(ln->text, ln->len);
     struct rpl__buf *b;
-    struct rpl__views_at *at;
+    size_t *off;
 
     if (!w->v)
         return RPL_OK;
     b = &w->v->b;
-    at = &w->v->at[ln->no - 1];
-    at->events = b->len;
-    if (!is_header && rpl__log_is_game_line(ln->text, ln->len)) {
+    off = off_of(w->v, ln->no);
+    off[0] = b->len;
+    if (is_game) {
         struct rpl__env env;
 
         view_env(&env, log, NULL);
@@ -194,11 +275,14 @@ walk_each(void *a, const struct rpl_log *log, const struct rpl__line *ln,
     } else {
         rpl__log_events_own(log, ln, is_header, b);
     }
-    end_text(b, at->events);
+    end_text(b, off[0]);
     if (w->started)
         give_views(w, ln->no);
     else
         w->pending = ln->no;
+    /* A game line comes after the start: its views are known. */
+    if (w->v->describe && !is_header)
+        describe(w, log, ln, is_game, off);
     return nomem(w, err);
 }
 
@@ -222,28 +306,40 @@ walk_end(void *a, const struct rpl_log *log, struct rpl_error *err)
 }
 
 static enum rpl_status
-views_new(struct rpl_log *log, struct rpl_error *err)
+views_new(struct rpl_log *log, const struct rpl_walk_opts *o,
+          struct rpl_error *err)
 {
     struct rpl__views *v = rpl__calloc(log->ctx, 1, sizeof(*v));
+    size_t seats = 0;
 
-    if (v)
-        v->at = rpl__calloc(log->ctx, log->nlines ? log->nlines : 1,
-                            sizeof(*v->at));
-    if (!v || !v->at) {
-        if (v)
-            rpl__free(log->ctx, v);
+    if (!v)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    v->seats = o->seats &
+               (RPL_MAX_SEATS < 32 ? (1u << RPL_MAX_SEATS) - 1u : UINT32_MAX);
+    for (uint32_t m = v->seats; m; m >>= 1)
+        seats += m & 1u;
+    v->describe = o->describe;
+    v->width = 1 + 2 * (2 + seats);
+    v->nlines = log->nlines;
+    v->off = rpl__alloc(log->ctx, (log->nlines ? log->nlines : 1) * v->width *
+                                      sizeof(*v->off));
+    if (!v->off) {
+        rpl__free(log->ctx, v);
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     }
+    for (size_t i = 0; i < (log->nlines ? log->nlines : 1) * v->width; i++)
+        v->off[i] = NONE;
     rpl__buf_init(&v->b, log->ctx);
-    v->nlines = log->nlines;
     log->views = v;
     return RPL_OK;
 }
 
-/* Appends text (a library string, freed) at *off. */
+/* Appends text (a library string, freed; NULL: none) at *off. */
 static void
 keep(struct rpl__views *v, char *text, size_t *off, struct rpl_ctx *ctx)
 {
+    if (!text)
+        return;
     *off = v->b.len;
     rpl__buf_puts(&v->b, text);
     end_text(&v->b, *off);
@@ -251,38 +347,39 @@ keep(struct rpl__views *v, char *text, size_t *off, struct rpl_ctx *ctx)
 }
 
 /* The views by rpl_log_seek(), after the pass, for the logs it cannot
- * serve: one line after the other, each view asked for. */
+ * serve: one line after the other, each text asked for. */
 static enum rpl_status
-views_again(struct rpl_log *log, int viewer, struct rpl_error *err)
+views_again(struct rpl_log *log, const struct rpl_walk_opts *o,
+            struct rpl_error *err)
 {
     struct rpl__views *v;
-    enum rpl_status rc = views_new(log, err);
+    enum rpl_status rc = views_new(log, o, err);
 
     if (rc != RPL_OK)
         return rc;
     v = log->views;
     for (size_t no = 1; rc == RPL_OK && no <= log->nlines; no++) {
-        struct rpl__views_at *at = &v->at[no - 1];
+        size_t *off = off_of(v, no);
         char *text = NULL;
 
-        at->seat = at->all = NONE;
         rc = rpl_log_events_json(log, no, &text, err);
-        if (rc == RPL_OK) {
-            keep(v, text, &at->events, log->ctx);
-            rc = rpl_log_view_json(log, RPL_VIEW_PUBLIC, &text, err);
-        }
-        if (rc == RPL_OK) {
-            keep(v, text, &at->view, log->ctx);
+        if (rc == RPL_OK)
+            keep(v, text, &off[0], log->ctx);
+        for (size_t i = 0; rc == RPL_OK && i < nslots(v); i++) {
+            const int viewer = viewer_of(v, i);
+
+            if ((viewer == RPL_VIEW_ALL && !log->is_complete) ||
+                (viewer > 0 && (size_t)viewer > log->seats))
+                continue;
             text = NULL;
-            if (viewer > 0 && (size_t)viewer <= log->seats)
-                rc = rpl_log_view_json(log, viewer, &text, err);
-            if (rc == RPL_OK && text)
-                keep(v, text, &at->seat, log->ctx);
-        }
-        if (rc == RPL_OK && log->is_complete) {
-            rc = rpl_log_view_json(log, RPL_VIEW_ALL, &text, err);
+            rc = rpl_log_view_json(log, viewer, &text, err);
             if (rc == RPL_OK)
-                keep(v, text, &at->all, log->ctx);
+                keep(v, text, &off[1 + 2 * i], log->ctx);
+            text = NULL;
+            if (rc == RPL_OK && v->describe)
+                rc = rpl_log_describe(log, no, viewer, &text, err);
+            if (rc == RPL_OK)
+                keep(v, text, &off[2 + 2 * i], log->ctx);
         }
         if (rc == RPL_OK && v->b.failed)
             rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
@@ -313,50 +410,65 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
     w.o = walk;
     rpl__log_views_free(log);
     if (walk->views)
-        rc = views_new(log, &rep->error);
+        rc = views_new(log, walk, &rep->error);
     w.v = log->views;
     if (walk->bits)
         memset(walk->bits, 0, RPL_COVERAGE_WORDS * sizeof(walk->bits[0]));
     if (rc == RPL_OK)
         rc = rpl__log_verify_with(log, opts, rep, &obs);
-    if (rc == RPL_OK && !!w.seed == log->is_complete)
+    if (rc == RPL_OK && !!w.seed == log->is_complete) {
+        /* The replay stands after the last line, as rpl_log_seek() would
+         * leave it: the state of the reveal, before it changed it. */
+        if (w.frozen) {
+            memcpy(log->st, w.frozen, log->game->state_size);
+            log->pos = log->nlines;
+        }
         goto out;
+    }
     if (rc != RPL_OK)
         rc = rpl_log_verify(log, opts, rep); /* its error, and no views */
     else
         rpl__log_views_free(log);
     if (rc == RPL_OK && walk->views)
-        rc = views_again(log, walk->viewer, &rep->error);
+        rc = views_again(log, walk, &rep->error);
     if (rc == RPL_OK && walk->bits)
         rc = rpl_log_coverage(log, walk->bits, &rep->error);
 out:
-    if (w.prev) {
-        sodium_memzero(w.prev, log->game->state_size);
-        rpl__free(log->ctx, w.prev);
+    if (log->game) {
+        state_free(log, w.prev);
+        state_free(log, w.frozen);
     }
     return rc;
 }
 
 enum rpl_status
-rpl_log_line_views(const struct rpl_log *log, size_t no,
-                   struct rpl_line_views *out, struct rpl_error *err)
+rpl_log_line_view(const struct rpl_log *log, size_t no, int viewer,
+                  struct rpl_line_view *out, struct rpl_error *err)
 {
     const struct rpl__views *v = log->views;
-    const struct rpl__views_at *at;
+    const size_t *off;
+    size_t i = 0;
 
     rpl__err_clear(err);
     memset(out, 0, sizeof(*out));
     if (!v || !log->is_verified)
         return rpl__err(err, RPL_E_STATE, 0,
-                        "no views: call rpl_log_verify_walk() first");
+                        "no views: call rpl_log_verify_walk() with views");
     if (no == 0 || no > v->nlines)
         return rpl__err(err, RPL_E_ARG, 0, "no line %zu (the log has %zu)", no,
                         v->nlines);
-    at = &v->at[no - 1];
+    if (viewer == RPL_VIEW_ALL && !log->is_complete)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the omniscient view needs a complete log (with its "
+                        "reveal)");
+    while (i < nslots(v) && viewer_of(v, i) != viewer)
+        i++;
+    off = off_of(v, no);
+    if (i == nslots(v) || off[1 + 2 * i] == NONE)
+        return rpl__err(err, RPL_E_ARG, 0, "no view of %d was kept", viewer);
     out->text = rpl__log_line(log, no, &out->len);
-    out->events = v->b.p + at->events;
-    out->view = v->b.p + at->view;
-    out->seat = at->seat == NONE ? NULL : v->b.p + at->seat;
-    out->all = at->all == NONE ? NULL : v->b.p + at->all;
+    out->events = v->b.p + off[0];
+    out->view = v->b.p + off[1 + 2 * i];
+    out->describe = off[2 + 2 * i] == NONE ? NULL : v->b.p + off[2 + 2 * i];
     return RPL_OK;
 }

@@ -514,24 +514,25 @@ rpl_log_seek(struct rpl_log *log, size_t no, struct rpl_error *err)
 /* The current position (line number) of the replay. */
 RPL_API size_t rpl_log_tell(const struct rpl_log *log) RPL_NONNULL(1);
 
-/* What a viewer sees of one line, camelog-export(1)'s object: the state
- * after the line, as rpl_log_seek() to it gives, in JSON.  Lent by the
- * log until its next verify or rpl_log_free(). */
-struct rpl_line_views {
+/* What a viewer saw of one line, as rpl_log_seek() to it shows it: the
+ * parts of camelog-export(1)'s object.  Lent by the log until its next
+ * verify or rpl_log_free(). */
+struct rpl_line_view {
     const char *text; /* the line, without its LF (not NUL-terminated) */
     size_t len;
-    const char *events; /* rpl_log_events_json() */
-    const char *view;   /* rpl_log_view_json() of RPL_VIEW_PUBLIC */
-    const char *seat;   /* of the viewer; NULL for RPL_VIEW_PUBLIC or a seat
-                           not in the game */
-    const char *all;    /* of RPL_VIEW_ALL; NULL unless the log is complete */
+    const char *events;   /* rpl_log_events_json() */
+    const char *view;     /* rpl_log_view_json() of the viewer, after it */
+    const char *describe; /* rpl_log_describe() for the viewer; NULL when
+                             the line tells nothing or none was asked */
 };
 
 /* What rpl_log_verify_walk() takes in its pass besides the verify. */
 struct rpl_walk_opts {
-    bool views;     /* every line's views, for rpl_log_line_views() */
-    int viewer;     /* with views: a seat whose view is taken too, or
-                       RPL_VIEW_PUBLIC */
+    bool views;     /* each line's events and views: the public one, the
+                       omniscient one on a complete log, and seats' */
+    uint32_t seats; /* with views: the seats whose views are kept too, bit
+                       K-1 for pK */
+    bool describe;  /* with views: each line told to each of those viewers */
     uint64_t *bits; /* NULL, or RPL_COVERAGE_WORDS words that get what
                        rpl_log_coverage() sets */
 };
@@ -550,12 +551,15 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
                     const struct rpl_walk_opts *walk, struct rpl_report *rep)
     RPL_NONNULL(1, 3, 4);
 
-/* Line `no`'s views after rpl_log_verify_walk() with views
- * (RPL_E_STATE without them, RPL_E_ARG for a line not in the log). */
+/* Line `no` as viewer saw it, after rpl_log_verify_walk() with views:
+ * RPL_VIEW_PUBLIC, RPL_VIEW_ALL of a complete log, or a seat of
+ * walk->seats.  RPL_E_STATE without views or for RPL_VIEW_ALL on a log
+ * that is not complete, RPL_E_ARG for a line not in the log or a seat
+ * whose views were not kept. */
 RPL_API RPL_NODISCARD enum rpl_status
-rpl_log_line_views(const struct rpl_log *log, size_t no,
-                   struct rpl_line_views *out, struct rpl_error *err)
-    RPL_NONNULL(1, 3);
+rpl_log_line_view(const struct rpl_log *log, size_t no, int viewer,
+                  struct rpl_line_view *out, struct rpl_error *err)
+    RPL_NONNULL(1, 4);
 
 /* What the viewer knows at the current position, as text for people: a
  * compact board followed by the viewer's private knowledge.  A seat's

@@ -1456,43 +1456,46 @@ END_TEST
 
 /* The log layer's keywords: one table, camelog(5)'s header keywords then
  * the body's own; everything else is a game's. */
-/* What rpl_log_seek() shows of line no, as camelog export showed it
- * before the one pass: the reference for rpl_log_verify_walk(). */
+/* Line no as viewer sees it after the walk, against rpl_log_seek() and
+ * the calls that ask each text (what camelog export and the review page
+ * did before the one pass). */
+static void
+check_line_view(struct rpl_ctx *ctx, struct rpl_log *a, struct rpl_log *b,
+                size_t no, int viewer, const char *what)
+{
+    struct rpl_line_view lv;
+    char *events = NULL, *view = NULL, *told = NULL;
+    const enum rpl_status st = rpl_log_view_json(b, viewer, &view, NULL);
+
+    if (st != RPL_OK) {
+        ck_assert_int_ne(rpl_log_line_view(a, no, viewer, &lv, NULL), RPL_OK);
+        return;
+    }
+    ck_assert_msg(rpl_log_line_view(a, no, viewer, &lv, NULL) == RPL_OK,
+                  "%s: line %zu: no view of %d", what, no, viewer);
+    ck_assert_int_eq(rpl_log_events_json(b, no, &events, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_describe(b, no, viewer, &told, NULL), RPL_OK);
+    ck_assert_msg(strcmp(lv.events, events) == 0, "%s: line %zu: events", what,
+                  no);
+    ck_assert_msg(strcmp(lv.view, view) == 0, "%s: line %zu: view of %d", what,
+                  no, viewer);
+    ck_assert_msg(!lv.describe == !told &&
+                      (!told || strcmp(lv.describe, told) == 0),
+                  "%s: line %zu: told to %d", what, no, viewer);
+    rpl_free(ctx, events);
+    rpl_free(ctx, view);
+    rpl_free(ctx, told);
+}
+
 static void
 check_line_views(struct rpl_ctx *ctx, struct rpl_log *a, struct rpl_log *b,
                  size_t no, int viewer, const char *what)
 {
-    struct rpl_line_views lv;
-    char *events = NULL, *view = NULL, *seat = NULL, *all = NULL;
-
-    ck_assert_int_eq(rpl_log_line_views(a, no, &lv, NULL), RPL_OK);
     ck_assert_int_eq(rpl_log_seek(b, no, NULL), RPL_OK);
-    ck_assert_int_eq(rpl_log_events_json(b, no, &events, NULL), RPL_OK);
-    ck_assert_int_eq(rpl_log_view_json(b, RPL_VIEW_PUBLIC, &view, NULL),
-                     RPL_OK);
-    ck_assert_msg(strcmp(lv.events, events) == 0, "%s: line %zu: events", what,
-                  no);
-    ck_assert_msg(strcmp(lv.view, view) == 0, "%s: line %zu: public view", what,
-                  no);
-    if (viewer > 0) {
-        ck_assert_int_eq(rpl_log_view_json(b, viewer, &seat, NULL), RPL_OK);
-        ck_assert_ptr_nonnull(lv.seat);
-        ck_assert_msg(strcmp(lv.seat, seat) == 0, "%s: line %zu: p%d's view",
-                      what, no, viewer);
-    } else {
-        ck_assert_ptr_null(lv.seat);
-    }
-    if (rpl_log_view_json(b, RPL_VIEW_ALL, &all, NULL) == RPL_OK) {
-        ck_assert_ptr_nonnull(lv.all);
-        ck_assert_msg(strcmp(lv.all, all) == 0, "%s: line %zu: omniscient",
-                      what, no);
-    } else {
-        ck_assert_ptr_null(lv.all);
-    }
-    rpl_free(ctx, events);
-    rpl_free(ctx, view);
-    rpl_free(ctx, seat);
-    rpl_free(ctx, all);
+    check_line_view(ctx, a, b, no, RPL_VIEW_PUBLIC, what);
+    check_line_view(ctx, a, b, no, RPL_VIEW_ALL, what);
+    if (viewer > 0)
+        check_line_view(ctx, a, b, no, viewer, what);
 }
 
 /* rpl_log_verify_walk() of text against rpl_log_verify() and a replay
@@ -1510,7 +1513,12 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
     ck_assert_int_eq(rpl_log_parse(ctx, &a, text, len, false, NULL), RPL_OK);
     ck_assert_int_eq(rpl_log_parse(ctx, &b, text, len, false, NULL), RPL_OK);
     uint64_t bits_a[RPL_COVERAGE_WORDS], bits_b[RPL_COVERAGE_WORDS];
-    const struct rpl_walk_opts walk = {true, viewer, bits_a};
+    const struct rpl_walk_opts walk = {
+        .views = true,
+        .seats = viewer > 0 ? 1u << (viewer - 1) : 0,
+        .describe = true,
+        .bits = bits_a,
+    };
 
     sa = rpl_log_verify_walk(a, NULL, &walk, &ra);
     sb = rpl_log_verify(b, NULL, &rb);
@@ -1536,18 +1544,29 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
         ck_assert_int_eq(rpl_log_verify_walk(c, NULL, &cover, &ra), RPL_OK);
         ck_assert_msg(memcmp(bits_c, bits_b, sizeof(bits_c)) == 0,
                       "%s: coverage without views", what);
-        ck_assert_int_eq(
-            rpl_log_line_views(c, 1, &(struct rpl_line_views){0}, NULL),
-            RPL_E_STATE);
+        ck_assert_int_eq(rpl_log_line_view(c, 1, RPL_VIEW_PUBLIC,
+                                           &(struct rpl_line_view){0}, NULL),
+                         RPL_E_STATE);
         rpl_log_free(c);
+    }
+    if (sa == RPL_OK) {
+        /* The walk leaves the replay where rpl_log_seek() would. */
+        uint8_t da[32], db[32];
+
+        ck_assert_int_eq(rpl_log_seek(b, rpl_log_lines(b), NULL), RPL_OK);
+        ck_assert_int_eq(rpl_log_digest(b, db, NULL), RPL_OK);
+        ck_assert_int_eq(rpl_log_seek(a, rpl_log_lines(a), NULL), RPL_OK);
+        ck_assert_int_eq(rpl_log_digest(a, da, NULL), RPL_OK);
+        ck_assert_msg(memcmp(da, db, 32) == 0, "%s: the state at the end",
+                      what);
     }
     if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
         for (size_t no = 1; no <= rpl_log_lines(b); no++)
             check_line_views(ctx, a, b, no, viewer, what);
     if (sa != RPL_OK)
-        ck_assert_int_eq(
-            rpl_log_line_views(a, 1, &(struct rpl_line_views){0}, NULL),
-            RPL_E_STATE);
+        ck_assert_int_eq(rpl_log_line_view(a, 1, RPL_VIEW_PUBLIC,
+                                           &(struct rpl_line_view){0}, NULL),
+                         RPL_E_STATE);
     rpl_log_free(a);
     rpl_log_free(b);
     return sa;

@@ -37,10 +37,18 @@ struct opts {
     const char *deliveries; /* --deliveries, or NULL */
 };
 
+/* What export prints of a line: the public view, the seat's and the
+ * omniscient one, NULL when not shown. */
+struct line_views {
+    const char *text;
+    size_t len;
+    const char *events, *view, *seat, *all;
+};
+
 /* Prints line no's object: file, line, text, events, public, and the
  * seat's and the omniscient state when lv has them. */
 static int
-print_line(const char *file, size_t no, const struct rpl_line_views *lv)
+print_line(const char *file, size_t no, const struct line_views *lv)
 {
     json_t *obj = json_object();
     int rc = CLI_EXIT_USAGE;
@@ -75,7 +83,7 @@ static int
 print_learned(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
               size_t no, int viewer, bool is_complete)
 {
-    struct rpl_line_views lv = {0};
+    struct line_views lv = {0};
     char *events = NULL, *view = NULL, *seat = NULL, *all = NULL;
     struct rpl_error err;
     enum rpl_status st;
@@ -113,11 +121,35 @@ print_learned(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
 
 /* Without --deliveries the one pass of rpl_log_verify_walk() verifies
  * and takes every line's views. */
+/* Line no's views as the walk kept them. */
+static enum rpl_status
+walked_line(struct rpl_log *log, size_t no, int viewer, bool is_complete,
+            struct line_views *lv, struct rpl_error *err)
+{
+    struct rpl_line_view v;
+    enum rpl_status st = rpl_log_line_view(log, no, RPL_VIEW_PUBLIC, &v, err);
+
+    memset(lv, 0, sizeof(*lv));
+    lv->text = v.text;
+    lv->len = v.len;
+    lv->events = v.events;
+    lv->view = v.view;
+    if (st == RPL_OK && viewer != RPL_VIEW_PUBLIC) {
+        st = rpl_log_line_view(log, no, viewer, &v, err);
+        lv->seat = v.view;
+    }
+    if (st == RPL_OK && is_complete) {
+        st = rpl_log_line_view(log, no, RPL_VIEW_ALL, &v, err);
+        lv->all = v.view;
+    }
+    return st;
+}
+
 static int
 export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
 {
     struct rpl_log *log = NULL;
-    struct rpl_line_views lv;
+    struct line_views lv;
     struct rpl_report rep;
     struct rpl_error err;
     enum rpl_status st;
@@ -131,7 +163,12 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
     if (o->deliveries) {
         st = rpl_log_verify(log, NULL, &rep);
     } else {
-        const struct rpl_walk_opts walk = {.views = true, .viewer = o->viewer};
+        const struct rpl_walk_opts walk = {
+            .views = true,
+            .seats = o->viewer > 0 && o->viewer <= 32
+                         ? 1u << (unsigned)(o->viewer - 1)
+                         : 0,
+        };
 
         st = rpl_log_verify_walk(log, NULL, &walk, &rep);
     }
@@ -162,7 +199,8 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
             rc = print_learned(ctx, log, file, no, o->viewer,
                                rep.progress == RPL_PROGRESS_COMPLETE);
         } else {
-            st = rpl_log_line_views(log, no, &lv, &err);
+            st = walked_line(log, no, o->viewer,
+                             rep.progress == RPL_PROGRESS_COMPLETE, &lv, &err);
             rc = st == RPL_OK ? print_line(file, no, &lv)
                               : cli_file_error(file, st, &err);
         }

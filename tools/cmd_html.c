@@ -54,6 +54,7 @@ struct page {
     size_t *lines; /* the line of each step */
     size_t nsteps;
     size_t nplay; /* steps through the end of play (the `end` line) */
+    bool walked;  /* the verify kept every line's views and texts */
 };
 
 /* ------------------------------------------------------------ writing */
@@ -394,15 +395,52 @@ diff(json_t *path, json_t *a, json_t *b, json_t *out)
 
 /* ------------------------------------------------------------- steps */
 
+/* What the page asks of a line, as the verify's walk kept it or, once a
+ * seat's deliveries are learned, asked of the replay: the line told to
+ * viewer (NULL: nothing), its events, viewer's state after it.  *text is
+ * lent; *own is what the caller frees with rpl_free(), NULL if nothing. */
+enum ask { ASK_TOLD, ASK_EVENTS, ASK_VIEW };
+
+static enum rpl_status
+ask(struct page *pg, size_t no, int viewer, enum ask what, const char **text,
+    char **own, struct rpl_error *err)
+{
+    struct rpl_line_view lv;
+    enum rpl_status st;
+
+    *own = NULL;
+    *text = NULL;
+    if (pg->walked) {
+        st = rpl_log_line_view(pg->log, no, viewer, &lv, err);
+        *text = what == ASK_TOLD     ? lv.describe
+                : what == ASK_EVENTS ? lv.events
+                                     : lv.view;
+        return st;
+    }
+    if (what == ASK_TOLD) {
+        st = rpl_log_describe(pg->log, no, viewer, own, err);
+    } else if (what == ASK_EVENTS) {
+        st = rpl_log_events_json(pg->log, no, own, err);
+    } else {
+        st = rpl_log_seek(pg->log, no, err);
+        if (st == RPL_OK) {
+            st = rpl_log_view_json(pg->log, viewer, own, err);
+        }
+    }
+    *text = *own;
+    return st;
+}
+
 static int
-lib_json(struct page *pg, enum rpl_status st, char *text,
+lib_json(struct page *pg, enum rpl_status st, const char *text, char *own,
          const struct rpl_error *err, json_t **out)
 {
     if (st != RPL_OK) {
+        rpl_free(pg->ctx, own);
         return cli_file_error(pg->file, st, err);
     }
     *out = cli_json_parse(text);
-    rpl_free(pg->ctx, text);
+    rpl_free(pg->ctx, own);
     if (!*out) {
         cli_file_msg(pg->file, 0, "the library returned bad JSON");
         return CLI_EXIT_USAGE;
@@ -445,25 +483,26 @@ find_steps(struct page *pg, json_t *steps)
     }
     pg->nplay = 0;
     for (no = 1; no <= n; no++) {
-        char *text = NULL, *ev = NULL;
+        const char *text, *ev;
+        char *own = NULL, *ev_own = NULL;
         json_t *events, *step;
 
-        st = rpl_log_describe(pg->log, no, RPL_VIEW_PUBLIC, &text, &err);
+        st = ask(pg, no, RPL_VIEW_PUBLIC, ASK_TOLD, &text, &own, &err);
         if (st != RPL_OK) {
             return cli_file_error(pg->file, st, &err);
         }
         if (!text) {
             continue;
         }
-        st = rpl_log_events_json(pg->log, no, &ev, &err);
-        rc = lib_json(pg, st, ev, &err, &events);
+        st = ask(pg, no, RPL_VIEW_PUBLIC, ASK_EVENTS, &ev, &ev_own, &err);
+        rc = lib_json(pg, st, ev, ev_own, &err, &events);
         if (rc != CLI_EXIT_OK) {
-            rpl_free(pg->ctx, text);
+            rpl_free(pg->ctx, own);
             return rc;
         }
         step = json_pack("{s:o,s:s,s:o}", "line", cli_json_size(no), "text",
                          text, "events", events);
-        rpl_free(pg->ctx, text);
+        rpl_free(pg->ctx, own);
         if (!step || json_array_append_new(steps, step) != 0) {
             cli_msg("out of memory");
             return CLI_EXIT_USAGE;
@@ -501,14 +540,12 @@ make_view(struct page *pg, int viewer, const char *as, const char *label,
         goto out;
     }
     for (i = 0; i < nsteps; i++) {
-        char *text = NULL;
+        const char *text;
+        char *own = NULL;
         json_t *state, *changes;
 
-        st = rpl_log_seek(pg->log, pg->lines[i], &err);
-        if (st == RPL_OK) {
-            st = rpl_log_view_json(pg->log, viewer, &text, &err);
-        }
-        rc = lib_json(pg, st, text, &err, &state);
+        st = ask(pg, pg->lines[i], viewer, ASK_VIEW, &text, &own, &err);
+        rc = lib_json(pg, st, text, own, &err, &state);
         if (rc != CLI_EXIT_OK) {
             goto out;
         }
@@ -538,7 +575,7 @@ make_view(struct page *pg, int viewer, const char *as, const char *label,
                 json_object_get(json_array_get(steps, i), "text"));
             char key[24];
 
-            st = rpl_log_describe(pg->log, pg->lines[i], viewer, &text, &err);
+            st = ask(pg, pg->lines[i], viewer, ASK_TOLD, &text, &own, &err);
             if (st != RPL_OK) {
                 rc = cli_file_error(pg->file, st, &err);
                 goto out;
@@ -546,11 +583,11 @@ make_view(struct page *pg, int viewer, const char *as, const char *label,
             snprintf(key, sizeof(key), "%zu", i);
             if (text && (!pub || strcmp(pub, text) != 0) &&
                 !cli_json_set(texts, key, json_string(text))) {
-                rpl_free(pg->ctx, text);
+                rpl_free(pg->ctx, own);
                 cli_msg("out of memory");
                 goto out;
             }
-            rpl_free(pg->ctx, text);
+            rpl_free(pg->ctx, own);
         }
     }
     if (!cli_json_set(view, "as", json_string(as)) ||
@@ -813,7 +850,7 @@ make_page(struct page *pg, enum who who, size_t seat, json_t *data)
         json_t *reveal;
 
         st = rpl_log_reveal_json(pg->log, &text, &err);
-        rc = lib_json(pg, st, text, &err, &reveal);
+        rc = lib_json(pg, st, text, text, &err, &reveal);
         if (rc != CLI_EXIT_OK) {
             goto out;
         }
@@ -938,7 +975,24 @@ cmd_html(int argc, char **argv)
         rc = cli_file_error(pg.file, st, &err);
         goto out;
     }
-    st = rpl_log_verify(pg.log, &vopts, &pg.rep);
+    if (deliveries) {
+        /* the seat's deliveries are learned by a verified log: the page's
+         * texts are asked of its replay after */
+        st = rpl_log_verify(pg.log, &vopts, &pg.rep);
+    } else {
+        /* every line's views and texts in the verify's one pass */
+        const struct rpl_walk_opts walk = {
+            .views = true,
+            .seats = who == WHO_ALL ? UINT32_MAX
+                     : who == WHO_SEAT && seat >= 1 && seat <= 32
+                         ? 1u << (seat - 1)
+                         : 0,
+            .describe = true,
+        };
+
+        st = rpl_log_verify_walk(pg.log, &vopts, &walk, &pg.rep);
+        pg.walked = st == RPL_OK;
+    }
     if (st != RPL_OK) {
         rc = cli_file_error(pg.file, st, &pg.rep.error);
         goto out;

@@ -53,9 +53,9 @@ check_walk(struct rpl_ctx *ctx, const uint8_t *data, size_t size,
 {
     struct rpl_log *log = NULL;
     struct rpl_report rep;
-    struct rpl_line_views lv;
+    struct rpl_line_view lv;
     uint64_t bits[RPL_COVERAGE_WORDS], ref[RPL_COVERAGE_WORDS];
-    const struct rpl_walk_opts walk = {true, 1, bits};
+    const struct rpl_walk_opts walk = {true, 1u, true, bits};
     const size_t n = rpl_log_lines(verified);
     char *view = NULL;
 
@@ -69,7 +69,8 @@ check_walk(struct rpl_ctx *ctx, const uint8_t *data, size_t size,
             memcmp(bits, ref, sizeof(bits)) != 0)
             abort();
         for (size_t no = 1; no <= n; no += n > 1 ? n - 1 : 1) {
-            if (rpl_log_line_views(log, no, &lv, NULL) != RPL_OK ||
+            if (rpl_log_line_view(log, no, RPL_VIEW_PUBLIC, &lv, NULL) !=
+                    RPL_OK ||
                 rpl_log_seek(verified, no, NULL) != RPL_OK ||
                 rpl_log_view_json(verified, RPL_VIEW_PUBLIC, &view, NULL) !=
                     RPL_OK ||
