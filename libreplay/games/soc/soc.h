@@ -1001,7 +1001,8 @@ long rpl__soc_lp_gain(unsigned lp);
  * at three players (the others' value is `large` elsewhere): what a
  * black card drawn costs, a knight's last life point, the traitor's
  * flip and accusation as the table's evidence makes them likely, a
- * siege engine removed in a siege fight. */
+ * siege engine removed in a siege fight, the sword Heroism adds to a
+ * quest. */
 enum soc_plan_w {
     SOC_PLAN_DRAW,
     SOC_PLAN_SACRIFICE,
@@ -1011,6 +1012,7 @@ enum soc_plan_w {
     SOC_PLAN_FLIP_EVIDENCE,
     SOC_PLAN_SIXTH,
     SOC_PLAN_SIEGE_FIGHT,
+    SOC_PLAN_HEROISM,
 };
 
 /* Whether the table is small enough for the small table's plan. */
@@ -1023,6 +1025,10 @@ bool rpl__soc_plan_leaves(const struct soc_know *kn, unsigned q);
 /* Weight w at this table; `large` is its value at a larger one. */
 long rpl__soc_plan_weight(const struct soc_pub *p, enum soc_plan_w w,
                           long large);
+/* The chance, in percent, that the knights win quest q as a loyal
+ * knight weighs it for Heroism where the plan says so; -1 where his
+ * usual estimate stands. */
+long rpl__soc_plan_heroism(const struct soc_know *kn, unsigned q);
 
 /* ----------------------------------------------------------- suspect.c */
 

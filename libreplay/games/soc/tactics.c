@@ -1007,8 +1007,12 @@ special_value(const struct soc_know *kn, const struct soc_cmd *cmd)
         v = merlin_value(kn, cmd->loc);
         return v < 0 ? -1 : v - kept;
     case SOC_HEROISM:
-        v = win_chance(kn, cmd->loc);
-        return 2 * (v - 50) - kept;
+        /* A sword of the quest's outcome, as the plan weighs it. */
+        v = rpl__soc_plan_heroism(kn, cmd->loc);
+        v = v >= 0 ? v : win_chance(kn, cmd->loc);
+        return 2 * (v - 50) * rpl__soc_plan_weight(p, SOC_PLAN_HEROISM, 100) /
+                   100 -
+               kept;
     case SOC_LADY:
         if (p->exc_state)
             return rpl__soc_lp_gain(s->lp) + rpl__soc_lp_gain(s->lp + 1u) -
