@@ -1038,6 +1038,13 @@ RPL_API size_t rpl_rec_seats(const struct rpl_recorder *rec) RPL_NONNULL(1);
 RPL_API const char *rpl_rec_line(const struct rpl_recorder *rec, size_t no,
                                  size_t *len) RPL_NONNULL(1, 3);
 
+/* Where the recorded game stands, as rpl_log_verify() would find it of
+ * the log rpl_rec_log() gives: complete once rpl_rec_reveal() wrote the
+ * reveal, every open and the last seal; finished when the game ended
+ * (or was abandoned) and a seal follows; in progress otherwise. */
+RPL_API enum rpl_progress rpl_rec_progress(const struct rpl_recorder *rec)
+    RPL_NONNULL(1);
+
 /* The log so far as a new struct rpl_log (verify, write, replay it). */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_rec_log(const struct rpl_recorder *rec, struct rpl_log **out,

@@ -1724,13 +1724,33 @@ START_TEST(keyword_table)
 }
 END_TEST
 
-/* The recorder's lines are the lines of the log rpl_rec_log() gives. */
+/* Where the recorder says its game stands is where verify finds the log
+ * rpl_rec_log() gives. */
+static void
+same_progress(const struct rpl_recorder *rec)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+
+    ck_assert_int_eq(rpl_rec_log(rec, &log, NULL), RPL_OK);
+    ck_assert_msg(rpl_log_verify(log, NULL, &rep) == RPL_OK, "line %zu: %s",
+                  rep.error.line, rep.error.msg);
+    ck_assert_msg(rpl_rec_progress(rec) == rep.progress,
+                  "%zu lines: the recorder says %s, verify %s",
+                  rpl_rec_lines(rec), rpl_progress_name(rpl_rec_progress(rec)),
+                  rpl_progress_name(rep.progress));
+    rpl_log_free(log);
+}
+
+/* The recorder's lines are the lines of the log rpl_rec_log() gives, and
+ * its progress is verify's. */
 static void
 same_lines(const struct rpl_recorder *rec)
 {
     struct rpl_log *log = NULL;
     size_t len = 0;
 
+    same_progress(rec);
     ck_assert_int_eq(rpl_rec_log(rec, &log, NULL), RPL_OK);
     ck_assert_uint_eq(rpl_rec_lines(rec), rpl_log_lines(log));
     for (size_t no = 1; no <= rpl_log_lines(log); no++) {
@@ -1818,6 +1838,90 @@ START_TEST(recorder_lines)
     rpl_rec_free(rec);
     for (size_t k = 1; k <= 7; k++)
         rpl_seckey_free(seat_sk[k]);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* rpl_rec_progress() against verify after every call of games that end
+ * otherwise: aborted in play, abandoned by a seat that withheld its
+ * value, a game of Shadows over Camelot finished and then revealed. */
+START_TEST(recorder_progress)
+{
+    static const char *const soc_names[] = {"Ann", "Bo", "Cy", "Di"};
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_error err;
+    uint8_t id[16], s[32], bot[32], v[32], c[32];
+    size_t turn;
+
+    vector_id_secret(id, s);
+    memset(bot, 3, sizeof(bot));
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.game = "avalon";
+    cfg.rules = RULES7;
+    cfg.seats = 7;
+    cfg.names = NAMES;
+    cfg.dealer = dealer;
+    cfg.id = id;
+    cfg.secret = s;
+    /* Aborted after five lines of play, then sealed. */
+    ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
+    ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
+    same_progress(rec);
+    for (int i = 0; i < 5 && rpl_rec_dealer_turn(rec) != 0; i++) {
+        ck_assert_int_eq(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err),
+                         RPL_OK);
+        same_progress(rec);
+    }
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_abort(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_FINISHED);
+    rpl_rec_free(rec);
+
+    /* Abandoned: p2 pledged and never gave its value. */
+    ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
+    memset(v, 0x5c, sizeof(v));
+    ck_assert_int_eq(rpl_entropy_pledge(id, 2, v, c), RPL_OK);
+    ck_assert_int_eq(rpl_rec_pledge(rec, 2, c, NULL, NULL, NULL, &err),
+                     RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_pledged(rec, NULL, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_msg(rpl_rec_abandon(rec, 2, NULL, &err) == RPL_OK, "%s",
+                  err.msg);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_FINISHED);
+    rpl_rec_free(rec);
+
+    /* Shadows over Camelot by its bots: finished, then complete. */
+    cfg.game = "soc";
+    cfg.rules = "players=4 traitor=on brave=off";
+    cfg.seats = 4;
+    cfg.names = soc_names;
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
+    for (size_t n = 0; (turn = rpl_rec_dealer_turn(rec)) != 0; n++) {
+        ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err) ==
+                          RPL_OK,
+                      "line %zu: %s", err.line, err.msg);
+        if (n % 97 == 0)
+            same_progress(rec);
+    }
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_FINISHED);
+    ck_assert_int_eq(rpl_rec_reveal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_COMPLETE);
+    rpl_rec_free(rec);
     rpl_seckey_free(dealer);
     rpl_ctx_free(ctx);
 }
@@ -1940,6 +2044,7 @@ log_suite(void)
     tcase_add_test(tc, views_one_pass);
     tcase_add_test(tc, keyword_table);
     tcase_add_test(tc, recorder_lines);
+    tcase_add_test(tc, recorder_progress);
     tcase_add_test(tc, recorder_allocation_failures);
     tcase_add_test(tc, version_number);
     suite_add_tcase(s, tc);
