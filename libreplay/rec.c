@@ -599,8 +599,8 @@ rpl__rec_line_make(const struct rpl_recorder *rec, const struct rpl__emit *e,
     if (e->label[0]) {
         uint8_t commit[RPL__HASH];
 
-        rpl__commit(commit, l->nonce, rec->pre.seed, rec->id, e->label, e->value,
-                    rec->env.version);
+        rpl__commit(commit, l->nonce, rec->pre.seed, rec->id, e->label,
+                    e->value, rec->env.version);
         l->text[len++] = ' ';
         rpl__hex(l->text + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;
@@ -861,18 +861,19 @@ rpl__rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
     char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
-    if (rec->started || rec->pre.is_pledged || rec->pre.abandoned || !rec->pre.pledged) {
+    if (rec->started || rec->pre.is_pledged || rec->pre.abandoned ||
+        !rec->pre.pledged) {
         rc = rpl__err(err, RPL_E_STATE, 0,
                       rec->pre.pledged ? "the pledges are already closed"
-                                   : "no seat has made a pledge");
+                                       : "no seat has made a pledge");
         if (why) {
             snprintf(why->code, sizeof(why->code), "phase");
             snprintf(why->text, sizeof(why->text), "%s", err->msg);
         }
         return rc;
     }
-    rc = append(rec, line, rpl__pledged_line(line, sizeof(line), rec->pre.pledged),
-                err);
+    rc = append(rec, line,
+                rpl__pledged_line(line, sizeof(line), rec->pre.pledged), err);
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
     if (rc == RPL_OK) {

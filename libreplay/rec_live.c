@@ -275,7 +275,8 @@ rec_requests(struct rpl_recorder *rec)
                 continue;
             r->seat = k;
             r->line = rec->nlines + 1;
-            rpl__entropy_line(r->text, sizeof(r->text), k, rec->pre.sub_entropy[k]);
+            rpl__entropy_line(r->text, sizeof(r->text), k,
+                              rec->pre.sub_entropy[k]);
             r->label[0] = '\0';
             r->has_nonce = false;
             memset(r->nonce, 0, sizeof(r->nonce));
@@ -414,8 +415,8 @@ need_live(struct rpl_recorder *rec, struct rpl_refusal *why,
     if (!rec->started)
         return refuse(rec, why, err, RPL_E_STATE, "not-started",
                       rec->pre.starting ? "the game is starting: entropy "
-                                      "signatures are awaited"
-                                    : "the game has not started");
+                                          "signatures are awaited"
+                                        : "the game has not started");
     if (rec->game->play->is_over(rec->st))
         return refuse(rec, why, err, RPL_E_STATE, "over", "the game is over");
     return RPL_OK;
@@ -543,9 +544,9 @@ entropy_step(struct rpl_recorder *rec, struct rpl_error *err)
             continue;
         if (rec->has_seat_key[k] && !rec->pre.has_ent_sig[k])
             break;
-        rc = rpl__rec_entropy_line(rec, k, rec->pre.sub_entropy[k], NULL,
-                                   rec->pre.has_ent_sig[k] ? rec->pre.ent_sig[k] : NULL,
-                                   NULL, err);
+        rc = rpl__rec_entropy_line(
+            rec, k, rec->pre.sub_entropy[k], NULL,
+            rec->pre.has_ent_sig[k] ? rec->pre.ent_sig[k] : NULL, NULL, err);
         if (rc == RPL_E_SIG) {
             rec->pre.has_ent_sig[k] = false;
             rc = RPL_OK;
@@ -643,7 +644,8 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
         for (size_t k = 1; k < seat; k++) {
             if (!rec->pre.has_sub_entropy[k])
                 continue;
-            n = rpl__entropy_line(line, sizeof(line), k, rec->pre.sub_entropy[k]);
+            n = rpl__entropy_line(line, sizeof(line), k,
+                                  rec->pre.sub_entropy[k]);
             rpl__chain(head, line, n);
             if (rec->pre.has_ent_sig[k]) {
                 char sl[RPL_SIG_LINE_MAX];

@@ -1889,13 +1889,11 @@ START_TEST(recorder_progress)
     ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
     memset(v, 0x5c, sizeof(v));
     ck_assert_int_eq(rpl_entropy_pledge(id, 2, v, c), RPL_OK);
-    ck_assert_int_eq(rpl_rec_pledge(rec, 2, c, NULL, NULL, NULL, &err),
-                     RPL_OK);
+    ck_assert_int_eq(rpl_rec_pledge(rec, 2, c, NULL, NULL, NULL, &err), RPL_OK);
     same_progress(rec);
     ck_assert_int_eq(rpl_rec_pledged(rec, NULL, &err), RPL_OK);
     same_progress(rec);
-    ck_assert_msg(rpl_rec_abandon(rec, 2, NULL, &err) == RPL_OK, "%s",
-                  err.msg);
+    ck_assert_msg(rpl_rec_abandon(rec, 2, NULL, &err) == RPL_OK, "%s", err.msg);
     same_progress(rec);
     ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_FINISHED);
     rpl_rec_free(rec);
