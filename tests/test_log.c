@@ -45,6 +45,23 @@ vector_id_secret(uint8_t id[16], uint8_t s[32])
         s[i] = (uint8_t)(i + 1);
 }
 
+/* A seven-seat Avalon game of RULES7 with the test-vector id and S (id
+ * and s are filled), dealt by dealer. */
+static void
+avalon7_config(struct rpl_rec_config *cfg, const struct rpl_seckey *dealer,
+               uint8_t id[16], uint8_t s[32])
+{
+    vector_id_secret(id, s);
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->game = "avalon";
+    cfg->rules = RULES7;
+    cfg->seats = 7;
+    cfg->names = NAMES;
+    cfg->dealer = dealer;
+    cfg->id = id;
+    cfg->secret = s;
+}
+
 static struct rpl_seckey *
 key_from(struct rpl_ctx *ctx, uint8_t tag)
 {
@@ -1786,22 +1803,14 @@ START_TEST(recorder_lines)
     size_t turn, n, len = 0;
     const char *line;
 
-    vector_id_secret(id, s);
     memset(bot, 1, sizeof(bot));
     for (size_t k = 1; k <= 7; k++) {
         seat_sk[k] = key_from(ctx, (uint8_t)k);
         rpl_seckey_pubkey(seat_sk[k], &seat_pk[k]);
         keys[k - 1] = &seat_pk[k];
     }
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.game = "avalon";
-    cfg.rules = RULES7;
-    cfg.seats = 7;
-    cfg.names = NAMES;
+    avalon7_config(&cfg, dealer, id, s);
     cfg.seat_keys = keys;
-    cfg.dealer = dealer;
-    cfg.id = id;
-    cfg.secret = s;
     ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
     same_lines(rec);
     line = rpl_rec_line(rec, 1, &len);
@@ -1857,16 +1866,8 @@ START_TEST(recorder_progress)
     uint8_t id[16], s[32], bot[32], v[32], c[32];
     size_t turn;
 
-    vector_id_secret(id, s);
+    avalon7_config(&cfg, dealer, id, s);
     memset(bot, 3, sizeof(bot));
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.game = "avalon";
-    cfg.rules = RULES7;
-    cfg.seats = 7;
-    cfg.names = NAMES;
-    cfg.dealer = dealer;
-    cfg.id = id;
-    cfg.secret = s;
     /* Aborted after five lines of play, then sealed. */
     ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
     ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
@@ -1942,16 +1943,9 @@ START_TEST(recorder_allocation_failures)
         uint8_t id[16], s[32], seed[32], bot[32];
         enum rpl_status rc;
 
-        vector_id_secret(id, s);
+        avalon7_config(&cfg, NULL, id, s);
         memset(seed, 0xd0, sizeof(seed));
         memset(bot, 1, sizeof(bot));
-        memset(&cfg, 0, sizeof(cfg));
-        cfg.game = "avalon";
-        cfg.rules = RULES7;
-        cfg.seats = 7;
-        cfg.names = NAMES;
-        cfg.id = id;
-        cfg.secret = s;
         rc = rpl_ctx_new(&ctx, &a, &err);
         if (rc == RPL_OK)
             rc = rpl_seckey_from_seed(ctx, &dealer, seed, &err);
