@@ -1577,6 +1577,40 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
         ck_assert_msg(memcmp(da, db, 32) == 0, "%s: the state at the end",
                       what);
     }
+    if (sa == RPL_OK) {
+        /* The descriptions and marks alone, without views: the marks are
+         * those rpl_log_mark() finds by replaying, and each line is told
+         * as with the views. */
+        struct rpl_log *d = NULL;
+        const struct rpl_walk_opts told = {
+            .describe = true,
+            .marks = true,
+            .seats = walk.seats,
+        };
+
+        ck_assert_int_eq(rpl_log_parse(ctx, &d, text, len, false, NULL),
+                         RPL_OK);
+        ck_assert_int_eq(rpl_log_verify_walk(d, NULL, &told, &ra), RPL_OK);
+        for (size_t no = 1; no <= rpl_log_lines(b); no++) {
+            unsigned md = 0, mb = 0;
+            struct rpl_line_view ld, la;
+
+            ck_assert_int_eq(rpl_log_mark(b, no, &mb, NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_mark(d, no, &md, NULL), RPL_OK);
+            ck_assert_msg(md == mb, "%s: line %zu: marks %u, not %u", what, no,
+                          md, mb);
+            ck_assert_int_eq(
+                rpl_log_line_view(d, no, RPL_VIEW_PUBLIC, &ld, NULL), RPL_OK);
+            ck_assert_int_eq(
+                rpl_log_line_view(a, no, RPL_VIEW_PUBLIC, &la, NULL), RPL_OK);
+            ck_assert(!ld.events && !ld.view);
+            ck_assert_msg(
+                !ld.describe == !la.describe &&
+                    (!ld.describe || strcmp(ld.describe, la.describe) == 0),
+                "%s: line %zu: told without views", what, no);
+        }
+        rpl_log_free(d);
+    }
     if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
         for (size_t no = 1; no <= rpl_log_lines(b); no++)
             check_line_views(ctx, a, b, no, viewer, what);
