@@ -206,7 +206,7 @@ walk_before(void *a, const struct rpl_log *log, const struct rpl__line *ln,
         cover(w, log, NULL);
         w->covered = true;
     }
-    if (w->v && !w->frozen) {
+    if (!w->frozen) {
         w->frozen = state_copy(log);
         if (!w->frozen)
             return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");

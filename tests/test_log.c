@@ -1609,6 +1609,17 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
                     (!ld.describe || strcmp(ld.describe, la.describe) == 0),
                 "%s: line %zu: told without views", what, no);
         }
+        {
+            /* Without views too, the replay is left after the last line. */
+            uint8_t dd[32], db[32];
+
+            ck_assert_int_eq(rpl_log_seek(b, rpl_log_lines(b), NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_digest(b, db, NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_seek(d, rpl_log_lines(d), NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_digest(d, dd, NULL), RPL_OK);
+            ck_assert_msg(memcmp(dd, db, 32) == 0,
+                          "%s: the state at the end, without views", what);
+        }
         rpl_log_free(d);
     }
     if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
