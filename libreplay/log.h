@@ -155,7 +155,9 @@ struct rpl__views {
     size_t nlines;
     uint32_t seats; /* the seats whose views are kept (bit K-1: pK) */
     bool all;       /* the omniscient view is kept */
+    bool views;     /* the events and views are kept */
     bool describe;  /* the descriptions are kept */
+    uint8_t *marks; /* line no's RPL_MARK_ bits at marks[no - 1], or NULL */
 };
 /* Frees and wipes log->views (log_read.c, beside rpl_log_free()). */
 void rpl__log_views_free(struct rpl_log *log);

@@ -90,6 +90,7 @@ rpl__log_views_free(struct rpl_log *log)
         sodium_memzero(v->b.p, v->b.cap);
     rpl__buf_release(&v->b);
     rpl__free(log->ctx, v->off);
+    rpl__free(log->ctx, v->marks);
     rpl__free(log->ctx, v);
     log->views = NULL;
 }

@@ -13,9 +13,9 @@
  * line, as rpl_log_seek() does.  Events, and descriptions when asked,
  * are rendered for each line; an `open` line is told with the state of
  * the reveal, kept before the reveal changes it.
- * Coverage compares the state before and after each game line, and
- * takes its last look before the reveal, where rpl_log_coverage()'s
- * replay ends.
+ * Coverage and the marks (rpl_log_mark()) compare the state before and
+ * after each game line; coverage takes its last look before the reveal,
+ * where rpl_log_coverage()'s replay ends.
  *
  * The texts are kept in one buffer, NUL-terminated, with their offsets
  * (log.h struct rpl__views); nothing is lent until the pass verified.  A log
@@ -40,7 +40,7 @@ struct walk {
     bool started;                  /* the replay has begun (start()) */
     size_t cur[2 + RPL_MAX_SEATS]; /* each viewer's view of the state now */
     size_t pending; /* lines seen before the start, without views */
-    void *prev;     /* o->bits: the state before the line */
+    void *prev;     /* o->bits or marks: the state before the line */
     bool covered;   /* the coverage's last look is taken */
     void *frozen;   /* views: the state at the reveal */
 };
@@ -90,6 +90,15 @@ end_text(struct rpl__buf *b, size_t off)
     return off;
 }
 
+/* Whether viewer sees the replay: the omniscient viewer when the state
+ * knows the deal, a seat of the game. */
+static bool
+is_shown(const struct walk *w, const struct rpl_log *log, int viewer)
+{
+    return !(viewer == RPL_VIEW_ALL && !w->seed) &&
+           !(viewer > 0 && (size_t)viewer > log->seats);
+}
+
 /* Each viewer's view of log->st now; the omniscient one when the state
  * knows the deal. */
 static void
@@ -103,8 +112,7 @@ render(struct walk *w, const struct rpl_log *log)
         const int viewer = viewer_of(w->v, i);
 
         w->cur[i] = NONE;
-        if ((viewer == RPL_VIEW_ALL && !w->seed) ||
-            (viewer > 0 && (size_t)viewer > log->seats))
+        if (!is_shown(w, log, viewer))
             continue;
         w->cur[i] = b->len;
         log->game->views->view_json(log->st, &env, viewer, b);
@@ -168,12 +176,13 @@ walk_start(void *a, const struct rpl_log *log, const uint8_t *seed,
 
     w->seed = seed;
     w->started = true;
-    if (w->o->bits && rpl__coverage_hooks(log->game)->cover) {
+    if ((w->o->bits && rpl__coverage_hooks(log->game)->cover) ||
+        (w->v && w->v->marks && log->game->views->mark)) {
         w->prev = rpl__alloc(log->ctx, log->game->state_size);
         if (!w->prev)
             return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     }
-    if (w->v) {
+    if (w->v && w->v->views) {
         render(w, log);
         for (size_t no = 1; no <= w->pending; no++)
             give_views(w, no);
@@ -188,16 +197,16 @@ walk_before(void *a, const struct rpl_log *log, const struct rpl__line *ln,
     struct walk *w = a;
 
     if (rpl__log_is_game_line(ln->text, ln->len)) {
-        if (w->prev && !w->covered)
+        if (w->prev)
             memcpy(w->prev, log->st, log->game->state_size);
         return RPL_OK;
     }
     /* The reveal. */
-    if (w->prev && !w->covered) {
+    if (w->prev && w->o->bits && !w->covered) {
         cover(w, log, NULL);
         w->covered = true;
     }
-    if (w->v && !w->frozen) {
+    if (!w->frozen) {
         w->frozen = state_copy(log);
         if (!w->frozen)
             return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
@@ -211,9 +220,12 @@ walk_line(void *a, const struct rpl_log *log, const struct rpl__line *ln,
 {
     struct walk *w = a;
 
-    if (w->prev)
+    if (w->prev && w->o->bits && !w->covered)
         cover(w, log, ln);
-    if (w->v)
+    if (w->v && w->v->marks && w->prev)
+        w->v->marks[ln->no - 1] =
+            (uint8_t)log->game->views->mark(w->prev, log->st, ln);
+    if (w->v && w->v->views)
         render(w, log);
     return nomem(w, err);
 }
@@ -242,7 +254,7 @@ describe(struct walk *w, const struct rpl_log *log, const struct rpl__line *ln,
         size_t *d = &off[2 + 2 * i];
 
         *d = own;
-        if (!is_game || off[1 + 2 * i] == NONE)
+        if (!is_game || !is_shown(w, log, viewer))
             continue;
         *d = b->len;
         log->game->views->describe(log->st, &env, ln, viewer, b);
@@ -264,22 +276,27 @@ walk_each(void *a, const struct rpl_log *log, const struct rpl__line *ln,
 
     if (!w->v)
         return RPL_OK;
+    /* A game line's mark is set once it is applied (walk_line()). */
+    if (w->v->marks && is_header)
+        w->v->marks[ln->no - 1] = RPL_MARK_HEADER;
     b = &w->v->b;
     off = off_of(w->v, ln->no);
-    off[0] = b->len;
-    if (is_game) {
-        struct rpl__env env;
+    if (w->v->views) {
+        off[0] = b->len;
+        if (is_game) {
+            struct rpl__env env;
 
-        view_env(&env, log, NULL);
-        log->game->views->events_json(log->st, &env, ln, b);
-    } else {
-        rpl__log_events_own(log, ln, is_header, b);
+            view_env(&env, log, NULL);
+            log->game->views->events_json(log->st, &env, ln, b);
+        } else {
+            rpl__log_events_own(log, ln, is_header, b);
+        }
+        end_text(b, off[0]);
+        if (w->started)
+            give_views(w, ln->no);
+        else
+            w->pending = ln->no;
     }
-    end_text(b, off[0]);
-    if (w->started)
-        give_views(w, ln->no);
-    else
-        w->pending = ln->no;
     /* A game line comes after the start: its views are known. */
     if (w->v->describe && !is_header)
         describe(w, log, ln, is_game, off);
@@ -293,7 +310,7 @@ walk_end(void *a, const struct rpl_log *log, struct rpl_error *err)
 {
     struct walk *w = a;
 
-    if (w->v && !w->started) {
+    if (w->v && w->v->views && !w->started) {
         render(w, log);
         for (size_t no = 1; no <= w->pending; no++)
             give_views(w, no);
@@ -318,12 +335,16 @@ views_new(struct rpl_log *log, const struct rpl_walk_opts *o,
                (RPL_MAX_SEATS < 32 ? (1u << RPL_MAX_SEATS) - 1u : UINT32_MAX);
     for (uint32_t m = v->seats; m; m >>= 1)
         seats += m & 1u;
+    v->views = o->views;
     v->describe = o->describe;
     v->width = 1 + 2 * (2 + seats);
     v->nlines = log->nlines;
     v->off = rpl__alloc(log->ctx, (log->nlines ? log->nlines : 1) * v->width *
                                       sizeof(*v->off));
-    if (!v->off) {
+    if (o->marks)
+        v->marks = rpl__calloc(log->ctx, log->nlines ? log->nlines : 1, 1);
+    if (!v->off || (o->marks && !v->marks)) {
+        rpl__free(log->ctx, v->off);
         rpl__free(log->ctx, v);
         return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     }
@@ -353,16 +374,27 @@ views_again(struct rpl_log *log, const struct rpl_walk_opts *o,
             struct rpl_error *err)
 {
     struct rpl__views *v;
+    uint8_t *marks;
     enum rpl_status rc = views_new(log, o, err);
 
     if (rc != RPL_OK)
         return rc;
     v = log->views;
+    /* rpl_log_mark() replays until the marks are kept; it leaves the
+     * replay after line no, where the calls below want it. */
+    marks = v->marks;
+    v->marks = NULL;
     for (size_t no = 1; rc == RPL_OK && no <= log->nlines; no++) {
         size_t *off = off_of(v, no);
         char *text = NULL;
+        unsigned m = 0;
 
-        rc = rpl_log_events_json(log, no, &text, err);
+        if (marks) {
+            rc = rpl_log_mark(log, no, &m, err);
+            marks[no - 1] = (uint8_t)m;
+        }
+        if (rc == RPL_OK && v->views)
+            rc = rpl_log_events_json(log, no, &text, err);
         if (rc == RPL_OK)
             keep(v, text, &off[0], log->ctx);
         for (size_t i = 0; rc == RPL_OK && i < nslots(v); i++) {
@@ -372,7 +404,8 @@ views_again(struct rpl_log *log, const struct rpl_walk_opts *o,
                 (viewer > 0 && (size_t)viewer > log->seats))
                 continue;
             text = NULL;
-            rc = rpl_log_view_json(log, viewer, &text, err);
+            if (v->views)
+                rc = rpl_log_view_json(log, viewer, &text, err);
             if (rc == RPL_OK)
                 keep(v, text, &off[1 + 2 * i], log->ctx);
             text = NULL;
@@ -384,6 +417,7 @@ views_again(struct rpl_log *log, const struct rpl_walk_opts *o,
         if (rc == RPL_OK && v->b.failed)
             rc = rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
     }
+    v->marks = marks;
     if (rc != RPL_OK)
         rpl__log_views_free(log);
     return rc;
@@ -409,7 +443,7 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
     memset(&w, 0, sizeof(w));
     w.o = walk;
     rpl__log_views_free(log);
-    if (walk->views)
+    if (walk->views || walk->describe || walk->marks)
         rc = views_new(log, walk, &rep->error);
     w.v = log->views;
     if (walk->bits)
@@ -429,7 +463,7 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
         rc = rpl_log_verify(log, opts, rep); /* its error, and no views */
     else
         rpl__log_views_free(log);
-    if (rc == RPL_OK && walk->views)
+    if (rc == RPL_OK && (walk->views || walk->describe || walk->marks))
         rc = views_again(log, walk, &rep->error);
     if (rc == RPL_OK && walk->bits)
         rc = rpl_log_coverage(log, walk->bits, &rep->error);
@@ -464,11 +498,12 @@ rpl_log_line_view(const struct rpl_log *log, size_t no, int viewer,
     while (i < nslots(v) && viewer_of(v, i) != viewer)
         i++;
     off = off_of(v, no);
-    if (i == nslots(v) || off[1 + 2 * i] == NONE)
+    if (i == nslots(v) || (v->views && off[1 + 2 * i] == NONE) ||
+        (viewer > 0 && (size_t)viewer > log->seats))
         return rpl__err(err, RPL_E_ARG, 0, "no view of %d was kept", viewer);
     out->text = rpl__log_line(log, no, &out->len);
-    out->events = v->b.p + off[0];
-    out->view = v->b.p + off[1 + 2 * i];
+    out->events = v->views ? v->b.p + off[0] : NULL;
+    out->view = v->views ? v->b.p + off[1 + 2 * i] : NULL;
     out->describe = off[2 + 2 * i] == NONE ? NULL : v->b.p + off[2 + 2 * i];
     return RPL_OK;
 }

@@ -117,6 +117,7 @@ rpl__rec_mark(struct rpl_recorder *rec)
     m->ndeliv = rec->ndeliv;
     m->moves = rec->moves;
     m->last_is_seal = rec->last_is_seal;
+    m->is_revealed = rec->is_revealed;
     memcpy(m->jtag, rec->jtag, sizeof(m->jtag));
     m->nqueue = rec->nqueue;
     m->is_flushing = rec->is_flushing;
@@ -137,24 +138,8 @@ rpl__rec_mark(struct rpl_recorder *rec)
     m->started = rec->started;
     if (rec->started)
         return;
-    m->pre.starting = rec->starting;
-    memcpy(m->pre.seed, rec->seed, sizeof(m->pre.seed));
-    m->pre.env_seed = rec->env.seed;
-    memcpy(m->pre.entropy, rec->entropy, sizeof(m->pre.entropy));
-    m->pre.nentropy = rec->nentropy;
-    m->pre.entropy_seat = rec->entropy_seat;
-    memcpy(m->pre.pledge, rec->pledge, sizeof(m->pre.pledge));
-    memcpy(m->pre.value, rec->value, sizeof(m->pre.value));
-    m->pre.pledged = rec->pledged;
-    m->pre.revealed = rec->revealed;
-    m->pre.is_pledged = rec->is_pledged;
-    memcpy(m->pre.reveal_base, rec->reveal_base, sizeof(m->pre.reveal_base));
-    m->pre.abandoned = rec->abandoned;
-    memcpy(m->pre.has_sub_entropy, rec->has_sub_entropy,
-           sizeof(m->pre.has_sub_entropy));
-    memcpy(m->pre.sub_entropy, rec->sub_entropy, sizeof(m->pre.sub_entropy));
-    memcpy(m->pre.has_ent_sig, rec->has_ent_sig, sizeof(m->pre.has_ent_sig));
-    memcpy(m->pre.ent_sig, rec->ent_sig, sizeof(m->pre.ent_sig));
+    m->pre = rec->pre;
+    m->env_seed = rec->env.seed;
 }
 
 /* st and pub are about to change: the mark keeps them as the call found
@@ -198,6 +183,7 @@ rpl__rec_undo(struct rpl_recorder *rec)
     rec->ndeliv = m->ndeliv;
     rec->moves = m->moves;
     rec->last_is_seal = m->last_is_seal;
+    rec->is_revealed = m->is_revealed;
     memcpy(rec->jtag, m->jtag, sizeof(rec->jtag));
     /* The queue as it was, and no judgment of it: one made in the call
      * may rest on a submission the call undoes. */
@@ -222,24 +208,8 @@ rpl__rec_undo(struct rpl_recorder *rec)
     if (m->started)
         return;
     rec->started = false;
-    rec->starting = m->pre.starting;
-    memcpy(rec->seed, m->pre.seed, sizeof(rec->seed));
-    rec->env.seed = m->pre.env_seed;
-    memcpy(rec->entropy, m->pre.entropy, sizeof(rec->entropy));
-    rec->nentropy = m->pre.nentropy;
-    rec->entropy_seat = m->pre.entropy_seat;
-    memcpy(rec->pledge, m->pre.pledge, sizeof(rec->pledge));
-    memcpy(rec->value, m->pre.value, sizeof(rec->value));
-    rec->pledged = m->pre.pledged;
-    rec->revealed = m->pre.revealed;
-    rec->is_pledged = m->pre.is_pledged;
-    memcpy(rec->reveal_base, m->pre.reveal_base, sizeof(rec->reveal_base));
-    rec->abandoned = m->pre.abandoned;
-    memcpy(rec->has_sub_entropy, m->pre.has_sub_entropy,
-           sizeof(rec->has_sub_entropy));
-    memcpy(rec->sub_entropy, m->pre.sub_entropy, sizeof(rec->sub_entropy));
-    memcpy(rec->has_ent_sig, m->pre.has_ent_sig, sizeof(rec->has_ent_sig));
-    memcpy(rec->ent_sig, m->pre.ent_sig, sizeof(rec->ent_sig));
+    rec->pre = m->pre;
+    rec->env.seed = m->env_seed;
 }
 
 void
@@ -294,7 +264,7 @@ rpl_rec_free(struct rpl_recorder *rec)
     sodium_memzero(rec->queue, sizeof(rec->queue));
     sodium_memzero(rec->jkey, sizeof(rec->jkey));
     sodium_memzero(rec->jbox, sizeof(rec->jbox));
-    sodium_memzero(rec->sub_entropy, sizeof(rec->sub_entropy));
+    sodium_memzero(&rec->pre, sizeof(rec->pre)); /* the seed, the entropy */
     if (rec->jfd >= 0)
         close(rec->jfd);
     if (rec->sfd >= 0)
@@ -310,7 +280,7 @@ rpl_rec_free(struct rpl_recorder *rec)
         sodium_free(rec->secret);
     rpl__buf_release(&rec->text);
     rpl__free(rec->ctx, rec->start);
-    sodium_memzero(rec->seed, sizeof(rec->seed));
+    sodium_memzero(rec->pre.seed, sizeof(rec->pre.seed));
     rpl__free(rec->ctx, rec);
 }
 
@@ -629,8 +599,8 @@ rpl__rec_line_make(const struct rpl_recorder *rec, const struct rpl__emit *e,
     if (e->label[0]) {
         uint8_t commit[RPL__HASH];
 
-        rpl__commit(commit, l->nonce, rec->seed, rec->id, e->label, e->value,
-                    rec->env.version);
+        rpl__commit(commit, l->nonce, rec->pre.seed, rec->id, e->label,
+                    e->value, rec->env.version);
         l->text[len++] = ' ';
         rpl__hex(l->text + len, commit, sizeof(commit));
         len += 2 * RPL__HASH;
@@ -815,28 +785,28 @@ entropy2(struct rpl_recorder *rec, size_t seat, const uint8_t entropy[32],
 
     if (seat == 0 || seat > rec->seats)
         return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu", seat);
-    if (rec->abandoned)
+    if (rec->pre.abandoned)
         return rpl__err(err, RPL_E_STATE, 0, "the game was abandoned");
-    if (!rec->is_pledged)
+    if (!rec->pre.is_pledged)
         return rpl__err(err, RPL_E_STATE, 0,
                         "entropy before the sealed start: first every "
                         "pledge, then the pledged line");
-    if (!(rec->pledged & (1u << (seat - 1))))
+    if (!(rec->pre.pledged & (1u << (seat - 1))))
         return rpl__err(err, RPL_E_STATE, 0, "p%zu made no pledge", seat);
-    if (rec->revealed & (1u << (seat - 1)))
+    if (rec->pre.revealed & (1u << (seat - 1)))
         return rpl__err(err, RPL_E_STATE, 0,
                         "p%zu has already revealed its entropy", seat);
     rpl__pledge(check, rec->id, seat, entropy);
-    if (sodium_memcmp(check, rec->pledge[seat], RPL__HASH) != 0)
+    if (sodium_memcmp(check, rec->pre.pledge[seat], RPL__HASH) != 0)
         return rpl__err(err, RPL_E_FAIRNESS, 0,
                         "the entropy does not match p%zu's pledge", seat);
     rc = append_signed(rec, line,
                        rpl__entropy_line(line, sizeof(line), seat, entropy),
-                       seat, rec->reveal_base, seat_sk, sig, sig_out, err);
+                       seat, rec->pre.reveal_base, seat_sk, sig, sig_out, err);
     if (rc != RPL_OK)
         return rc;
-    memcpy(rec->value[seat], entropy, 32);
-    rec->revealed |= 1u << (seat - 1);
+    memcpy(rec->pre.value[seat], entropy, 32);
+    rec->pre.revealed |= 1u << (seat - 1);
     return RPL_OK;
 }
 
@@ -853,10 +823,10 @@ rpl__rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
     if (seat == 0 || seat > rec->seats) {
         code = "malformed";
         rc = rpl__err(err, RPL_E_ARG, 0, "no such seat");
-    } else if (rec->started || rec->is_pledged || rec->abandoned) {
+    } else if (rec->started || rec->pre.is_pledged || rec->pre.abandoned) {
         rc = rpl__err(err, RPL_E_STATE, 0,
                       "pledges are taken before the pledged line only");
-    } else if (rec->pledged & (1u << (seat - 1))) {
+    } else if (rec->pre.pledged & (1u << (seat - 1))) {
         code = "duplicate";
         rc = rpl__err(err, RPL_E_STATE, 0,
                       "this seat has already made its pledge");
@@ -871,8 +841,8 @@ rpl__rec_pledge(struct rpl_recorder *rec, size_t seat, const uint8_t pledge[32],
         if (rc == RPL_E_SIG) {
             code = "signature";
         } else if (rc == RPL_OK) {
-            memcpy(rec->pledge[seat], pledge, 32);
-            rec->pledged |= 1u << (seat - 1);
+            memcpy(rec->pre.pledge[seat], pledge, 32);
+            rec->pre.pledged |= 1u << (seat - 1);
             return RPL_OK;
         }
     }
@@ -891,23 +861,24 @@ rpl__rec_pledged(struct rpl_recorder *rec, struct rpl_refusal *why,
     char line[RPL_ENTROPY_LINE_MAX];
     enum rpl_status rc;
 
-    if (rec->started || rec->is_pledged || rec->abandoned || !rec->pledged) {
+    if (rec->started || rec->pre.is_pledged || rec->pre.abandoned ||
+        !rec->pre.pledged) {
         rc = rpl__err(err, RPL_E_STATE, 0,
-                      rec->pledged ? "the pledges are already closed"
-                                   : "no seat has made a pledge");
+                      rec->pre.pledged ? "the pledges are already closed"
+                                       : "no seat has made a pledge");
         if (why) {
             snprintf(why->code, sizeof(why->code), "phase");
             snprintf(why->text, sizeof(why->text), "%s", err->msg);
         }
         return rc;
     }
-    rc = append(rec, line, rpl__pledged_line(line, sizeof(line), rec->pledged),
-                err);
+    rc = append(rec, line,
+                rpl__pledged_line(line, sizeof(line), rec->pre.pledged), err);
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
     if (rc == RPL_OK) {
-        rec->is_pledged = true;
-        memcpy(rec->reveal_base, rec->head, RPL__HASH);
+        rec->pre.is_pledged = true;
+        memcpy(rec->pre.reveal_base, rec->head, RPL__HASH);
     }
     return rc;
 }
@@ -921,12 +892,12 @@ rpl__rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
 
     if (seat == 0 || seat > rec->seats)
         rc = rpl__err(err, RPL_E_ARG, 0, "no such seat");
-    else if (rec->started || !rec->is_pledged || rec->abandoned)
+    else if (rec->started || !rec->pre.is_pledged || rec->pre.abandoned)
         rc = rpl__err(err, RPL_E_STATE, 0,
                       "a game is abandoned between the sealed start and "
                       "its first line only");
-    else if (!(rec->pledged & (1u << (seat - 1))) ||
-             (rec->revealed & (1u << (seat - 1))))
+    else if (!(rec->pre.pledged & (1u << (seat - 1))) ||
+             (rec->pre.revealed & (1u << (seat - 1))))
         rc = rpl__err(err, RPL_E_STATE, 0,
                       "only a seat that pledged and has not revealed "
                       "abandons the game");
@@ -941,7 +912,7 @@ rpl__rec_abandon(struct rpl_recorder *rec, size_t seat, struct rpl_refusal *why,
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
     if (rc == RPL_OK)
-        rec->abandoned = seat;
+        rec->pre.abandoned = seat;
     return rc;
 }
 
@@ -958,7 +929,7 @@ rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
         return rpl__err(err, RPL_E_STATE, 0, "entropy after the start");
     if (RPL_FORMAT_VERSION >= 2)
         return entropy2(rec, seat, entropy, seat_sk, sig, sig_out, err);
-    if (seat == 0 || seat > rec->seats || seat <= rec->entropy_seat)
+    if (seat == 0 || seat > rec->seats || seat <= rec->pre.entropy_seat)
         return rpl__err(err, RPL_E_ARG, 0,
                         "entropy of p%zu: one per seat, in seat order", seat);
     /* Format 1 signs against the chain before the line. */
@@ -967,8 +938,8 @@ rpl__rec_entropy_line(struct rpl_recorder *rec, size_t seat,
                        seat, rec->head, seat_sk, sig, sig_out, err);
     if (rc != RPL_OK)
         return rc;
-    memcpy(rec->entropy[rec->nentropy++], entropy, 32);
-    rec->entropy_seat = seat;
+    memcpy(rec->pre.entropy[rec->pre.nentropy++], entropy, 32);
+    rec->pre.entropy_seat = seat;
     return RPL_OK;
 }
 
@@ -980,12 +951,12 @@ rpl__rec_begin_play(struct rpl_recorder *rec, struct rpl_error *err)
     if (rec->started)
         return rpl__err(err, RPL_E_STATE, 0, "the game has already started");
     if (RPL_FORMAT_VERSION >= 2)
-        rpl__seed2(rec->seed, rec->id, rec->secret,
-                   (const uint8_t(*)[32])rec->value, rec->revealed);
+        rpl__seed2(rec->pre.seed, rec->id, rec->secret,
+                   (const uint8_t(*)[32])rec->pre.value, rec->pre.revealed);
     else
-        rpl__seed(rec->seed, rec->id, rec->secret,
-                  (const uint8_t(*)[32])rec->entropy, rec->nentropy);
-    rec->env.seed = rec->seed;
+        rpl__seed(rec->pre.seed, rec->id, rec->secret,
+                  (const uint8_t(*)[32])rec->pre.entropy, rec->pre.nentropy);
+    rec->env.seed = rec->pre.seed;
     states_change(rec);
     if (rec->env.imported)
         rc = rpl__import_hooks(rec->game)->import_deal(
@@ -1123,7 +1094,27 @@ rpl__rec_reveal(struct rpl_recorder *rec, struct rpl_error *err)
     }
     if (rc == RPL_OK)
         rc = rpl__rec_seal(rec, err);
+    if (rc == RPL_OK)
+        rec->is_revealed = true;
     return rc;
+}
+
+/* As rpl_log_verify() finds it of the log rpl_rec_log() gives, from the
+ * recorder's own states: every line the recorder wrote was judged by the
+ * game as it was written, so the log needs no second replay to know
+ * where it stands. */
+enum rpl_progress
+rpl_rec_progress(const struct rpl_recorder *rec)
+{
+    const bool is_over = rec->started && rec->game->play->is_over(rec->st);
+
+    if (!rec->last_is_seal)
+        return RPL_PROGRESS_IN_PROGRESS;
+    if (rec->is_revealed && rec->game->play->opens_left(rec->st) == 0)
+        return RPL_PROGRESS_COMPLETE;
+    if (is_over || rec->pre.abandoned)
+        return RPL_PROGRESS_FINISHED;
+    return RPL_PROGRESS_IN_PROGRESS;
 }
 
 enum rpl_status

@@ -63,6 +63,29 @@ struct rpl__rec_held {
     char action[RPL_MAX_LINE + 1];
 };
 
+/* What makes the seed: the fields of the recorder that change only
+ * before the game starts (rpl_rec_entropy, _pledge, _start and the
+ * rest), kept together so that a call's mark copies them in one piece. */
+struct rpl__rec_seeding {
+    bool starting; /* rpl_rec_start() waits for entropy signatures */
+    uint8_t seed[32];
+    uint8_t entropy[RPL_MAX_SEATS][32];
+    size_t nentropy;
+    size_t entropy_seat;
+    /* Format 2's two rounds (camelog(5) "Entropy"), seat K as bit K-1. */
+    uint8_t pledge[RPL_MAX_SEATS + 1][32];
+    uint8_t value[RPL_MAX_SEATS + 1][32];
+    uint32_t pledged, revealed;
+    bool is_pledged;         /* the pledged line and its seal are written */
+    uint8_t reveal_base[32]; /* chain after the sealed start */
+    size_t abandoned;        /* the seat an abandoned line names */
+    /* Entropy submitted before the start, written in seat order by it. */
+    bool has_sub_entropy[RPL_MAX_SEATS + 1];
+    uint8_t sub_entropy[RPL_MAX_SEATS + 1][32];
+    bool has_ent_sig[RPL_MAX_SEATS + 1];
+    uint8_t ent_sig[RPL_MAX_SEATS + 1][64];
+};
+
 /* What one call may change, as the call found it: taken by
  * rpl__rec_mark() at the start of every call that records, put back by
  * rpl__rec_undo() when the call fails, dropped by rpl__rec_unmark()
@@ -82,6 +105,7 @@ struct rpl__rec_mark {
     size_t ndeliv;
     uint64_t moves;
     bool last_is_seal;
+    bool is_revealed;
     uint8_t jtag[32];
     size_t nqueue;
     bool is_flushing;
@@ -89,24 +113,9 @@ struct rpl__rec_mark {
     size_t nreq;
     struct rpl_sign_request req[RPL_MAX_SEATS];
     bool started;
-    struct {
-        bool starting;
-        uint8_t seed[32];
-        const uint8_t *env_seed;
-        uint8_t entropy[RPL_MAX_SEATS][32];
-        size_t nentropy;
-        size_t entropy_seat;
-        uint8_t pledge[RPL_MAX_SEATS + 1][32];
-        uint8_t value[RPL_MAX_SEATS + 1][32];
-        uint32_t pledged, revealed;
-        bool is_pledged;
-        uint8_t reveal_base[32];
-        size_t abandoned;
-        bool has_sub_entropy[RPL_MAX_SEATS + 1];
-        uint8_t sub_entropy[RPL_MAX_SEATS + 1][32];
-        bool has_ent_sig[RPL_MAX_SEATS + 1];
-        uint8_t ent_sig[RPL_MAX_SEATS + 1][64];
-    } pre;
+    /* The seeding as the call found it, and the seed env pointed to. */
+    struct rpl__rec_seeding pre;
+    const uint8_t *env_seed;
 };
 
 struct rpl_recorder {
@@ -124,7 +133,6 @@ struct rpl_recorder {
     uint8_t group_base[RPL__HASH];
     uint8_t id[16];
     uint8_t *secret; /* sodium_malloc'ed S */
-    uint8_t seed[32];
     bool started;
     size_t seats;
     char names[RPL_MAX_SEATS + 1][RPL_MAX_NAME + 1];
@@ -132,22 +140,15 @@ struct rpl_recorder {
     struct rpl_pubkey seat_key[RPL_MAX_SEATS + 1];
     bool has_seat_key[RPL_MAX_SEATS + 1];
     const struct rpl_seckey *dealer;
-    uint8_t entropy[RPL_MAX_SEATS][32];
-    size_t nentropy;
-    size_t entropy_seat;
-    /* Format 2's two rounds (camelog(5) "Entropy"), seat K as bit K-1. */
-    uint8_t pledge[RPL_MAX_SEATS + 1][32];
-    uint8_t value[RPL_MAX_SEATS + 1][32];
-    uint32_t pledged, revealed;
-    bool is_pledged;         /* the pledged line and its seal are written */
+    /* How the seed is made (changes only before the start). */
+    struct rpl__rec_seeding pre;
     uint8_t pledge_base[32]; /* chain after the header */
-    uint8_t reveal_base[32]; /* chain after the sealed start */
-    size_t abandoned;        /* the seat an abandoned line names */
     struct rpl_delivery *deliv;
     size_t ndeliv;
     size_t deliv_cap;
     uint64_t moves;
     bool last_is_seal;
+    bool is_revealed; /* rpl_rec_reveal() wrote the reveal, the opens, a seal */
     /* An imported game: the record's deal, given to the module at start. */
     char deal[RPL_MAX_SEATS][32];
     const char *deal_ptrs[RPL_MAX_SEATS];
@@ -169,12 +170,6 @@ struct rpl_recorder {
     struct rpl__rec_sub queue[RPL_MAX_SEATS + 1]; /* by seat: never moved */
     size_t nqueue;    /* seats queued, written in seat order */
     bool is_flushing; /* the step is complete: its queue is being written */
-    /* Entropy submitted before the start, written in seat order by it. */
-    bool has_sub_entropy[RPL_MAX_SEATS + 1];
-    uint8_t sub_entropy[RPL_MAX_SEATS + 1][32];
-    bool has_ent_sig[RPL_MAX_SEATS + 1];
-    uint8_t ent_sig[RPL_MAX_SEATS + 1][64];
-    bool starting; /* rpl_rec_start() waits for entropy signatures */
     struct rpl_sign_request req[RPL_MAX_SEATS];
     size_t nreq;
 

@@ -1055,7 +1055,7 @@ rpl_rec_entropy(struct rpl_recorder *rec, size_t seat,
     enum rpl_status rc = call_begin(rec, NULL, err);
 
     for (size_t k = 1; rc == RPL_OK && k <= rec->seats; k++)
-        if (rec->has_sub_entropy[k])
+        if (rec->pre.has_sub_entropy[k])
             rc = rpl__err(err, RPL_E_STATE, 0,
                           "entropy was submitted: use "
                           "rpl_rec_submit_entropy()");

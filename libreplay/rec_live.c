@@ -267,15 +267,16 @@ static void
 rec_requests(struct rpl_recorder *rec)
 {
     rec->nreq = 0;
-    if (rec->starting) {
+    if (rec->pre.starting) {
         for (size_t k = 1; k <= rec->seats; k++) {
             struct rpl_sign_request *r = &rec->req[0];
 
-            if (!rec->has_sub_entropy[k])
+            if (!rec->pre.has_sub_entropy[k])
                 continue;
             r->seat = k;
             r->line = rec->nlines + 1;
-            rpl__entropy_line(r->text, sizeof(r->text), k, rec->sub_entropy[k]);
+            rpl__entropy_line(r->text, sizeof(r->text), k,
+                              rec->pre.sub_entropy[k]);
             r->label[0] = '\0';
             r->has_nonce = false;
             memset(r->nonce, 0, sizeof(r->nonce));
@@ -413,9 +414,9 @@ need_live(struct rpl_recorder *rec, struct rpl_refusal *why,
                       "failure");
     if (!rec->started)
         return refuse(rec, why, err, RPL_E_STATE, "not-started",
-                      rec->starting ? "the game is starting: entropy "
-                                      "signatures are awaited"
-                                    : "the game has not started");
+                      rec->pre.starting ? "the game is starting: entropy "
+                                          "signatures are awaited"
+                                        : "the game has not started");
     if (rec->game->play->is_over(rec->st))
         return refuse(rec, why, err, RPL_E_STATE, "over", "the game is over");
     return RPL_OK;
@@ -539,31 +540,31 @@ entropy_step(struct rpl_recorder *rec, struct rpl_error *err)
     enum rpl_status rc = RPL_OK;
 
     for (size_t k = 1; rc == RPL_OK && k <= rec->seats; k++) {
-        if (!rec->has_sub_entropy[k])
+        if (!rec->pre.has_sub_entropy[k])
             continue;
-        if (rec->has_seat_key[k] && !rec->has_ent_sig[k])
+        if (rec->has_seat_key[k] && !rec->pre.has_ent_sig[k])
             break;
-        rc = rpl__rec_entropy_line(rec, k, rec->sub_entropy[k], NULL,
-                                   rec->has_ent_sig[k] ? rec->ent_sig[k] : NULL,
-                                   NULL, err);
+        rc = rpl__rec_entropy_line(
+            rec, k, rec->pre.sub_entropy[k], NULL,
+            rec->pre.has_ent_sig[k] ? rec->pre.ent_sig[k] : NULL, NULL, err);
         if (rc == RPL_E_SIG) {
-            rec->has_ent_sig[k] = false;
+            rec->pre.has_ent_sig[k] = false;
             rc = RPL_OK;
             break;
         }
         if (rc == RPL_OK) {
-            rec->has_sub_entropy[k] = false;
-            rec->has_ent_sig[k] = false;
-            sodium_memzero(rec->sub_entropy[k], 32);
+            rec->pre.has_sub_entropy[k] = false;
+            rec->pre.has_ent_sig[k] = false;
+            sodium_memzero(rec->pre.sub_entropy[k], 32);
         }
     }
     if (rc == RPL_OK) {
         bool is_left = false;
 
         for (size_t k = 1; k <= rec->seats; k++)
-            is_left = is_left || rec->has_sub_entropy[k];
+            is_left = is_left || rec->pre.has_sub_entropy[k];
         if (!is_left) {
-            rec->starting = false;
+            rec->pre.starting = false;
             rc = rpl__rec_begin_play(rec, err);
         }
     }
@@ -574,14 +575,14 @@ entropy_step(struct rpl_recorder *rec, struct rpl_error *err)
 enum rpl_status
 rpl__rec_start(struct rpl_recorder *rec, struct rpl_error *err)
 {
-    if (rec->started || rec->starting)
+    if (rec->started || rec->pre.starting)
         return rpl__err(err, RPL_E_STATE, 0, "the game has already started");
     if (RPL_FORMAT_VERSION >= 2) {
-        const uint32_t missing = rec->pledged & ~rec->revealed;
+        const uint32_t missing = rec->pre.pledged & ~rec->pre.revealed;
 
-        if (rec->abandoned)
+        if (rec->pre.abandoned)
             return rpl__err(err, RPL_E_STATE, 0, "the game was abandoned");
-        if (rec->pledged && !rec->is_pledged)
+        if (rec->pre.pledged && !rec->pre.is_pledged)
             return rpl__err(err, RPL_E_STATE, 0,
                             "the pledges are not closed: the pledged line "
                             "comes first");
@@ -593,7 +594,7 @@ rpl__rec_start(struct rpl_recorder *rec, struct rpl_error *err)
                                 k);
         return rpl__rec_begin_play(rec, err);
     }
-    rec->starting = true;
+    rec->pre.starting = true;
     return entropy_step(rec, err);
 }
 
@@ -606,7 +607,7 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
         return refuse(rec, why, err, RPL_E_IO, "io",
                       "the journal could not be repaired after a write "
                       "failure");
-    if (rec->started || rec->starting)
+    if (rec->started || rec->pre.starting)
         return refuse(rec, why, err, RPL_E_STATE, "phase",
                       "entropy is taken before the start only");
     if (seat == 0 || seat > rec->seats)
@@ -626,7 +627,7 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
         }
         return rc;
     }
-    if (rec->has_sub_entropy[seat] || seat <= rec->entropy_seat)
+    if (rec->pre.has_sub_entropy[seat] || seat <= rec->pre.entropy_seat)
         return refuse(rec, why, err, RPL_E_STATE, "duplicate",
                       "this seat has already given its entropy");
     if (sig) {
@@ -641,14 +642,15 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
          * before it that gave theirs. */
         memcpy(head, rec->head, RPL__HASH);
         for (size_t k = 1; k < seat; k++) {
-            if (!rec->has_sub_entropy[k])
+            if (!rec->pre.has_sub_entropy[k])
                 continue;
-            n = rpl__entropy_line(line, sizeof(line), k, rec->sub_entropy[k]);
+            n = rpl__entropy_line(line, sizeof(line), k,
+                                  rec->pre.sub_entropy[k]);
             rpl__chain(head, line, n);
-            if (rec->has_ent_sig[k]) {
+            if (rec->pre.has_ent_sig[k]) {
                 char sl[RPL_SIG_LINE_MAX];
 
-                n = rpl__sig_line(sl, sizeof(sl), k, rec->ent_sig[k]);
+                n = rpl__sig_line(sl, sizeof(sl), k, rec->pre.ent_sig[k]);
                 rpl__chain(head, sl, n);
             }
         }
@@ -657,11 +659,11 @@ rpl__rec_submit_entropy(struct rpl_recorder *rec, size_t seat,
             return refuse(rec, why, err, RPL_E_SIG, "signature",
                           "the signature does not verify");
     }
-    rec->has_sub_entropy[seat] = true;
-    memcpy(rec->sub_entropy[seat], entropy, 32);
-    rec->has_ent_sig[seat] = sig ? true : false;
+    rec->pre.has_sub_entropy[seat] = true;
+    memcpy(rec->pre.sub_entropy[seat], entropy, 32);
+    rec->pre.has_ent_sig[seat] = sig ? true : false;
     if (sig)
-        memcpy(rec->ent_sig[seat], sig, 64);
+        memcpy(rec->pre.ent_sig[seat], sig, 64);
     return RPL_OK;
 }
 
@@ -685,9 +687,9 @@ rpl__rec_sign(struct rpl_recorder *rec, size_t seat, const uint8_t sig[64],
                          strlen(r->text), sig))
         return refuse(rec, why, err, RPL_E_SIG, "signature",
                       "the signature does not verify");
-    if (rec->starting) {
-        rec->has_ent_sig[seat] = true;
-        memcpy(rec->ent_sig[seat], sig, 64);
+    if (rec->pre.starting) {
+        rec->pre.has_ent_sig[seat] = true;
+        memcpy(rec->pre.ent_sig[seat], sig, 64);
         return entropy_step(rec, err);
     }
     if (rec->queue[seat].is_queued) {
@@ -718,6 +720,6 @@ rpl_rec_sign_request(const struct rpl_recorder *rec, size_t i,
 bool
 rpl_rec_seal_due(const struct rpl_recorder *rec)
 {
-    return rec->started && !rec->starting && !rec->is_closed &&
+    return rec->started && !rec->pre.starting && !rec->is_closed &&
            rec->nqueue == 0 && rec->nreq == 0 && !rec->last_is_seal;
 }

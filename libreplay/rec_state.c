@@ -28,7 +28,7 @@ static bool
 is_held(const struct rpl_recorder *rec, size_t k)
 {
     if (!rec->started)
-        return rec->has_sub_entropy[k];
+        return rec->pre.has_sub_entropy[k];
     return rec->queue[k].is_queued;
 }
 
@@ -81,7 +81,7 @@ put_held(struct rpl__buf *b, const struct rpl_recorder *rec, size_t k)
             rpl__buf_puts(b, ",");
         first = false;
         if (!rec->started) {
-            rpl__entropy_line(line, sizeof(line), j, rec->sub_entropy[j]);
+            rpl__entropy_line(line, sizeof(line), j, rec->pre.sub_entropy[j]);
             rpl__buf_quote(b, line);
             continue;
         }

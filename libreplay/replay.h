@@ -520,8 +520,9 @@ RPL_API size_t rpl_log_tell(const struct rpl_log *log) RPL_NONNULL(1);
 struct rpl_line_view {
     const char *text; /* the line, without its LF (not NUL-terminated) */
     size_t len;
-    const char *events;   /* rpl_log_events_json() */
-    const char *view;     /* rpl_log_view_json() of the viewer, after it */
+    const char *events;   /* rpl_log_events_json(); NULL without views */
+    const char *view;     /* rpl_log_view_json() of the viewer, after it;
+                             NULL without views */
     const char *describe; /* rpl_log_describe() for the viewer; NULL when
                              the line tells nothing or none was asked */
 };
@@ -530,9 +531,12 @@ struct rpl_line_view {
 struct rpl_walk_opts {
     bool views;     /* each line's events and views: the public one, the
                        omniscient one on a complete log, and seats' */
-    uint32_t seats; /* with views: the seats whose views are kept too, bit
-                       K-1 for pK */
-    bool describe;  /* with views: each line told to each of those viewers */
+    uint32_t seats; /* the seats whose views (and descriptions) are kept
+                       too, bit K-1 for pK */
+    bool describe;  /* each line told to each of those viewers (with or
+                       without their views) */
+    bool marks;     /* each line's RPL_MARK_ bits, which rpl_log_mark()
+                       then reads without a replay */
     uint64_t *bits; /* NULL, or RPL_COVERAGE_WORDS words that get what
                        rpl_log_coverage() sets */
 };
@@ -551,11 +555,11 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
                     const struct rpl_walk_opts *walk, struct rpl_report *rep)
     RPL_NONNULL(1, 3, 4);
 
-/* Line `no` as viewer saw it, after rpl_log_verify_walk() with views:
- * RPL_VIEW_PUBLIC, RPL_VIEW_ALL of a complete log, or a seat of
- * walk->seats.  RPL_E_STATE without views or for RPL_VIEW_ALL on a log
- * that is not complete, RPL_E_ARG for a line not in the log or a seat
- * whose views were not kept. */
+/* Line `no` as viewer saw it, after rpl_log_verify_walk() with views or
+ * descriptions: RPL_VIEW_PUBLIC, RPL_VIEW_ALL of a complete log, or a
+ * seat of walk->seats.  RPL_E_STATE without either, or for RPL_VIEW_ALL
+ * on a log that is not complete; RPL_E_ARG for a line not in the log or a
+ * seat whose views were not kept. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_line_view(const struct rpl_log *log, size_t no, int viewer,
                   struct rpl_line_view *out, struct rpl_error *err)
@@ -1037,6 +1041,13 @@ RPL_API size_t rpl_rec_lines(const struct rpl_recorder *rec) RPL_NONNULL(1);
 RPL_API size_t rpl_rec_seats(const struct rpl_recorder *rec) RPL_NONNULL(1);
 RPL_API const char *rpl_rec_line(const struct rpl_recorder *rec, size_t no,
                                  size_t *len) RPL_NONNULL(1, 3);
+
+/* Where the recorded game stands, as rpl_log_verify() would find it of
+ * the log rpl_rec_log() gives: complete once rpl_rec_reveal() wrote the
+ * reveal, every open and the last seal; finished when the game ended
+ * (or was abandoned) and a seal follows; in progress otherwise. */
+RPL_API enum rpl_progress rpl_rec_progress(const struct rpl_recorder *rec)
+    RPL_NONNULL(1);
 
 /* The log so far as a new struct rpl_log (verify, write, replay it). */
 RPL_API RPL_NODISCARD enum rpl_status

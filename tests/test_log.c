@@ -45,6 +45,23 @@ vector_id_secret(uint8_t id[16], uint8_t s[32])
         s[i] = (uint8_t)(i + 1);
 }
 
+/* A seven-seat Avalon game of RULES7 with the test-vector id and S (id
+ * and s are filled), dealt by dealer. */
+static void
+avalon7_config(struct rpl_rec_config *cfg, const struct rpl_seckey *dealer,
+               uint8_t id[16], uint8_t s[32])
+{
+    vector_id_secret(id, s);
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->game = "avalon";
+    cfg->rules = RULES7;
+    cfg->seats = 7;
+    cfg->names = NAMES;
+    cfg->dealer = dealer;
+    cfg->id = id;
+    cfg->secret = s;
+}
+
 static struct rpl_seckey *
 key_from(struct rpl_ctx *ctx, uint8_t tag)
 {
@@ -1560,6 +1577,51 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
         ck_assert_msg(memcmp(da, db, 32) == 0, "%s: the state at the end",
                       what);
     }
+    if (sa == RPL_OK) {
+        /* The descriptions and marks alone, without views: the marks are
+         * those rpl_log_mark() finds by replaying, and each line is told
+         * as with the views. */
+        struct rpl_log *d = NULL;
+        const struct rpl_walk_opts told = {
+            .describe = true,
+            .marks = true,
+            .seats = walk.seats,
+        };
+
+        ck_assert_int_eq(rpl_log_parse(ctx, &d, text, len, false, NULL),
+                         RPL_OK);
+        ck_assert_int_eq(rpl_log_verify_walk(d, NULL, &told, &ra), RPL_OK);
+        for (size_t no = 1; no <= rpl_log_lines(b); no++) {
+            unsigned md = 0, mb = 0;
+            struct rpl_line_view ld, la;
+
+            ck_assert_int_eq(rpl_log_mark(b, no, &mb, NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_mark(d, no, &md, NULL), RPL_OK);
+            ck_assert_msg(md == mb, "%s: line %zu: marks %u, not %u", what, no,
+                          md, mb);
+            ck_assert_int_eq(
+                rpl_log_line_view(d, no, RPL_VIEW_PUBLIC, &ld, NULL), RPL_OK);
+            ck_assert_int_eq(
+                rpl_log_line_view(a, no, RPL_VIEW_PUBLIC, &la, NULL), RPL_OK);
+            ck_assert(!ld.events && !ld.view);
+            ck_assert_msg(
+                !ld.describe == !la.describe &&
+                    (!ld.describe || strcmp(ld.describe, la.describe) == 0),
+                "%s: line %zu: told without views", what, no);
+        }
+        {
+            /* Without views too, the replay is left after the last line. */
+            uint8_t dd[32], db[32];
+
+            ck_assert_int_eq(rpl_log_seek(b, rpl_log_lines(b), NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_digest(b, db, NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_seek(d, rpl_log_lines(d), NULL), RPL_OK);
+            ck_assert_int_eq(rpl_log_digest(d, dd, NULL), RPL_OK);
+            ck_assert_msg(memcmp(dd, db, 32) == 0,
+                          "%s: the state at the end, without views", what);
+        }
+        rpl_log_free(d);
+    }
     if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
         for (size_t no = 1; no <= rpl_log_lines(b); no++)
             check_line_views(ctx, a, b, no, viewer, what);
@@ -1724,13 +1786,33 @@ START_TEST(keyword_table)
 }
 END_TEST
 
-/* The recorder's lines are the lines of the log rpl_rec_log() gives. */
+/* Where the recorder says its game stands is where verify finds the log
+ * rpl_rec_log() gives. */
+static void
+same_progress(const struct rpl_recorder *rec)
+{
+    struct rpl_log *log = NULL;
+    struct rpl_report rep;
+
+    ck_assert_int_eq(rpl_rec_log(rec, &log, NULL), RPL_OK);
+    ck_assert_msg(rpl_log_verify(log, NULL, &rep) == RPL_OK, "line %zu: %s",
+                  rep.error.line, rep.error.msg);
+    ck_assert_msg(rpl_rec_progress(rec) == rep.progress,
+                  "%zu lines: the recorder says %s, verify %s",
+                  rpl_rec_lines(rec), rpl_progress_name(rpl_rec_progress(rec)),
+                  rpl_progress_name(rep.progress));
+    rpl_log_free(log);
+}
+
+/* The recorder's lines are the lines of the log rpl_rec_log() gives, and
+ * its progress is verify's. */
 static void
 same_lines(const struct rpl_recorder *rec)
 {
     struct rpl_log *log = NULL;
     size_t len = 0;
 
+    same_progress(rec);
     ck_assert_int_eq(rpl_rec_log(rec, &log, NULL), RPL_OK);
     ck_assert_uint_eq(rpl_rec_lines(rec), rpl_log_lines(log));
     for (size_t no = 1; no <= rpl_log_lines(log); no++) {
@@ -1766,22 +1848,14 @@ START_TEST(recorder_lines)
     size_t turn, n, len = 0;
     const char *line;
 
-    vector_id_secret(id, s);
     memset(bot, 1, sizeof(bot));
     for (size_t k = 1; k <= 7; k++) {
         seat_sk[k] = key_from(ctx, (uint8_t)k);
         rpl_seckey_pubkey(seat_sk[k], &seat_pk[k]);
         keys[k - 1] = &seat_pk[k];
     }
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.game = "avalon";
-    cfg.rules = RULES7;
-    cfg.seats = 7;
-    cfg.names = NAMES;
+    avalon7_config(&cfg, dealer, id, s);
     cfg.seat_keys = keys;
-    cfg.dealer = dealer;
-    cfg.id = id;
-    cfg.secret = s;
     ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
     same_lines(rec);
     line = rpl_rec_line(rec, 1, &len);
@@ -1823,6 +1897,80 @@ START_TEST(recorder_lines)
 }
 END_TEST
 
+/* rpl_rec_progress() against verify after every call of games that end
+ * otherwise: aborted in play, abandoned by a seat that withheld its
+ * value, a game of Shadows over Camelot finished and then revealed. */
+START_TEST(recorder_progress)
+{
+    static const char *const soc_names[] = {"Ann", "Bo", "Cy", "Di"};
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_rec_config cfg;
+    struct rpl_recorder *rec = NULL;
+    struct rpl_error err;
+    uint8_t id[16], s[32], bot[32], v[32], c[32];
+    size_t turn;
+
+    avalon7_config(&cfg, dealer, id, s);
+    memset(bot, 3, sizeof(bot));
+    /* Aborted after five lines of play, then sealed. */
+    ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
+    ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
+    same_progress(rec);
+    for (int i = 0; i < 5 && rpl_rec_dealer_turn(rec) != 0; i++) {
+        ck_assert_int_eq(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err),
+                         RPL_OK);
+        same_progress(rec);
+    }
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_abort(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_FINISHED);
+    rpl_rec_free(rec);
+
+    /* Abandoned: p2 pledged and never gave its value. */
+    ck_assert_int_eq(rpl_rec_new(ctx, &rec, &cfg, &err), RPL_OK);
+    memset(v, 0x5c, sizeof(v));
+    ck_assert_int_eq(rpl_entropy_pledge(id, 2, v, c), RPL_OK);
+    ck_assert_int_eq(rpl_rec_pledge(rec, 2, c, NULL, NULL, NULL, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_pledged(rec, NULL, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_msg(rpl_rec_abandon(rec, 2, NULL, &err) == RPL_OK, "%s", err.msg);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_FINISHED);
+    rpl_rec_free(rec);
+
+    /* Shadows over Camelot by its bots: finished, then complete. */
+    cfg.game = "soc";
+    cfg.rules = "players=4 traitor=on brave=off";
+    cfg.seats = 4;
+    cfg.names = soc_names;
+    ck_assert_msg(rpl_rec_new(ctx, &rec, &cfg, &err) == RPL_OK, "%s", err.msg);
+    ck_assert_int_eq(rpl_rec_start(rec, &err), RPL_OK);
+    for (size_t n = 0; (turn = rpl_rec_dealer_turn(rec)) != 0; n++) {
+        ck_assert_msg(rpl_rec_bot(rec, RPL_BOT_RANDOM, bot, NULL, &err) ==
+                          RPL_OK,
+                      "line %zu: %s", err.line, err.msg);
+        if (n % 97 == 0)
+            same_progress(rec);
+    }
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_FINISHED);
+    ck_assert_int_eq(rpl_rec_reveal(rec, &err), RPL_OK);
+    same_progress(rec);
+    ck_assert_int_eq(rpl_rec_progress(rec), RPL_PROGRESS_COMPLETE);
+    rpl_rec_free(rec);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* Recording with every allocation failing in turn: RPL_E_NOMEM, nothing
  * leaks, and the lines so far stay readable. */
 START_TEST(recorder_allocation_failures)
@@ -1840,16 +1988,9 @@ START_TEST(recorder_allocation_failures)
         uint8_t id[16], s[32], seed[32], bot[32];
         enum rpl_status rc;
 
-        vector_id_secret(id, s);
+        avalon7_config(&cfg, NULL, id, s);
         memset(seed, 0xd0, sizeof(seed));
         memset(bot, 1, sizeof(bot));
-        memset(&cfg, 0, sizeof(cfg));
-        cfg.game = "avalon";
-        cfg.rules = RULES7;
-        cfg.seats = 7;
-        cfg.names = NAMES;
-        cfg.id = id;
-        cfg.secret = s;
         rc = rpl_ctx_new(&ctx, &a, &err);
         if (rc == RPL_OK)
             rc = rpl_seckey_from_seed(ctx, &dealer, seed, &err);
@@ -1940,6 +2081,7 @@ log_suite(void)
     tcase_add_test(tc, views_one_pass);
     tcase_add_test(tc, keyword_table);
     tcase_add_test(tc, recorder_lines);
+    tcase_add_test(tc, recorder_progress);
     tcase_add_test(tc, recorder_allocation_failures);
     tcase_add_test(tc, version_number);
     suite_add_tcase(s, tc);

@@ -521,9 +521,11 @@ cli_load_pubkey(const char *arg, struct rpl_pubkey *pk)
 }
 
 int
-cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
+cli_open_log(struct rpl_ctx *ctx, const char *file,
+             const struct rpl_walk_opts *walk, struct rpl_log **out,
              struct rpl_report *rep)
 {
+    static const struct rpl_walk_opts nothing;
     struct rpl_log *log = NULL;
     struct rpl_error err;
     enum rpl_status st;
@@ -533,7 +535,7 @@ cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
     if (st != RPL_OK) {
         return cli_file_error(file, st, &err);
     }
-    st = rpl_log_verify(log, NULL, rep);
+    st = rpl_log_verify_walk(log, NULL, walk ? walk : &nothing, rep);
     if (st != RPL_OK) {
         rpl_log_free(log);
         return cli_file_error(file, st, &rep->error);

@@ -151,10 +151,13 @@ int cli_read_file(const char *path, size_t max, char **out, size_t *len);
  * minisign public key file.  Reports the failure and returns 2. */
 int cli_load_pubkey(const char *arg, struct rpl_pubkey *pk);
 
-/* Reads and verifies file.  On success sets *out (free with
- * rpl_log_free()) and fills rep; otherwise reports the first failure as
+/* Reads and verifies file in one pass (rpl_log_verify_walk()), keeping
+ * what walk asks for (NULL: nothing; the replay is left after the last
+ * line either way).  On success sets *out (free with rpl_log_free()) and
+ * fills rep; otherwise reports the first failure as
  * "camelog: FILE:LINE: msg" and returns its exit status. */
-int cli_open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
+int cli_open_log(struct rpl_ctx *ctx, const char *file,
+                 const struct rpl_walk_opts *walk, struct rpl_log **out,
                  struct rpl_report *rep);
 
 /* A new context; reports the failure and returns 2. */

@@ -991,10 +991,10 @@ op_write(struct op_ctx *c)
     static const char *const allowed[] = {"path", "force", NULL};
     struct host *h = c->h;
     struct rpl_log *log = NULL;
-    struct rpl_report rep;
     struct rpl_error err;
     const char *path;
     json_t *force = json_object_get(c->req, "force");
+    enum rpl_progress progress;
     enum rpl_status st;
 
     if (!check_fields(c->req, allowed, c->why) ||
@@ -1030,16 +1030,12 @@ op_write(struct op_ctx *c)
             return false;
         }
     }
+    /* Every line was judged by the game as the recorder wrote it: the
+     * file needs no second replay (the tests verify what hosts write). */
+    progress = rpl_rec_progress(h->rec);
     st = rpl_rec_log(h->rec, &log, &err);
     if (st != RPL_OK) {
         refuse_status(h, c->why, st, &err, false);
-        return false;
-    }
-    memset(&rep, 0, sizeof(rep));
-    st = rpl_log_verify(log, NULL, &rep);
-    if (st != RPL_OK) {
-        refuse_status(h, c->why, st, &rep.error, false);
-        rpl_log_free(log);
         return false;
     }
     /* The end is in the public log before the file is written. */
@@ -1064,7 +1060,7 @@ op_write(struct op_ctx *c)
     }
     h->is_finished = true;
     return cli_json_set(c->reply, "progress",
-                        json_string(rpl_progress_name(rep.progress)));
+                        json_string(rpl_progress_name(progress)));
 }
 
 struct op {

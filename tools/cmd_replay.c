@@ -1,7 +1,9 @@
 /*
  * cmd_replay.c - camelog replay: a verified game told as a narrative,
  * one event per line (rpl_log_describe()), as the public, one seat or
- * the omniscient viewer knows it, optionally cut after line N.
+ * the omniscient viewer knows it, optionally cut after line N.  The
+ * verify's one pass (rpl_log_verify_walk()) keeps what each line tells
+ * the viewer and its marks: nothing is replayed again.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -70,12 +72,13 @@ print_indented(size_t no, const char *text)
     }
 }
 
-/* Reads and verifies file.  A log that fails verification at line N > 1
- * is replaced by its lines before N (verified again): *failed is then
- * the failure's exit status and rep the failure, and the caller replays
- * what is left and says where it stopped. */
+/* Reads and verifies file, keeping what walk asks for.  A log that fails
+ * verification at line N > 1 is replaced by its lines before N (verified
+ * again): *failed is then the failure's exit status and rep the failure,
+ * and the caller replays what is left and says where it stopped. */
 static int
-open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
+open_log(struct rpl_ctx *ctx, const char *file,
+         const struct rpl_walk_opts *walk, struct rpl_log **out,
          struct rpl_report *rep, int *failed)
 {
     struct rpl_log *log = NULL, *part = NULL;
@@ -90,7 +93,7 @@ open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
     if (st != RPL_OK) {
         return cli_file_error(file, st, &err);
     }
-    st = rpl_log_verify(log, NULL, rep);
+    st = rpl_log_verify_walk(log, NULL, walk, rep);
     if (st == RPL_OK) {
         *out = log;
         return CLI_EXIT_OK;
@@ -104,7 +107,7 @@ open_log(struct rpl_ctx *ctx, const char *file, struct rpl_log **out,
 
         st = rpl_log_parse(ctx, &part, text, keep, false, &err);
         if (st == RPL_OK) {
-            st = rpl_log_verify(part, NULL, &prep);
+            st = rpl_log_verify_walk(part, NULL, walk, &prep);
         }
         if (st == RPL_OK) {
             rpl_log_free(log);
@@ -133,7 +136,15 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
     size_t no, last;
     int rc, failed = CLI_EXIT_OK;
 
-    rc = open_log(ctx, file, &log, &rep, &failed);
+    const struct rpl_walk_opts walk = {
+        .describe = true,
+        .seats = o->viewer > 0 && o->viewer <= 32
+                     ? 1u << (unsigned)(o->viewer - 1)
+                     : 0,
+        .marks = !o->is_verbose,
+    };
+
+    rc = open_log(ctx, file, &walk, &log, &rep, &failed);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
@@ -162,24 +173,24 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
         *printed = true;
     }
     for (no = 1; no <= last; no++) {
-        char *text = NULL;
+        struct rpl_line_view lv;
+        const char *text;
 
-        st = rpl_log_describe(log, no, o->viewer, &text, &err);
+        st = rpl_log_line_view(log, no, o->viewer, &lv, &err);
         if (st != RPL_OK) {
             rc = cli_file_error(file, st, &err);
             goto out;
         }
+        text = lv.describe;
         if (text && !o->is_verbose) {
             unsigned marks = 0;
 
             st = rpl_log_mark(log, no, &marks, &err);
             if (st != RPL_OK) {
-                rpl_free(ctx, text);
                 rc = cli_file_error(file, st, &err);
                 goto out;
             }
             if (marks & RPL_MARK_DETAIL) {
-                rpl_free(ctx, text);
                 text = NULL;
             }
         }
@@ -202,7 +213,6 @@ replay_one(const struct replay_opts *o, struct rpl_ctx *ctx, const char *file,
         } else {
             print_indented(no, text);
         }
-        rpl_free(ctx, text);
         if (rc != CLI_EXIT_OK) {
             goto out;
         }

@@ -61,7 +61,7 @@ reveal_one(struct rpl_ctx *ctx, const char *file, bool is_json, bool is_many,
     char *text = NULL;
     int rc;
 
-    rc = cli_open_log(ctx, file, &log, &rep);
+    rc = cli_open_log(ctx, file, NULL, &log, &rep);
     if (rc != CLI_EXIT_OK) {
         return rc;
     }

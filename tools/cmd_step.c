@@ -374,7 +374,9 @@ may_view(struct session *s, int viewer)
     return true;
 }
 
-/* The marks and the telling lines of the whole log, once. */
+/* The marks and the telling lines of the whole log, as the verify's pass
+ * kept them (rpl_log_mark() replays for them only when the seat's
+ * deliveries were learned since). */
 static int
 scan(struct session *s)
 {
@@ -388,19 +390,16 @@ scan(struct session *s)
         return CLI_EXIT_USAGE;
     }
     for (size_t no = 1; no <= s->lines; no++) {
-        char *text = NULL;
+        struct rpl_line_view lv;
 
         st = rpl_log_mark(s->log, no, &s->marks[no], &err);
         if (st == RPL_OK) {
-            st = rpl_log_describe(s->log, no, RPL_VIEW_PUBLIC, &text, &err);
+            st = rpl_log_line_view(s->log, no, RPL_VIEW_PUBLIC, &lv, &err);
         }
         if (st != RPL_OK) {
             return cli_file_error(s->file, st, &err);
         }
-        if (text) {
-            s->tells[no] = true;
-            rpl_free(s->ctx, text);
-        }
+        s->tells[no] = lv.describe != NULL;
         if (s->marks[no] & RPL_MARK_HEADER) {
             s->start = no;
         }
@@ -1236,6 +1235,9 @@ cmd_step(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    /* The verify's one pass keeps what scan() reads: each line's marks
+     * and whether it tells the public anything. */
+    static const struct rpl_walk_opts walk = {.describe = true, .marks = true};
     struct session s;
     size_t seat;
     bool has_as = false, has_all = false;
@@ -1291,7 +1293,7 @@ cmd_step(int argc, char **argv)
     if (rc != CLI_EXIT_OK) {
         return rc;
     }
-    rc = cli_open_log(s.ctx, s.file, &s.log, &s.rep);
+    rc = cli_open_log(s.ctx, s.file, &walk, &s.log, &s.rep);
     if (rc != CLI_EXIT_OK) {
         goto out;
     }

@@ -162,7 +162,7 @@ entry_of(struct rpl_ctx *ctx, const struct opts *o, size_t by, const char *file,
         }
         return CLI_EXIT_OK;
     }
-    rc = cli_open_log(ctx, file, &log, &rep);
+    rc = cli_open_log(ctx, file, NULL, &log, &rep);
     if (rc != CLI_EXIT_OK)
         return rc;
     char *text = NULL;
