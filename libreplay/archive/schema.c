@@ -75,8 +75,7 @@ put_column(struct rpl__buf *b, const struct rpl__sql_dialect *d,
 {
     const bool is_text = c->kind == RPL__CELL_TEXT;
     bool is_ok = rpl__ar_is_name(c->name) &&
-                 (is_text || c->kind == RPL__CELL_INT) &&
-                 (!c->in == (c->nin == 0));
+                 (is_text || c->kind == RPL__CELL_INT) && !c->in == !c->nin;
 
     rpl__buf_printf(b, "    %s %s", c->name,
                     is_text ? d->text_type : d->int_type);
@@ -114,8 +113,11 @@ static bool
 put_create(struct rpl__buf *b, const struct rpl__sql_dialect *d,
            const struct rpl__table *t)
 {
-    bool is_ok = rpl__ar_is_name(t->name) && t->ncols > 0;
+    bool is_ok = rpl__ar_is_name(t->name);
 
+    /* A table has gid and at least one column of its game's. */
+    if (t->ncols == 0 || !t->col)
+        return false;
     rpl__buf_printf(b, "CREATE TABLE %s (", t->name);
     is_ok = put_doc(b, d, t->doc) && is_ok;
     rpl__buf_printf(b,
