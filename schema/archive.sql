@@ -6,23 +6,48 @@
 -- derived from the logs alone: `camelog archive check` rebuilds it from
 -- the stored logs and compares.
 --
--- This file is the only copy of the schema; the build embeds it.  It is
--- a sequence of steps, each opened by a line "-- version N" (N = 1, 2,
--- ...).  PRAGMA user_version holds the version of an archive: a new
--- archive runs every step; an older one runs the steps after its
--- version, all in one transaction that also sets user_version, so an
--- archive is always at one version or the next, never in between.  A
--- step, once released, is never edited: a change is a new step.
+-- This file is the only copy of the schema's own tables; the build
+-- embeds it.  It is a sequence of steps, each opened by a line
+-- "-- version N" (N = 1, 2, ...).  PRAGMA user_version holds the version
+-- of an archive: a new archive runs every step; an older one runs the
+-- steps after its version, all in one transaction that also sets
+-- user_version, so an archive is always at one version or the next,
+-- never in between.  A step, once released, is never edited: a change is
+-- a new step.
 --
 -- Whose tables: game, log, rule, seat and game_variant (and the view
--- seat_result) are the archive's own, the common rows of every game;
--- quest, card, lady and assassination are Avalon's (libreplay/games/avalon/index.c writes
--- them, games/avalon/stats.c reads them); soc_game, soc_quest,
--- soc_accusation and soc_seat are Shadows over Camelot's (games/soc/).
--- The archive's code names none of a game's tables or tokens: a game
--- writes and reads its rows through the hooks of games/game.h, and the
--- statistics never count two games' sides together.
+-- seat_result) are the archive's own, the common rows of every game,
+-- written here.  The games' tables are not: each game declares its own as
+-- data, in its folder (struct rpl__table, libreplay/games/game.h: name,
+-- columns with type, NOT NULL and allowed values, key, indexes, a line on
+-- each), and the backend writes them in its SQL (libreplay/archive/
+-- schema.c; here "WITHOUT ROWID" for a table keyed by more than gid).
+-- Avalon's are quest, card, lady and assassination (games/avalon/
+-- index.c writes them, games/avalon/stats.c reads them); Shadows over
+-- Camelot's are soc_game, soc_quest, soc_accusation and soc_seat
+-- (games/soc/).  The archive's code names none of a game's tables or
+-- tokens: a game writes and reads its rows through the hooks of
+-- games/game.h, and the statistics never count two games' sides together.
 --
+-- Versions and the games' tables: a game's table names the step that
+-- creates it (its "since"), and step N is its text below, then the DROP
+-- of each game's table whose "until" is N, then the CREATE of each whose
+-- "since" is N.  Avalon's tables come with step 1, those of Shadows over
+-- Camelot with step 2, as they always did: until version 3 these steps
+-- held their CREATE TABLE as text, the same tables (tests/data/
+-- archive-v3.sql keeps that text, and the tests prove an archive made by
+-- it is one of this library's, checked clean).  So an archive of any
+-- version keeps working unchanged, a new one gets the same tables, and
+-- the current form of a game's table is written once, by the game.  A
+-- game's table is never altered in place: a change is a new step N whose
+-- text may be nothing but a comment, the old declaration given until = N
+-- and a new one (the same name) since = N; opening the archive for
+-- writing drops the old table, creates the new one and indexes every
+-- stored log again, which fills it (the index is derived from the logs).
+-- A new game's tables come with a new step in the same way.  The
+-- comparison of an archive's schema with this library's (`archive
+-- check`) reads the text of each object without its comments.
+
 -- Conventions:
 -- - gid is the row id of a game in this archive (not stable across
 --   archives); every other table refers to game(gid) and goes with it.
@@ -123,50 +148,8 @@ CREATE TABLE seat (
 ) WITHOUT ROWID;
 CREATE INDEX seat_name ON seat (name, role, side);
 
--- One row per quest played, in time order (Avalon).
-CREATE TABLE quest (
-    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
-    round INTEGER NOT NULL,      -- 1..5 in time order
-    slot INTEGER NOT NULL,       -- the board's quest space (= round
-                                 -- without Targeting)
-    leader INTEGER NOT NULL,     -- who proposed the team that went
-    team TEXT NOT NULL,          -- "p1,p3,p5"
-    result TEXT NOT NULL         -- "success" or "fail"
-        CHECK (result IN ('success', 'fail')),
-    fails INTEGER NOT NULL,      -- Fail cards played (public)
-    PRIMARY KEY (gid, round)
-) WITHOUT ROWID;
-
--- One row per quest card (Avalon), known once opened: who failed which
--- quest.
-CREATE TABLE card (
-    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
-    round INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    card TEXT NOT NULL           -- "success" or "fail"
-        CHECK (card IN ('success', 'fail')),
-    PRIMARY KEY (gid, round, seat)
-) WITHOUT ROWID;
-
--- One row per use of the Lady of the Lake (Avalon).
-CREATE TABLE lady (
-    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
-    round INTEGER NOT NULL,      -- the round whose quest had just ended
-    holder INTEGER NOT NULL,
-    target INTEGER NOT NULL,
-    result TEXT                  -- "good" or "evil"; NULL until revealed
-        CHECK (result IN ('good', 'evil')),
-    PRIMARY KEY (gid, round)
-) WITHOUT ROWID;
-
--- The assassination (Avalon), when the game came to it.
-CREATE TABLE assassination (
-    gid INTEGER PRIMARY KEY REFERENCES game (gid) ON DELETE CASCADE,
-    assassin INTEGER NOT NULL,
-    target INTEGER NOT NULL,
-    hit INTEGER                  -- 1: the target was Merlin; NULL until
-        CHECK (hit IN (0, 1))    -- the `end` line says
-);
+-- Avalon's tables, quest, card, lady and assassination, come after this
+-- step's text: libreplay/games/avalon/index.c declares them (since 1).
 
 -- Each seat with its game's outcome: won is 1 or 0 once the seat's side
 -- and the winner are known, NULL otherwise (and for an abandoned game).
@@ -192,66 +175,9 @@ SELECT s.gid, s.seat, s.name, s.role, s.side, g.game, g.players,
 -- is migrated by this step and by indexing again, in the same
 -- transaction, every game of Shadows over Camelot it holds.
 
--- One row per game of Shadows over Camelot: the board where the log
--- ends, and the traitor.
-CREATE TABLE soc_game (
-    gid INTEGER PRIMARY KEY REFERENCES game (gid) ON DELETE CASCADE,
-    white INTEGER NOT NULL,      -- white swords on the Round Table (after
-                                 -- the flip, when there was one)
-    black INTEGER NOT NULL,      -- black swords
-    siege INTEGER NOT NULL,      -- siege engines around Camelot
-    won INTEGER NOT NULL,        -- quests the knights won
-    lost INTEGER NOT NULL,       -- quests evil won
-    traitor INTEGER,             -- the seat dealt the traitor card; 0 when
-                                 -- nobody was; NULL while unknown
-    -- How the traitor came out: "accusation" (accused), "fate" (he played
-    -- Fate), "last" (the last knight alive), "flip" (at the end of a
-    -- game of 12 swords) or "never"; NULL while unknown, or when nobody
-    -- was dealt the traitor card.
-    revealed TEXT
-        CHECK (revealed IN ('accusation', 'fate', 'last', 'flip', 'never')),
-    revealed_line INTEGER        -- the `shows` or `flip` line that showed
-                                 -- him; NULL for "never"
-);
-
--- One row per quest that ended, in time order.
-CREATE TABLE soc_quest (
-    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
-    n INTEGER NOT NULL,          -- 1.. in time order
-    line INTEGER NOT NULL,       -- the `quest` line
-    quest TEXT NOT NULL          -- the place token
-        CHECK (quest IN ('black_knight', 'lancelot', 'dragon',
-                         'excalibur', 'grail', 'picts', 'saxons')),
-    result TEXT NOT NULL         -- for the knights
-        CHECK (result IN ('won', 'lost')),
-    swords INTEGER NOT NULL,     -- laid: white when won, black when lost
-    relic INTEGER,               -- the seat that took the quest's relic
-    PRIMARY KEY (gid, n)
-) WITHOUT ROWID;
-CREATE INDEX soc_quest_result ON soc_quest (quest, result);
-
--- One row per accusation: who accused whom, and what the accused showed.
-CREATE TABLE soc_accusation (
-    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
-    line INTEGER NOT NULL,       -- the `accuse` line
-    accuser INTEGER NOT NULL,
-    accused INTEGER NOT NULL,
-    shown TEXT NOT NULL          -- the `shows` line that answered it
-        CHECK (shown IN ('loyal', 'traitor')),
-    PRIMARY KEY (gid, line)
-) WITHOUT ROWID;
-
--- One row per seat of a game of Shadows over Camelot.
-CREATE TABLE soc_seat (
-    gid INTEGER NOT NULL REFERENCES game (gid) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,       -- 1..players
-    knight TEXT NOT NULL,        -- "arthur", "galahad", ... (`start`)
-    -- The seat's loyalty card, "loyal" or "traitor"; NULL until known:
-    -- shown in the game, revealed, or every seat loyal with traitor=off.
-    loyalty TEXT CHECK (loyalty IN ('loyal', 'traitor')),
-    died INTEGER,                -- the `dies` line, NULL if he lived
-    PRIMARY KEY (gid, seat)
-) WITHOUT ROWID;
+-- Its tables, soc_game, soc_quest (and its index soc_quest_result),
+-- soc_accusation and soc_seat, come after this step's text:
+-- libreplay/games/soc/index.c declares them (since 2).
 
 -- version 3
 

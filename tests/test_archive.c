@@ -1876,6 +1876,14 @@ START_TEST(schema_lies)
          "trigger keep_one is not this library's"},
         {"DROP INDEX seat_name", "index seat_name is missing"},
         {"CREATE TABLE notes (x)", "table notes is not this library's"},
+        /* A game's table, as its data says, with one allowed value more. */
+        {"DROP TABLE lady; CREATE TABLE lady (gid INTEGER NOT NULL "
+         "REFERENCES game (gid) ON DELETE CASCADE, round INTEGER NOT NULL, "
+         "holder INTEGER NOT NULL, target INTEGER NOT NULL, result TEXT "
+         "CHECK (result IN ('good', 'evil', 'both')), PRIMARY KEY (gid, "
+         "round)) WITHOUT ROWID",
+         "table lady differs"},
+        {"DROP INDEX soc_quest_result", "index soc_quest_result is missing"},
         {"DROP VIEW seat_result; CREATE VIEW seat_result AS WITH RECURSIVE "
          "c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT s.gid, "
          "s.seat, s.name, s.role, s.side, g.game, g.players, g.winner, "
@@ -3010,6 +3018,180 @@ START_TEST(soc_migration_from_v1)
 }
 END_TEST
 
+/* The text of a file of the source tree, NUL-terminated (free it). */
+static char *
+read_source(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = calloc(1, 65536);
+    size_t n;
+
+    ck_assert_msg(f, "%s", path);
+    ck_assert_ptr_nonnull(text);
+    n = fread(text, 1, 65535, f);
+    ck_assert(n > 0 && n < 65535);
+    fclose(f);
+    return text;
+}
+
+/* The archive as schema version 3 made it: the schema's own steps, then
+ * the games' tables as those released steps wrote them, as text
+ * (tests/data/archive-v3-games.sql), before the games declared them as
+ * data (games/game.h, struct rpl__table). */
+static void
+make_v3(const char *path)
+{
+    char *steps = read_source("schema/archive.sql");
+    char *games = read_source("tests/data/archive-v3-games.sql");
+
+    raw_exec(path, "PRAGMA page_size = 8192; PRAGMA journal_mode = WAL");
+    raw_exec(path, steps);
+    raw_exec(path, games);
+    raw_exec(path, "PRAGMA user_version = 3");
+    free(steps);
+    free(games);
+}
+
+/* The rows of a pragma about one object of one archive, one text. */
+static void
+pragma_text(const char *path, const char *pragma, const char *name, char *out,
+            size_t cap)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    char q[160];
+    size_t len = 0;
+
+    snprintf(q, sizeof(q), "SELECT * FROM pragma_%s('%s')", pragma, name);
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_msg(sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK, "%s",
+                  sqlite3_errmsg(db));
+    out[0] = '\0';
+    while (sqlite3_step(st) == SQLITE_ROW)
+        for (int c = 0; c < sqlite3_column_count(st); c++) {
+            const char *v = (const char *)sqlite3_column_text(st, c);
+            const int k = snprintf(out + len, cap - len, "%s%s", c ? "|" : "\n",
+                                   v ? v : "NULL");
+
+            ck_assert(k > 0 && (size_t)k < cap - len);
+            len += (size_t)k;
+        }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+/* Each game's tables as the archive's backend writes them from the
+ * game's data are the tables the released steps of version 3 made:
+ * the same objects, columns (name, type, NOT NULL, key), references,
+ * indexes and WITHOUT ROWID; the CHECKs are in the text, which the
+ * archive's own comparison (a check clean of any schema difference, and
+ * no warning) finds the same. */
+START_TEST(schema_games_tables_as_released)
+{
+    static const char *const pragmas[] = {"table_xinfo", "foreign_key_list",
+                                          "index_list", "table_list"};
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_archive *ar;
+    struct tmp released, fresh;
+    size_t ntables = 0;
+
+    tmp_make(&released);
+    tmp_make(&fresh);
+    make_v3(released.db);
+    ar = open_archive(ctx, fresh.db, RPL_ARCHIVE_CREATE);
+    ck_assert_uint_eq(rpl_archive_version(ar), 3);
+    rpl_archive_close(ar);
+    /* The same objects, by type and name. */
+    ck_assert_int_eq(raw_count(released.db, "SELECT count(*) FROM "
+                                            "sqlite_schema"),
+                     raw_count(fresh.db, "SELECT count(*) FROM sqlite_schema"));
+    for (size_t k = 0; rpl__game_at(k); k++) {
+        const struct rpl__game_archive *a = rpl__archive_hooks(rpl__game_at(k));
+
+        for (size_t i = 0; i < a->ntables; i++) {
+            const struct rpl__table *tb = &a->tables[i];
+            char q[160];
+
+            ntables++;
+            snprintf(q, sizeof(q),
+                     "SELECT count(*) FROM sqlite_schema WHERE name = '%s' "
+                     "OR tbl_name = '%s'",
+                     tb->name, tb->name);
+            ck_assert_int_gt(raw_count(fresh.db, q), 0);
+            ck_assert_int_eq(raw_count(released.db, q), raw_count(fresh.db, q));
+            for (size_t p = 0; p < sizeof(pragmas) / sizeof(pragmas[0]); p++) {
+                char want[4096], got[4096];
+
+                pragma_text(released.db, pragmas[p], tb->name, want,
+                            sizeof(want));
+                pragma_text(fresh.db, pragmas[p], tb->name, got, sizeof(got));
+                ck_assert_msg(strcmp(want, got) == 0,
+                              "%s of %s:\nreleased:%s\nfrom data:%s",
+                              pragmas[p], tb->name, want, got);
+            }
+            for (size_t x = 0; tb->index && tb->index[x].name; x++) {
+                char want[1024], got[1024];
+
+                pragma_text(released.db, "index_xinfo", tb->index[x].name, want,
+                            sizeof(want));
+                pragma_text(fresh.db, "index_xinfo", tb->index[x].name, got,
+                            sizeof(got));
+                ck_assert_str_eq(want, got);
+            }
+        }
+    }
+    ck_assert_uint_eq(ntables, 8); /* Avalon's 4, Shadows over Camelot's 4 */
+    /* The archive's comparison of the text: none differs. */
+    ar = open_archive(ctx, released.db, RPL_ARCHIVE_READ);
+    ck_assert_ptr_null(rpl_archive_warning(ar));
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, NULL, NULL), RPL_OK);
+    rpl_archive_close(ar);
+    tmp_remove(&released);
+    tmp_remove(&fresh);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* An archive made by the released steps of version 3 is an archive of
+ * this library's: read and written at version 3, as it is, and checked
+ * clean with games of both kinds in it. */
+START_TEST(schema_v3_archive_works)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct soc_truth s[2];
+    struct game av[3];
+    struct rpl_archive *ar;
+    struct tmp t;
+    size_t games = 0;
+
+    tmp_make(&t);
+    make_v3(t.db);
+    make_corpus(ctx, av, 3);
+    for (size_t i = 0; i < 2; i++)
+        soc_record(ctx, "players=4 traitor=on brave=off", 4,
+                   (uint8_t)(0x70 + i), i == 0, &s[i]);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_WRITE);
+    ck_assert_uint_eq(rpl_archive_version(ar), 3);
+    ck_assert_ptr_null(rpl_archive_warning(ar));
+    add_all(ctx, ar, av, 3);
+    for (size_t i = 0; i < 2; i++)
+        ck_assert_int_eq(soc_add(ctx, ar, &s[i]), RPL_ARCHIVE_ADDED);
+    rpl_archive_close(ar);
+    ck_assert_int_eq(raw_count(t.db, "PRAGMA user_version"), 3);
+    ar = open_archive(ctx, t.db, RPL_ARCHIVE_READ);
+    ck_assert_ptr_null(rpl_archive_warning(ar));
+    ck_assert_int_eq(rpl_archive_check(ar, NULL, NULL, &games, NULL), RPL_OK);
+    ck_assert_uint_eq(games, 5);
+    ck_assert_int_gt(sql_count(ar, "SELECT count(*) FROM quest"), 0);
+    ck_assert_int_eq(sql_count(ar, "SELECT count(*) FROM soc_game"), 2);
+    rpl_archive_close(ar);
+    soc_free(s, 2);
+    free_corpus(av, 3);
+    tmp_remove(&t);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
 /* check compares the tables of Shadows over Camelot with the logs. */
 START_TEST(soc_check_finds_tampering)
 {
@@ -3354,6 +3536,8 @@ archive_suite(void)
     tcase_add_test(tc, soc_index_matches_the_logs);
     tcase_add_test(tc, soc_filters_and_stats);
     tcase_add_test(tc, soc_migration_from_v1);
+    tcase_add_test(tc, schema_games_tables_as_released);
+    tcase_add_test(tc, schema_v3_archive_works);
     tcase_add_test(tc, variants_indexed_and_migrated);
     tcase_add_test(tc, soc_check_finds_tampering);
     tcase_add_test(tc, killed_mid_batch);

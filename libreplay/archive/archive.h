@@ -13,6 +13,8 @@
  *            game's rows through its index hook (games/game.h), kept in
  *            memory by a generic row sink;
  *   store.c  writes a struct ix (add, replace, index again), batches;
+ *   schema.c the schema's steps and tables, with the games' tables
+ *            (struct rpl__table) written in the backend's dialect;
  *   db.c     open and close: which backend, the schema's tables (the
  *            backends open, create and migrate, with store.c);
  *   query.c  the filter, query and export (with the games' side names
@@ -163,15 +165,26 @@ enum rpl_status rpl__ar_read(struct rpl_archive *ar, const struct rpl__read *rd,
                              int64_t gid, rpl__row_fn each, void *ud,
                              struct rpl_error *err);
 
+/* ----------------------------------------------------------- schema.c */
+
+/* Whether s is a plain name of the schema: lowercase letters, digits,
+ * underscores, shorter than RPL__AR_TABLE_NAME. */
+bool rpl__ar_is_name(const char *s);
 /* The version of the schema this library writes: the last step of the
  * backend's schema lines. */
 unsigned rpl__ar_schema_version(const char *const *lines, size_t n);
-/* The SQL of the steps after version from up to version to, one
- * text. */
+/* The SQL of the steps of be's schema after version from up to version
+ * to, one text: each step's lines, then the games' tables it drops and
+ * creates (struct rpl__table), in be's dialect.  RPL_E_STATE for a
+ * game's table that cannot be written. */
 enum rpl_status rpl__ar_schema_steps(struct rpl_ctx *ctx,
-                                     const char *const *lines, size_t n,
+                                     const struct rpl__backend *be,
                                      unsigned from, unsigned to, char **out,
                                      struct rpl_error *err);
+/* The tables of ar's backend's schema at this library's version, in
+ * the order of the steps that create them, into ar->table. */
+enum rpl_status rpl__ar_schema_tables(struct rpl_archive *ar,
+                                      struct rpl_error *err);
 
 /* ------------------------------------------------------------ index.c */
 

@@ -13,7 +13,9 @@
  *   - the tables live in a schema named main (SQLite's own name for the
  *     file; a PostgreSQL schema there), with the same columns in the
  *     same order in every backend; each backend has its own schema file
- *     and migrations (schema/archive.sql, schema/archive_pg.sql).
+ *     and migrations (schema/archive.sql, schema/archive_pg.sql), and
+ *     writes the games' tables, which the games declare as data, in its
+ *     own dialect (struct rpl__sql_dialect, schema.c).
  *
  * A game's rows are read as data (read_rows: a table, columns and an
  * order, never SQL), which each backend turns into its own reads; the
@@ -51,11 +53,24 @@ struct rpl__st {
     const struct rpl__backend *be;
 };
 
+/* How a backend writes a game's table (struct rpl__table, games/game.h)
+ * in its SQL (schema.c): the types of gid (game (gid)'s), of an integer
+ * and of a text; whether a table keyed by more than gid is WITHOUT ROWID;
+ * whether the database keeps the text of a table, and so the game's docs
+ * as comments in it. */
+struct rpl__sql_dialect {
+    const char *gid_type, *int_type, *text_type;
+    bool is_without_rowid;
+    bool has_docs;
+};
+
 struct rpl__backend {
     const char *name; /* "sqlite", "postgresql" */
-    /* The lines of the backend's schema, with its "-- version N" steps. */
+    /* The lines of the backend's schema, with its "-- version N" steps,
+     * and how it writes the games' tables in them (schema.c). */
     const char *const *schema;
     size_t nschema;
+    const struct rpl__sql_dialect *dialect;
     /* Hook: the prefix of check's temporary copy of a table. */
     const char *temp_prefix;
     /* Hook: the statements that open a write transaction (waiting for

@@ -665,8 +665,8 @@ migrate(struct rpl_archive *ar, unsigned want, struct rpl_error *err)
             ar->version = version;
         goto out;
     }
-    rc = rpl__ar_schema_steps(ar->ctx, archive_pg_sql, NSCHEMA, version, want,
-                              &sql, err);
+    rc = rpl__ar_schema_steps(ar->ctx, &rpl__backend_pg, version, want, &sql,
+                              err);
     if (rc == RPL_OK)
         rc = pg_run(ar, sql, "cannot create the schema", err);
     if (rc == RPL_OK && version >= 1)
@@ -1093,10 +1093,21 @@ out:
     return rc;
 }
 
+/* The games' tables as schema/archive_pg.sql writes its own: gid as
+ * game (gid)'s, texts compared as bytes. */
+static const struct rpl__sql_dialect pg_dialect = {
+    .gid_type = "bigint",
+    .int_type = "integer",
+    .text_type = "text COLLATE \"C\"",
+    .is_without_rowid = false,
+    .has_docs = false,
+};
+
 const struct rpl__backend rpl__backend_pg = {
     .name = "postgresql",
     .schema = archive_pg_sql,
     .nschema = NSCHEMA,
+    .dialect = &pg_dialect,
     .temp_prefix = "pg_temp.chk_",
     .begin_write = "BEGIN",
     .begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ",

@@ -230,7 +230,7 @@ migrate(struct rpl_archive *ar, unsigned want, struct rpl_error *err)
         ar->version = (unsigned)version;
         goto out;
     }
-    rc = rpl__ar_schema_steps(ar->ctx, archive_sql, NSCHEMA, (unsigned)version,
+    rc = rpl__ar_schema_steps(ar->ctx, &rpl__backend_sqlite, (unsigned)version,
                               want, &sql, err);
     if (rc == RPL_OK)
         rc = rpl__ar_exec(ar, sql, "cannot create the schema", err);
@@ -433,8 +433,11 @@ struct object {
     bool is_seen;
 };
 
-/* The SQL text with every run of white space outside quotes made one
- * space (sqlite_schema keeps the text as it was written). */
+/* The SQL text with its comments dropped and every run of white space
+ * outside quotes made one space: sqlite_schema keeps the text as it was
+ * written, and what a table is does not depend on how its text was laid
+ * out or commented (a game's table written by schema.c from its data is
+ * the one the schema's step of its version wrote as text). */
 static char *
 normalize(struct rpl_ctx *ctx, const char *sql)
 {
@@ -447,9 +450,19 @@ normalize(struct rpl_ctx *ctx, const char *sql)
         return NULL;
     for (size_t i = 0; i < n; i++) {
         const char c = sql[i];
-        const bool is_space = c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-                              c == '\f' || c == '\v';
+        bool is_space = c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+                        c == '\f' || c == '\v';
 
+        if (!quote && c == '-' && sql[i + 1] == '-') {
+            while (i + 1 < n && sql[i + 1] != '\n')
+                i++;
+            is_space = true;
+        } else if (!quote && c == '/' && sql[i + 1] == '*') {
+            const char *end = strstr(sql + i + 2, "*/");
+
+            i = end ? (size_t)(end - sql) + 1 : n;
+            is_space = true;
+        }
         if (quote) {
             out[k++] = c;
             if (c == quote)
@@ -566,7 +579,7 @@ objects_expected(struct rpl_ctx *ctx, unsigned v, struct object **out,
     enum rpl_status rc;
     int src;
 
-    rc = rpl__ar_schema_steps(ctx, archive_sql, NSCHEMA, 0, v, &sql, err);
+    rc = rpl__ar_schema_steps(ctx, &rpl__backend_sqlite, 0, v, &sql, err);
     if (rc != RPL_OK)
         return rc;
     src = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, NULL);
@@ -885,10 +898,22 @@ sq_claims(const char *where)
     return true; /* the default: a file */
 }
 
+/* The games' tables as schema/archive.sql writes its own: a table keyed
+ * by more than gid is WITHOUT ROWID (its key is the row), and the text,
+ * which SQLite keeps, carries the game's docs. */
+static const struct rpl__sql_dialect sq_dialect = {
+    .gid_type = "INTEGER",
+    .int_type = "INTEGER",
+    .text_type = "TEXT",
+    .is_without_rowid = true,
+    .has_docs = true,
+};
+
 const struct rpl__backend rpl__backend_sqlite = {
     .name = "sqlite",
     .schema = archive_sql,
     .nschema = NSCHEMA,
+    .dialect = &sq_dialect,
     .temp_prefix = "temp.chk_",
     .begin_write = "BEGIN IMMEDIATE",
     .begin_read = "BEGIN",

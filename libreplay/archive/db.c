@@ -15,38 +15,6 @@ static const struct rpl__backend *const backends[] = {
     &rpl__backend_sqlite,
 };
 
-/* The schema's tables are the lines "CREATE TABLE name (" of the
- * backend's schema, in its order (the same in every backend). */
-static enum rpl_status
-read_tables(struct rpl_archive *ar, struct rpl_error *err)
-{
-    static const char create[] = "CREATE TABLE ";
-    const struct rpl__backend *be = ar->be;
-
-    ar->ntables = 0;
-    for (size_t i = 0; i < be->nschema; i++) {
-        const char *s = be->schema[i];
-        size_t n = 0;
-
-        if (strncmp(s, create, sizeof(create) - 1) != 0)
-            continue;
-        s += sizeof(create) - 1;
-        if (strncmp(s, "main.", 5) == 0)
-            s += 5;
-        while ((s[n] >= 'a' && s[n] <= 'z') || s[n] == '_')
-            n++;
-        if (n == 0 || n >= RPL__AR_TABLE_NAME ||
-            ar->ntables == RPL__AR_MAX_TABLES)
-            return rpl__err(err, RPL_E_STATE, 0,
-                            "the archive's schema has a table it cannot "
-                            "name");
-        memcpy(ar->table[ar->ntables], s, n);
-        ar->table[ar->ntables][n] = '\0';
-        ar->ntables++;
-    }
-    return RPL_OK;
-}
-
 enum rpl_status
 rpl_archive_open(struct rpl_ctx *ctx, struct rpl_archive **out,
                  const char *path, enum rpl_archive_mode mode,
@@ -69,7 +37,7 @@ rpl_archive_open(struct rpl_ctx *ctx, struct rpl_archive **out,
     for (size_t i = 0; !ar->be; i++)
         if (backends[i]->claims(path))
             ar->be = backends[i];
-    rc = read_tables(ar, err);
+    rc = rpl__ar_schema_tables(ar, err);
     if (rc == RPL_OK)
         rc = ar->be->open(ar, path, mode, err);
     if (rc != RPL_OK) {

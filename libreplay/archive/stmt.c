@@ -287,19 +287,6 @@ rpl__ar_is_index(const struct rpl_archive *ar, size_t i)
     return strcmp(ar->table[i], "log") != 0;
 }
 
-/* A plain name of the schema: lowercase letters, digits, underscores. */
-static bool
-is_plain_name(const char *s)
-{
-    if (!s || !*s || strlen(s) >= RPL__AR_TABLE_NAME)
-        return false;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-              *s == '_'))
-            return false;
-    return true;
-}
-
 enum rpl_status
 rpl__ar_read(struct rpl_archive *ar, const struct rpl__read *rd, int64_t gid,
              rpl__row_fn each, void *ud, struct rpl_error *err)
@@ -318,54 +305,14 @@ rpl__ar_read(struct rpl_archive *ar, const struct rpl__read *rd, int64_t gid,
                         "a read of table %s: %zu columns, expected 1 to %d",
                         rd->table, rd->ncols, RPL__READ_MAX_COLS);
     for (size_t c = 0; c < rd->ncols; c++)
-        if (!is_plain_name(rd->col[c].name))
+        if (!rpl__ar_is_name(rd->col[c].name))
             return rpl__err(err, RPL_E_ARG, 0,
                             "a read of table %s: column %zu is not a name",
                             rd->table, c);
     for (size_t o = 0; rd->order && rd->order[o]; o++)
-        if (!is_plain_name(rd->order[o]))
+        if (!rpl__ar_is_name(rd->order[o]))
             return rpl__err(err, RPL_E_ARG, 0,
                             "a read of table %s: order %zu is not a name",
                             rd->table, o);
     return ar->be->read_rows(ar, rd, gid, each, ud, err);
-}
-
-/* ------------------------------------------------------------- schema */
-
-unsigned
-rpl__ar_schema_version(const char *const *lines, size_t n)
-{
-    unsigned last = 0;
-
-    for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        char tail;
-
-        if (sscanf(lines[i], "-- version %u%c", &v, &tail) == 1)
-            last = v;
-    }
-    return last;
-}
-
-enum rpl_status
-rpl__ar_schema_steps(struct rpl_ctx *ctx, const char *const *lines, size_t n,
-                     unsigned from, unsigned to, char **out,
-                     struct rpl_error *err)
-{
-    struct rpl__buf b;
-    unsigned step = 0;
-
-    rpl__buf_init(&b, ctx);
-    for (size_t i = 0; i < n; i++) {
-        unsigned v;
-        char tail;
-
-        if (sscanf(lines[i], "-- version %u%c", &v, &tail) == 1)
-            step = v;
-        if (step > from && step <= to) {
-            rpl__buf_puts(&b, lines[i]);
-            rpl__buf_add(&b, "\n", 1);
-        }
-    }
-    return rpl__buf_take(&b, out, err);
 }

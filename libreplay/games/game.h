@@ -137,7 +137,8 @@ struct rpl__col {
 
 #define RPL__READ_MAX_COLS 12
 
-/* The number of columns of a constant array of struct rpl__col. */
+/* The number of elements of a constant array: of struct rpl__col or
+ * struct rpl__column, of the values of a column. */
 #define RPL__NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A read of the rows of one table as data, never SQL: the table (a
@@ -150,6 +151,62 @@ struct rpl__read {
     const struct rpl__col *col;
     size_t ncols;
     const char *const *order;
+};
+
+/* A game's table in the archive, as data: the game says what its rows
+ * are and each backend writes the table in its own SQL (backend.h, struct
+ * rpl__sql_dialect); a game holds no SQL text.
+ *
+ * Every table of a game starts with the column gid, which it does not
+ * list: the game's row id in the archive, a reference to game (gid) that
+ * goes with the game's row.  col[0..ncols) are the columns after it, in
+ * the order of row()'s cells.  key: the columns after gid that make the
+ * primary key with it (NULL-terminated), or NULL for a table of at most
+ * one row per game, keyed by gid alone.  index: the table's indexes
+ * (NULL-terminated by name), or NULL.  doc: what a row is, and for a
+ * column what it holds, one line each for the reader of the schema.
+ *
+ * since: the version of the archive's schema (schema/archive.sql) whose
+ * step creates the table, after the step's own SQL; until: the version
+ * whose step drops it, before creating what replaces it (0: none, the
+ * table is current).  A table is never changed in place: a new step
+ * drops it and creates its successor (the same name, a new declaration
+ * with since = that step), and the migration indexes every stored log
+ * again, which fills it. */
+struct rpl__column {
+    const char *name;
+    enum rpl__cell_kind kind; /* RPL__CELL_INT or RPL__CELL_TEXT */
+    bool is_not_null;
+    /* The values it may hold (CHECK (name IN (...))), cells of its kind;
+     * NULL when any. */
+    const struct rpl__cell *in;
+    size_t nin;
+    const char *doc;
+};
+
+/* A column NOT NULL of any value: an integer, a text. */
+#define RPL__INT_NN(name, doc)                                                 \
+    {                                                                          \
+        name, RPL__CELL_INT, true, NULL, 0, doc                                \
+    }
+#define RPL__TEXT_NN(name, doc)                                                \
+    {                                                                          \
+        name, RPL__CELL_TEXT, true, NULL, 0, doc                               \
+    }
+
+struct rpl__table_index {
+    const char *name;
+    const char *const *col; /* NULL-terminated */
+};
+
+struct rpl__table {
+    const char *name;
+    const char *doc;
+    unsigned since, until;
+    const struct rpl__column *col;
+    size_t ncols;
+    const char *const *key;
+    const struct rpl__table_index *index;
 };
 
 /* A row handed back: cells[0..n), its texts lent until the call
@@ -629,6 +686,10 @@ struct rpl__game_archive {
                              const struct rpl__env *env,
                              const struct rpl__line *ln, struct rpl__rows *rows,
                              struct rpl_error *err);
+    /* The game's tables (struct rpl__table), tables[0..ntables): the
+     * tables row() names.  NULL: none. */
+    const struct rpl__table *tables;
+    size_t ntables;
     /* The values the archive's filters take for a seat's role (column
      * RPL__COL_ROLE: what index() writes to seat.role) and side
      * (RPL__COL_SIDE: seat.side, and the game's own names for its

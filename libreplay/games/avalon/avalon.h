@@ -498,6 +498,10 @@ enum rpl_status rpl__av_index(void *ix, const void *st,
                               const struct rpl__env *env,
                               const struct rpl__line *ln,
                               struct rpl__rows *rows, struct rpl_error *err);
+/* The tables index() writes: the tables member of struct
+ * rpl__game_archive. */
+#define AV_NTABLES 4
+extern const struct rpl__table rpl__av_tables[AV_NTABLES];
 
 /* -------------------------------------------------------------- stats.c */
 

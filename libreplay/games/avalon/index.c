@@ -194,3 +194,65 @@ rpl__av_filter_value(int column, size_t i)
         return i < AV_NVARIANTS ? rpl__av_variant_name[i] : NULL;
     return NULL;
 }
+
+/* ------------------------------------------------------------ tables */
+
+/* The tables index() writes (struct rpl__table, games/game.h): created
+ * by version 1 of the archive's schema. */
+
+static const struct rpl__cell result_values[] = {
+    {RPL__CELL_TEXT, 0, "success"},
+    {RPL__CELL_TEXT, 0, "fail"},
+};
+static const struct rpl__cell side_values[] = {
+    {RPL__CELL_TEXT, 0, "good"},
+    {RPL__CELL_TEXT, 0, "evil"},
+};
+static const struct rpl__cell hit_values[] = {
+    {RPL__CELL_INT, 0, NULL},
+    {RPL__CELL_INT, 1, NULL},
+};
+
+static const struct rpl__column quest_cols[] = {
+    RPL__INT_NN("round", "1..5 in time order"),
+    RPL__INT_NN("slot", "the board's quest space (= round without Targeting)"),
+    RPL__INT_NN("leader", "who proposed the team that went"),
+    RPL__TEXT_NN("team", "\"p1,p3,p5\""),
+    {"result", RPL__CELL_TEXT, true, result_values, RPL__NCOLS(result_values),
+     "\"success\" or \"fail\""},
+    RPL__INT_NN("fails", "Fail cards played (public)"),
+};
+static const struct rpl__column card_cols[] = {
+    RPL__INT_NN("round", "the quest's round"),
+    RPL__INT_NN("seat", "who played the card"),
+    {"card", RPL__CELL_TEXT, true, result_values, RPL__NCOLS(result_values),
+     "\"success\" or \"fail\""},
+};
+static const struct rpl__column lady_cols[] = {
+    RPL__INT_NN("round", "the round whose quest had just ended"),
+    RPL__INT_NN("holder", "who held the Lady"),
+    RPL__INT_NN("target", "whose loyalty she looked at"),
+    {"result", RPL__CELL_TEXT, false, side_values, RPL__NCOLS(side_values),
+     "\"good\" or \"evil\"; NULL until revealed"},
+};
+static const struct rpl__column assassination_cols[] = {
+    RPL__INT_NN("assassin", "who named the target"),
+    RPL__INT_NN("target", "the seat named"),
+    {"hit", RPL__CELL_INT, false, hit_values, RPL__NCOLS(hit_values),
+     "1: the target was Merlin; NULL until the `end` line says"},
+};
+
+static const char *const round_key[] = {"round", NULL};
+static const char *const card_key[] = {"round", "seat", NULL};
+
+const struct rpl__table rpl__av_tables[AV_NTABLES] = {
+    {"quest", "One row per quest played, in time order.", 1, 0, quest_cols,
+     RPL__NCOLS(quest_cols), round_key, NULL},
+    {"card",
+     "One row per quest card, known once opened: who failed which quest.", 1, 0,
+     card_cols, RPL__NCOLS(card_cols), card_key, NULL},
+    {"lady", "One row per use of the Lady of the Lake.", 1, 0, lady_cols,
+     RPL__NCOLS(lady_cols), round_key, NULL},
+    {"assassination", "The assassination, when the game came to it.", 1, 0,
+     assassination_cols, RPL__NCOLS(assassination_cols), NULL, NULL},
+};

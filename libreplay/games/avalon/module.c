@@ -105,6 +105,8 @@ static const struct rpl__game_live av_live = {
 
 static const struct rpl__game_archive av_archive = {
     .index = rpl__av_index,
+    .tables = rpl__av_tables,
+    .ntables = AV_NTABLES,
     .filter_value = rpl__av_filter_value,
     .stats = rpl__av_stats,
     .details_reads = rpl__av_details_reads,

@@ -207,3 +207,93 @@ rpl__soc_filter_value(int column, size_t i)
         return i < sizeof(sides) / sizeof(sides[0]) ? sides[i] : NULL;
     return NULL;
 }
+
+/* ------------------------------------------------------------ tables */
+
+/* The tables index() writes (struct rpl__table, games/game.h): created
+ * by version 2 of the archive's schema. */
+
+#define TEXT(s)                                                                \
+    {                                                                          \
+        RPL__CELL_TEXT, 0, s                                                   \
+    }
+
+static const struct rpl__cell revealed_values[] = {
+    TEXT("accusation"), TEXT("fate"), TEXT("last"), TEXT("flip"), TEXT("never"),
+};
+static const struct rpl__cell quest_values[] = {
+    TEXT("black_knight"), TEXT("lancelot"), TEXT("dragon"), TEXT("excalibur"),
+    TEXT("grail"),        TEXT("picts"),    TEXT("saxons"),
+};
+static const struct rpl__cell result_values[] = {TEXT("won"), TEXT("lost")};
+static const struct rpl__cell loyalty_values[] = {TEXT("loyal"),
+                                                  TEXT("traitor")};
+
+static const struct rpl__column game_cols[] = {
+    RPL__INT_NN("white", "white swords on the Round Table (after the flip, "
+                         "when there was one)"),
+    RPL__INT_NN("black", "black swords"),
+    RPL__INT_NN("siege", "siege engines around Camelot"),
+    RPL__INT_NN("won", "quests the knights won"),
+    RPL__INT_NN("lost", "quests evil won"),
+    {"traitor", RPL__CELL_INT, false, NULL, 0,
+     "the seat dealt the traitor card; 0 when nobody was; NULL while "
+     "unknown"},
+    {"revealed", RPL__CELL_TEXT, false, revealed_values,
+     RPL__NCOLS(revealed_values),
+     "how the traitor came out: accused, played Fate, the last knight "
+     "alive, at the flip, or never; NULL while unknown or for nobody"},
+    {"revealed_line", RPL__CELL_INT, false, NULL, 0,
+     "the `shows` or `flip` line that showed him; NULL for \"never\""},
+};
+static const struct rpl__column quest_cols[] = {
+    RPL__INT_NN("n", "1.. in time order"),
+    RPL__INT_NN("line", "the `quest` line"),
+    {"quest", RPL__CELL_TEXT, true, quest_values, RPL__NCOLS(quest_values),
+     "the place token"},
+    {"result", RPL__CELL_TEXT, true, result_values, RPL__NCOLS(result_values),
+     "for the knights"},
+    RPL__INT_NN("swords", "laid: white when won, black when lost"),
+    {"relic", RPL__CELL_INT, false, NULL, 0,
+     "the seat that took the quest's relic"},
+};
+static const struct rpl__column accusation_cols[] = {
+    RPL__INT_NN("line", "the `accuse` line"),
+    RPL__INT_NN("accuser", "who accused"),
+    RPL__INT_NN("accused", "whom"),
+    {"shown", RPL__CELL_TEXT, true, loyalty_values, RPL__NCOLS(loyalty_values),
+     "the `shows` line that answered it"},
+};
+static const struct rpl__column seat_cols[] = {
+    RPL__INT_NN("seat", "1..players"),
+    RPL__TEXT_NN("knight", "\"arthur\", \"galahad\", ... (`start`)"),
+    {"loyalty", RPL__CELL_TEXT, false, loyalty_values,
+     RPL__NCOLS(loyalty_values),
+     "the loyalty card; NULL until shown, revealed, or every seat loyal "
+     "with traitor=off"},
+    {"died", RPL__CELL_INT, false, NULL, 0,
+     "the `dies` line, NULL if he lived"},
+};
+
+static const char *const n_key[] = {"n", NULL};
+static const char *const line_key[] = {"line", NULL};
+static const char *const seat_key[] = {"seat", NULL};
+static const char *const quest_result[] = {"quest", "result", NULL};
+static const struct rpl__table_index quest_index[] = {
+    {"soc_quest_result", quest_result},
+    {NULL, NULL},
+};
+
+const struct rpl__table rpl__soc_tables[SOC_NTABLES] = {
+    {"soc_game",
+     "One row per game: the board where the log ends, and the "
+     "traitor.",
+     2, 0, game_cols, RPL__NCOLS(game_cols), NULL, NULL},
+    {"soc_quest", "One row per quest that ended, in time order.", 2, 0,
+     quest_cols, RPL__NCOLS(quest_cols), n_key, quest_index},
+    {"soc_accusation",
+     "One row per accusation: who accused whom, what the accused showed.", 2, 0,
+     accusation_cols, RPL__NCOLS(accusation_cols), line_key, NULL},
+    {"soc_seat", "One row per seat.", 2, 0, seat_cols, RPL__NCOLS(seat_cols),
+     seat_key, NULL},
+};

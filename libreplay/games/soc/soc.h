@@ -1127,6 +1127,10 @@ enum rpl_status rpl__soc_index(void *ix, const void *st,
                                const struct rpl__env *env,
                                const struct rpl__line *ln,
                                struct rpl__rows *rows, struct rpl_error *err);
+/* The tables rpl__soc_index() writes: the tables member of struct
+ * rpl__game_archive. */
+#define SOC_NTABLES 4
+extern const struct rpl__table rpl__soc_tables[SOC_NTABLES];
 
 /* What the module tells without a log (info.c): its rpl_game_info() and
  * rpl_game_rules(). */
