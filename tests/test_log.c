@@ -1512,6 +1512,20 @@ check_line_views(struct rpl_ctx *ctx, struct rpl_log *a, struct rpl_log *b,
         check_line_view(ctx, a, b, no, viewer, what);
 }
 
+/* The end of a check of a walked log a against b: a walk that failed
+ * kept no views.  Frees both; returns sa. */
+static enum rpl_status
+checked(struct rpl_log *a, struct rpl_log *b, enum rpl_status sa)
+{
+    if (sa != RPL_OK)
+        ck_assert_int_eq(rpl_log_line_view(a, 1, RPL_VIEW_PUBLIC,
+                                           &(struct rpl_line_view){0}, NULL),
+                         RPL_E_STATE);
+    rpl_log_free(a);
+    rpl_log_free(b);
+    return sa;
+}
+
 /* rpl_log_verify_walk() of text against rpl_log_verify() and a replay
  * by rpl_log_seek() and rpl_log_coverage(): the same status, report and
  * error, the same views of every line and the same coverage.  Returns the
@@ -1577,13 +1591,7 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
     if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
         for (size_t no = 1; no <= rpl_log_lines(b); no++)
             check_line_views(ctx, a, b, no, viewer, what);
-    if (sa != RPL_OK)
-        ck_assert_int_eq(rpl_log_line_view(a, 1, RPL_VIEW_PUBLIC,
-                                           &(struct rpl_line_view){0}, NULL),
-                         RPL_E_STATE);
-    rpl_log_free(a);
-    rpl_log_free(b);
-    return sa;
+    return checked(a, b, sa);
 }
 
 /* The first len bytes of text's first n lines. */
@@ -1755,14 +1763,8 @@ check_learned(struct rpl_ctx *ctx, const char *text, size_t len, size_t seat,
         ck_assert_str_eq(va, vb);
         rpl_free(ctx, va);
         rpl_free(ctx, vb);
-    } else {
-        ck_assert_int_eq(rpl_log_line_view(a, 1, RPL_VIEW_PUBLIC,
-                                           &(struct rpl_line_view){0}, NULL),
-                         RPL_E_STATE);
     }
-    rpl_log_free(a);
-    rpl_log_free(b);
-    return sa;
+    return checked(a, b, sa);
 }
 
 /* Seat k's deliveries among d[0..n) on lines through last, into out (seat
