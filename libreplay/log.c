@@ -645,6 +645,7 @@ body_line(struct verify *v, const struct rpl__line *ln, struct rpl_error *err)
         return rc;
     v->started = true;
     v->applied = true;
+    v->last = applied;
     if (!was_over && log->game->play->is_over(log->st))
         v->end_line = ln->no;
     v->prev_author = applied.author;
@@ -683,7 +684,7 @@ verify_lines(struct verify *v, struct rpl_error *err)
         } else {
             rc = body_line(v, &ln, err);
             if (rc == RPL_OK && v->applied && v->obs && v->obs->line)
-                rc = v->obs->line(v->obs->a, log, &ln, err);
+                rc = v->obs->line(v->obs->a, log, &ln, &v->last, err);
         }
         if (rc == RPL_OK && v->obs && v->obs->each)
             rc =

@@ -85,6 +85,7 @@ struct rpl_log {
 /* A delivery a log keeps for its seat: no nonce. */
 struct rpl__known {
     size_t line;
+    size_t at; /* its index in the deliveries given */
     char label[64];
     char value[192];
 };
@@ -122,6 +123,15 @@ enum rpl__kw rpl__kw_body(const struct rpl__tok *t);
 /* The keyword's text ("entropy"); "" for RPL__KW_NONE.  Static. */
 const char *rpl__kw_name(enum rpl__kw kw);
 
+/* Game line ln applied to st (log_known.c), seat's deliveries of the line
+ * among known[0..n) told to the game first (seat_learn, which must not
+ * be NULL when n is not 0). */
+enum rpl_status rpl__known_apply(const struct rpl__game *game, void *st,
+                                 size_t seat, const struct rpl__known *known,
+                                 size_t n, const struct rpl__line *ln,
+                                 const struct rpl__env *env,
+                                 struct rpl__applied *applied,
+                                 struct rpl_error *err);
 /* The replay's apply of game line ln (log_known.c): the seat's deliveries of
  * the line (rpl_log_learn()) told to the game first, unless the log is
  * complete. */
@@ -131,6 +141,25 @@ enum rpl_status rpl__log_apply(struct rpl_log *log, const struct rpl__line *ln,
                                struct rpl_error *err);
 /* Frees and wipes the deliveries of rpl_log_learn() (log_known.c). */
 void rpl__log_forget(struct rpl_log *log);
+/* The log keeps known[0..n) (its own now) as seat's deliveries, in place
+ * of those it had, as rpl_log_learn() leaves it (log_known.c). */
+void rpl__known_keep(struct rpl_log *log, size_t seat, struct rpl__known *known,
+                     size_t n);
+/* rpl_log_learn()'s checks of seat's deliveries d[0..n) that need no
+ * replay, once the header verified: the seat, the limit, each delivery's
+ * form, seat, line and dealer's signature; then what the log keeps of
+ * them, *out (NULL for none; known[i].at is its index in d), sorted by
+ * line then label, to free with sodium_memzero() and rpl__free() (seat.c). */
+enum rpl_status rpl__known_take(const struct rpl_log *log, size_t seat,
+                                const struct rpl_delivery *d, size_t n,
+                                struct rpl__known **out, struct rpl_error *err);
+/* The rest of rpl_seat_check_delivery()'s checks of d (its seat set), on
+ * the public replay after line d->line: st the state, a what apply() told
+ * of the line (NULL: not a game line) (seat.c). */
+enum rpl_status rpl__seat_check_at(const struct rpl_log *log,
+                                   const struct rpl_delivery *d, const void *st,
+                                   const struct rpl__applied *a,
+                                   struct rpl_error *err);
 
 /* The env of a verified log's replay, without the seed (log.c). */
 void rpl__log_env(struct rpl__env *env, const struct rpl_log *log);
@@ -165,7 +194,8 @@ void rpl__log_views_free(struct rpl_log *log);
 /* What one verify pass lends an observer (the archive's index), so that
  * nothing replays or splits the log again: each header line once it is
  * checked, each game line once it is applied (log->st is the state after
- * it), and the end of a verify that passed.  An observer's failure fails
+ * it, applied what apply() told of it), and the end of a verify that
+ * passed.  An observer's failure fails
  * the verify with its error. */
 struct rpl__observer {
     void *a;
@@ -173,7 +203,9 @@ struct rpl__observer {
                               const struct rpl__line *ln,
                               struct rpl_error *err);
     enum rpl_status (*line)(void *a, const struct rpl_log *log,
-                            const struct rpl__line *ln, struct rpl_error *err);
+                            const struct rpl__line *ln,
+                            const struct rpl__applied *applied,
+                            struct rpl_error *err);
     enum rpl_status (*end)(void *a, const struct rpl_log *log,
                            struct rpl_error *err);
     /* The replay's start: log->st as it is before the first game line is

@@ -15,6 +15,7 @@ struct verify {
     struct rpl__env env;
     const struct rpl__observer *obs; /* NULL: none */
     bool applied;                    /* the line was a game line, applied */
+    struct rpl__applied last;        /* what apply() told of it */
     enum {
         H_CAMELOG,
         H_GAME,

@@ -17,13 +17,23 @@
  * after each game line; coverage takes its last look before the reveal,
  * where rpl_log_coverage()'s replay ends.
  *
+ * A seat's deliveries (walk->learn_seat) are checked at their lines as
+ * rpl_log_learn() checks them, on the public replay: the pass's own
+ * state, or when the deal is known ahead a state of the walk fed the
+ * same lines.  Without the deal the walk keeps the seat's replay too, a
+ * state of its own fed the same lines and told the deliveries as
+ * rpl_log_seek() tells them, and renders the seat's views from it; the
+ * pass's state never sees them.  A delivery refused, or any doubt, and
+ * the walk stops taking views: after the pass rpl_log_learn() says why
+ * (or takes them, and the views are taken again).
+ *
  * The texts are kept in one buffer, NUL-terminated, with their offsets
  * (log.h struct rpl__views); nothing is lent until the pass verified.  A log
  * whose deal could not be known ahead (an imported deal, or a reveal that
  * does not make the log complete) is walked again after the pass, by
  * rpl_log_seek() and rpl_log_coverage(), and a pass that failed is run
  * again as rpl_log_verify(), whose error is the one every command
- * reports.
+ * reports, as rpl_log_learn()'s is for deliveries.
  */
 #include <string.h>
 
@@ -43,6 +53,13 @@ struct walk {
     void *prev;     /* o->bits or marks: the state before the line */
     bool covered;   /* the coverage's last look is taken */
     void *frozen;   /* views: the state at the reveal */
+    /* o->learn_seat's deliveries: what the log keeps of them (at: their
+     * index in o->learn), the next to check, and the walk's replay fed
+     * the same lines: the seat's (no deal ahead) or the public one. */
+    struct rpl__known *known;
+    size_t nknown, next;
+    void *other;
+    bool refused; /* rpl_log_learn() says why after the pass */
 };
 
 /* The viewers kept: slot 0 the public, 1 the omniscient, then the seats
@@ -99,6 +116,17 @@ is_shown(const struct walk *w, const struct rpl_log *log, int viewer)
            !(viewer > 0 && (size_t)viewer > log->seats);
 }
 
+/* The state viewer sees: the seat's replay for the seat told its
+ * deliveries without the deal, else log->st. */
+static const void *
+state_for(const struct walk *w, const struct rpl_log *log, int viewer)
+{
+    return w->other && !w->seed && viewer > 0 &&
+                   (size_t)viewer == w->o->learn_seat
+               ? w->other
+               : log->st;
+}
+
 /* Each viewer's view of log->st now; the omniscient one when the state
  * knows the deal. */
 static void
@@ -115,7 +143,7 @@ render(struct walk *w, const struct rpl_log *log)
         if (!is_shown(w, log, viewer))
             continue;
         w->cur[i] = b->len;
-        log->game->views->view_json(log->st, &env, viewer, b);
+        log->game->views->view_json(state_for(w, log, viewer), &env, viewer, b);
         end_text(b, w->cur[i]);
     }
 }
@@ -168,6 +196,77 @@ cover(struct walk *w, const struct rpl_log *log, const struct rpl__line *ln)
     c->cover(ln ? w->prev : log->st, log->st, ln, &env, w->o->bits);
 }
 
+/* A delivery refused, or a doubt: no more views nor deliveries in this
+ * pass; rpl_log_learn() decides after it. */
+static void
+refuse(struct walk *w, const struct rpl_log *log)
+{
+    w->refused = true;
+    w->v = NULL;
+    state_free(log, w->other);
+    w->other = NULL;
+}
+
+/* The end of the header: the deliveries' checks that need no replay, and
+ * the walk's replay from the state of the rules (the public one, before
+ * any deal). */
+static enum rpl_status
+walk_header(void *a, const struct rpl_log *log, const struct rpl__line *ln,
+            struct rpl_error *err)
+{
+    struct walk *w = a;
+
+    if (!w->o->learn_seat || ln->no != log->header_end)
+        return RPL_OK;
+    if (rpl__known_take(log, w->o->learn_seat, w->o->learn, w->o->nlearn,
+                        &w->known, NULL) != RPL_OK) {
+        refuse(w, log);
+        return RPL_OK;
+    }
+    w->nknown = w->o->nlearn;
+    w->other = state_copy(log);
+    if (!w->other)
+        return rpl__err(err, RPL_E_NOMEM, 0, "out of memory");
+    return RPL_OK;
+}
+
+/* Game line ln, applied to log->st: the walk's replay takes it, and the
+ * deliveries of the line are checked on the public replay. */
+static void
+learn_line(struct walk *w, const struct rpl_log *log,
+           const struct rpl__line *ln, const struct rpl__applied *applied)
+{
+    const size_t seat = w->o->learn_seat;
+    struct rpl__applied mine;
+    const void *pub = log->st;
+    struct rpl__env env;
+    enum rpl_status rc = RPL_OK;
+
+    view_env(&env, log, NULL);
+    memset(&mine, 0, sizeof(mine));
+    if (w->seed) {
+        /* log->st knows the deal: the public replay is the walk's. */
+        rc = rpl__known_apply(log->game, w->other, seat, NULL, 0, ln, &env,
+                              &mine, NULL);
+        pub = w->other;
+        applied = &mine;
+    }
+    for (; rc == RPL_OK && w->next < w->nknown &&
+           w->known[w->next].line == ln->no;
+         w->next++) {
+        struct rpl_delivery c = w->o->learn[w->known[w->next].at];
+
+        c.seat = seat;
+        rc = rpl__seat_check_at(log, &c, pub, applied, NULL);
+        sodium_memzero(&c, sizeof(c));
+    }
+    if (rc == RPL_OK && !w->seed)
+        rc = rpl__known_apply(log->game, w->other, seat, w->known, w->nknown,
+                              ln, &env, &mine, NULL);
+    if (rc != RPL_OK)
+        refuse(w, log);
+}
+
 static enum rpl_status
 walk_start(void *a, const struct rpl_log *log, const uint8_t *seed,
            struct rpl_error *err)
@@ -216,7 +315,7 @@ walk_before(void *a, const struct rpl_log *log, const struct rpl__line *ln,
 
 static enum rpl_status
 walk_line(void *a, const struct rpl_log *log, const struct rpl__line *ln,
-          struct rpl_error *err)
+          const struct rpl__applied *applied, struct rpl_error *err)
 {
     struct walk *w = a;
 
@@ -225,6 +324,8 @@ walk_line(void *a, const struct rpl_log *log, const struct rpl__line *ln,
     if (w->v && w->v->marks && w->prev)
         w->v->marks[ln->no - 1] =
             (uint8_t)log->game->views->mark(w->prev, log->st, ln);
+    if (w->other)
+        learn_line(w, log, ln, applied);
     if (w->v && w->v->views)
         render(w, log);
     return nomem(w, err);
@@ -257,7 +358,8 @@ describe(struct walk *w, const struct rpl_log *log, const struct rpl__line *ln,
         if (!is_game || !is_shown(w, log, viewer))
             continue;
         *d = b->len;
-        log->game->views->describe(log->st, &env, ln, viewer, b);
+        log->game->views->describe(state_for(w, log, viewer), &env, ln, viewer,
+                                   b);
         if (b->len == *d)
             *d = NONE;
         else
@@ -274,6 +376,9 @@ walk_each(void *a, const struct rpl_log *log, const struct rpl__line *ln,
     struct rpl__buf *b;
     size_t *off;
 
+    /* A delivery of a line that was not applied: no game line's. */
+    if (w->other && w->next < w->nknown && w->known[w->next].line <= ln->no)
+        refuse(w, log);
     if (!w->v)
         return RPL_OK;
     /* A game line's mark is set once it is applied (walk_line()). */
@@ -310,6 +415,8 @@ walk_end(void *a, const struct rpl_log *log, struct rpl_error *err)
 {
     struct walk *w = a;
 
+    if (w->other && w->next < w->nknown)
+        refuse(w, log);
     if (w->v && w->v->views && !w->started) {
         render(w, log);
         for (size_t no = 1; no <= w->pending; no++)
@@ -430,6 +537,7 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
     struct walk w;
     const struct rpl__observer obs = {
         .a = &w,
+        .header = walk_header,
         .line = walk_line,
         .end = walk_end,
         .start = walk_start,
@@ -441,6 +549,7 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
 
     memset(rep, 0, sizeof(*rep));
     memset(&w, 0, sizeof(w));
+    rpl__err_clear(walk->learn_err);
     w.o = walk;
     rpl__log_views_free(log);
     if (walk->views || walk->describe || walk->marks)
@@ -450,7 +559,11 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
         memset(walk->bits, 0, RPL_COVERAGE_WORDS * sizeof(walk->bits[0]));
     if (rc == RPL_OK)
         rc = rpl__log_verify_with(log, opts, rep, &obs);
-    if (rc == RPL_OK && !!w.seed == log->is_complete) {
+    if (rc == RPL_OK && !!w.seed == log->is_complete && !w.refused) {
+        if (walk->learn_seat) {
+            rpl__known_keep(log, walk->learn_seat, w.known, w.nknown);
+            w.known = NULL;
+        }
         /* The replay stands after the last line, as rpl_log_seek() would
          * leave it: the state of the reveal, before it changed it. */
         if (w.frozen) {
@@ -463,6 +576,16 @@ rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
         rc = rpl_log_verify(log, opts, rep); /* its error, and no views */
     else
         rpl__log_views_free(log);
+    if (rc == RPL_OK && walk->learn_seat) {
+        /* Its error, or the deliveries taken for the views again. */
+        const enum rpl_status learned = rpl_log_learn(
+            log, walk->learn_seat, walk->learn, walk->nlearn, walk->learn_err);
+
+        if (learned != RPL_OK) {
+            rc = learned;
+            goto out;
+        }
+    }
     if (rc == RPL_OK && (walk->views || walk->describe || walk->marks))
         rc = views_again(log, walk, &rep->error);
     if (rc == RPL_OK && walk->bits)
@@ -471,6 +594,11 @@ out:
     if (log->game) {
         state_free(log, w.prev);
         state_free(log, w.frozen);
+        state_free(log, w.other);
+    }
+    if (w.known) {
+        sodium_memzero(w.known, w.nknown * sizeof(*w.known));
+        rpl__free(log->ctx, w.known);
     }
     return rc;
 }

@@ -539,6 +539,16 @@ struct rpl_walk_opts {
                        then reads without a replay */
     uint64_t *bits; /* NULL, or RPL_COVERAGE_WORDS words that get what
                        rpl_log_coverage() sets */
+    /* learn_seat not 0: that seat's own deliveries learn[0..nlearn), only
+     * read, taken in the same pass as rpl_log_learn() takes them after
+     * the verify: checked as it checks them, and told to the views of
+     * learn_seat (a seat of seats) on a log without its reveal.  Their
+     * refusal is rpl_log_learn()'s error, in *learn_err (NULL: not
+     * told). */
+    size_t learn_seat;
+    const struct rpl_delivery *learn;
+    size_t nlearn;
+    struct rpl_error *learn_err;
 };
 
 /* rpl_log_verify(), and in the same pass what walk asks for: no second
@@ -548,8 +558,12 @@ struct rpl_walk_opts {
  * exactly rpl_log_verify()'s.  A log whose deal cannot be known ahead (an
  * imported deal, or a reveal on a log that is not complete) is replayed
  * again after the pass.  The views are the replay's, without a seat's
- * deliveries (rpl_log_learn()).  RPL_E_NOMEM besides rpl_log_verify()'s
- * errors. */
+ * deliveries, or with walk->learn_seat's when it is not 0: then the pass
+ * leaves the log as rpl_log_verify() then rpl_log_learn() would, and the
+ * views are what rpl_log_seek() shows after them.  Deliveries refused by a log
+ * that verified give rpl_log_learn()'s status, its error in *walk->learn_err,
+ * rep->error RPL_OK, and no views; the log keeps the deliveries it had.
+ * RPL_E_NOMEM besides rpl_log_verify()'s and rpl_log_learn()'s errors. */
 RPL_API RPL_NODISCARD enum rpl_status
 rpl_log_verify_walk(struct rpl_log *log, const struct rpl_verify_opts *opts,
                     const struct rpl_walk_opts *walk, struct rpl_report *rep)

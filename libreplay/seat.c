@@ -252,103 +252,89 @@ label_fits(const char *label, const char *kw, const struct rpl__line *ln,
     return true;
 }
 
-enum rpl_status
-rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
-                        struct rpl_error *err)
+/* rpl_seat_check_delivery()'s checks that need no replay: the form of
+ * d, its line in the log and, in format 2, the dealer's signature of it
+ * (a delivery it did not sign proves nothing, and every later failure is
+ * then the dealer's word). */
+static enum rpl_status
+check_signed(const struct rpl_log *log, const struct rpl_delivery *d,
+             struct rpl_error *err)
 {
-    struct walk w;
+    uint8_t msg[RPL_DELIVERY_MESSAGE_MAX];
+    size_t mlen = 0;
+
+    if (!rpl__delivery_ok(d))
+        return rpl__err(err, RPL_E_ARG, 0, "not a delivery");
+    if (d->line > log->nlines)
+        return rpl__err(err, RPL_E_INCOMPLETE, d->line,
+                        "line %zu does not exist yet (the log has %zu lines)",
+                        d->line, log->nlines);
+    if (log->version < 2)
+        return RPL_OK;
+    if (!d->has_sig)
+        return rpl__err(err, RPL_E_FAIRNESS, d->line,
+                        "the delivery \"%s\" of line %zu carries no "
+                        "signature of the dealer",
+                        d->label, d->line);
+    rpl_delivery_message(log->id, d, msg, &mlen);
+    if (!log->has_dealer || !rpl__verify(&log->dealer, msg, mlen, d->sig))
+        return rpl__err(err, RPL_E_FAIRNESS, d->line,
+                        "the dealer's signature of the delivery \"%s\" of "
+                        "line %zu does not verify: the dealer did not send "
+                        "it",
+                        d->label, d->line);
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl__seat_check_at(const struct rpl_log *log, const struct rpl_delivery *d,
+                   const void *st, const struct rpl__applied *a,
+                   struct rpl_error *err)
+{
+    struct rpl__env env;
     struct rpl__line ln;
     uint8_t want[RPL__HASH];
     uint8_t got[RPL__HASH];
     char show[80];
     size_t len = 0, to;
-    const char *text;
-    enum rpl_status rc;
+    const char *text = rpl__log_line(log, d->line, &len);
+    enum rpl_status rc = rpl__line_split(&ln, text, len, d->line, err);
 
-    rpl__err_clear(err);
-    if (!rpl__delivery_ok(d))
-        return rpl__err(err, RPL_E_ARG, 0, "not a delivery");
-    rc = walk_begin(&w, log, err);
     if (rc != RPL_OK)
-        goto out;
-    if (d->line > log->nlines) {
-        rc = rpl__err(err, RPL_E_INCOMPLETE, d->line,
-                      "line %zu does not exist yet (the log has %zu lines)",
-                      d->line, log->nlines);
-        goto out;
-    }
-    /* The dealer's signature first: a delivery it did not sign proves
-     * nothing, and every later failure is then the dealer's word. */
-    if (log->version >= 2) {
-        uint8_t msg[RPL_DELIVERY_MESSAGE_MAX];
-        size_t mlen = 0;
-
-        if (!d->has_sig) {
-            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                          "the delivery \"%s\" of line %zu carries no "
-                          "signature of the dealer",
-                          d->label, d->line);
-            goto out;
-        }
-        rpl_delivery_message(log->id, d, msg, &mlen);
-        if (!log->has_dealer || !rpl__verify(&log->dealer, msg, mlen, d->sig)) {
-            rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                          "the dealer's signature of the delivery \"%s\" of "
-                          "line %zu does not verify: the dealer did not send "
-                          "it",
-                          d->label, d->line);
-            goto out;
-        }
-    }
-    rc = walk_to(&w, d->line, err);
-    if (rc != RPL_OK)
-        goto out;
-    text = rpl__log_line(log, d->line, &len);
-    rc = rpl__line_split(&ln, text, len, d->line, err);
-    if (rc != RPL_OK)
-        goto out;
+        return rc;
     {
         const struct rpl__tok t = {text, len};
 
         rpl__tok_show(show, sizeof(show), &t);
     }
-    if (!w.is_game || ln.ntok < 2 ||
-        !rpl__tok_hex(&ln.tok[ln.ntok - 1], want, sizeof(want))) {
-        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                      "line %zu carries no commitment (\"%s\")", d->line, show);
-        goto out;
-    }
-    if (!label_fits(d->label, w.label_kw, &ln, log->seats)) {
-        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                      "the delivery's label \"%s\" is not the one line %zu "
-                      "commits (\"%s\")",
-                      d->label, d->line, show);
-        goto out;
-    }
-    to = w.author ? w.author : rpl__label_seat(d->label, log->seats);
+    if (!a || ln.ntok < 2 ||
+        !rpl__tok_hex(&ln.tok[ln.ntok - 1], want, sizeof(want)))
+        return rpl__err(err, RPL_E_FAIRNESS, d->line,
+                        "line %zu carries no commitment (\"%s\")", d->line,
+                        show);
+    if (!label_fits(d->label, a->label_kw, &ln, log->seats))
+        return rpl__err(err, RPL_E_FAIRNESS, d->line,
+                        "the delivery's label \"%s\" is not the one line %zu "
+                        "commits (\"%s\")",
+                        d->label, d->line, show);
+    to = a->author ? a->author : rpl__label_seat(d->label, log->seats);
     if (d->seat != 0 && to != 0 && d->seat != to &&
-        !(w.receiver != 0 && d->seat == w.receiver)) {
-        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                      "the delivery of line %zu (\"%s\") is addressed to "
-                      "p%zu, not to p%zu",
-                      d->line, d->label, to, d->seat);
-        goto out;
-    }
-    if (log->version >= 2 && strlen(d->value) != RPL__PAD) {
-        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                      "the delivery \"%s\" of line %zu is not padded to %u "
-                      "bytes (camelog(5), \"Padding\")",
-                      d->label, d->line, RPL__PAD);
-        goto out;
-    }
+        !(a->receiver != 0 && d->seat == a->receiver))
+        return rpl__err(err, RPL_E_FAIRNESS, d->line,
+                        "the delivery of line %zu (\"%s\") is addressed to "
+                        "p%zu, not to p%zu",
+                        d->line, d->label, to, d->seat);
+    if (log->version >= 2 && strlen(d->value) != RPL__PAD)
+        return rpl__err(err, RPL_E_FAIRNESS, d->line,
+                        "the delivery \"%s\" of line %zu is not padded to %u "
+                        "bytes (camelog(5), \"Padding\")",
+                        d->label, d->line, RPL__PAD);
     commit_with_nonce(got, d->nonce, log->id, d->label, d->value);
-    if (sodium_memcmp(got, want, sizeof(got)) != 0) {
-        rc = rpl__err(err, RPL_E_FAIRNESS, d->line,
-                      "the delivery \"%s\" does not match the commitment of "
-                      "line %zu",
-                      d->label, d->line);
-        goto out;
-    }
+    if (sodium_memcmp(got, want, sizeof(got)) != 0)
+        return rpl__err(err, RPL_E_FAIRNESS, d->line,
+                        "the delivery \"%s\" does not match the commitment of "
+                        "line %zu",
+                        d->label, d->line);
     /* A value the rules make impossible: the dealer's lie, which its
      * signature of the delivery proves. */
     if (log->game->play->plausible) {
@@ -359,7 +345,8 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
 
         memcpy(value, d->value, n);
         value[n] = '\0';
-        rc = log->game->play->plausible(w.st, &w.env, to_seat, d->label, value,
+        rpl__log_env(&env, log);
+        rc = log->game->play->plausible(st, &env, to_seat, d->label, value,
                                         d->line, err);
         sodium_memzero(value, sizeof(value));
         if (rc != RPL_OK && err && log->version >= 2) {
@@ -368,10 +355,34 @@ rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
             snprintf(err->msg + m, sizeof(err->msg) - m, "%s",
                      ": the dealer's signed delivery proves it");
         }
-        if (rc != RPL_OK)
-            goto out;
     }
-out:
+    return rc;
+}
+
+enum rpl_status
+rpl_seat_check_delivery(const struct rpl_log *log, const struct rpl_delivery *d,
+                        struct rpl_error *err)
+{
+    struct walk w;
+    enum rpl_status rc;
+
+    rpl__err_clear(err);
+    if (!rpl__delivery_ok(d))
+        return rpl__err(err, RPL_E_ARG, 0, "not a delivery");
+    rc = walk_begin(&w, log, err);
+    if (rc == RPL_OK)
+        rc = check_signed(log, d, err);
+    if (rc == RPL_OK)
+        rc = walk_to(&w, d->line, err);
+    if (rc == RPL_OK) {
+        const struct rpl__applied a = {
+            .author = w.author,
+            .receiver = w.receiver,
+            .label_kw = w.label_kw,
+        };
+
+        rc = rpl__seat_check_at(log, d, w.st, w.is_game ? &a : NULL, err);
+    }
     walk_end(&w);
     return rc;
 }
@@ -456,19 +467,11 @@ known_free(struct rpl_ctx *ctx, struct rpl__known *k, size_t n)
     rpl__free(ctx, k);
 }
 
-enum rpl_status
-rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
-              size_t n, struct rpl_error *err)
+/* The checks of rpl_log_learn()'s arguments that need only the header. */
+static enum rpl_status
+learn_can(const struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
+          size_t n, struct rpl_error *err)
 {
-    struct rpl__known *known = NULL;
-    struct rpl__known *old;
-    size_t old_n, old_seat;
-    enum rpl_status rc = RPL_OK;
-
-    rpl__err_clear(err);
-    if (!log->is_verified || !log->game)
-        return rpl__err(err, RPL_E_STATE, 0,
-                        "the log must verify before a seat uses it");
     if (seat == 0 || seat > log->seats)
         return rpl__err(err, RPL_E_ARG, 0, "no seat p%zu in this game", seat);
     if (n > RPL_MAX_LINES)
@@ -481,6 +484,26 @@ rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
         return rpl__err(err, RPL_E_UNSUPPORTED, 0,
                         "%s cannot show a seat's view before the reveal",
                         log->game->name);
+    return RPL_OK;
+}
+
+/* Seat's deliveries d[0..n), each addressed to seat (d->seat 0 is taken
+ * as seat) and passing check, as the log keeps them: *out (NULL for
+ * none), sorted by line, then label. */
+static enum rpl_status
+known_take(const struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
+           size_t n,
+           enum rpl_status (*check)(const struct rpl_log *log,
+                                    const struct rpl_delivery *d,
+                                    struct rpl_error *err),
+           struct rpl__known **out, struct rpl_error *err)
+{
+    struct rpl__known *known = NULL;
+    enum rpl_status rc = learn_can(log, seat, d, n, err);
+
+    *out = NULL;
+    if (rc != RPL_OK)
+        return rc;
     if (n > 0) {
         known = rpl__calloc(log->ctx, n, sizeof(*known));
         if (!known)
@@ -496,9 +519,10 @@ rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
                           "the delivery of line %zu is p%zu's, not p%zu's",
                           c.line, c.seat, seat);
         else
-            rc = rpl_seat_check_delivery(log, &c, err);
+            rc = check(log, &c, err);
         if (rc == RPL_OK) {
             known[i].line = c.line;
+            known[i].at = i;
             memcpy(known[i].label, c.label, sizeof(known[i].label));
             memcpy(known[i].value, c.value, sizeof(known[i].value));
             /* The game reads the value without its padding. */
@@ -513,6 +537,34 @@ rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
     }
     if (n > 1)
         qsort(known, n, sizeof(*known), known_cmp);
+    *out = known;
+    return RPL_OK;
+}
+
+enum rpl_status
+rpl__known_take(const struct rpl_log *log, size_t seat,
+                const struct rpl_delivery *d, size_t n, struct rpl__known **out,
+                struct rpl_error *err)
+{
+    return known_take(log, seat, d, n, check_signed, out, err);
+}
+
+enum rpl_status
+rpl_log_learn(struct rpl_log *log, size_t seat, const struct rpl_delivery *d,
+              size_t n, struct rpl_error *err)
+{
+    struct rpl__known *known = NULL;
+    struct rpl__known *old;
+    size_t old_n, old_seat;
+    enum rpl_status rc = RPL_OK;
+
+    rpl__err_clear(err);
+    if (!log->is_verified || !log->game)
+        return rpl__err(err, RPL_E_STATE, 0,
+                        "the log must verify before a seat uses it");
+    rc = known_take(log, seat, d, n, rpl_seat_check_delivery, &known, err);
+    if (rc != RPL_OK)
+        return rc;
     old = log->known;
     old_n = log->nknown;
     old_seat = log->known_seat;

@@ -74,9 +74,11 @@ key_from(struct rpl_ctx *ctx, uint8_t tag)
 }
 
 /* Records a whole game with seeded random players; returns its text
- * (malloc'ed). */
+ * (malloc'ed) and, with deliv, its deliveries (at most cap, *ndeliv of
+ * them). */
 static char *
-record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
+record_deliv(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len,
+             struct rpl_delivery *deliv, size_t cap, size_t *ndeliv)
 {
     struct rpl_seckey *dealer = key_from(ctx, 0xd0);
     struct rpl_seckey *seat_sk[RPL_MAX_SEATS + 1] = {0};
@@ -129,6 +131,12 @@ record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
         ck_assert_msg(rpl_rec_reveal(rec, &err) == RPL_OK, "%s", err.msg);
     else
         ck_assert_int_eq(rpl_rec_seal(rec, &err), RPL_OK);
+    if (deliv) {
+        *ndeliv = rpl_rec_deliveries(rec);
+        ck_assert_uint_le(*ndeliv, cap);
+        for (size_t i = 0; i < *ndeliv; i++)
+            ck_assert_int_eq(rpl_rec_delivery(rec, i, &deliv[i], &err), RPL_OK);
+    }
     ck_assert_int_eq(rpl_rec_log(rec, &log, &err), RPL_OK);
     text = rpl_log_text(log, len);
     copy = malloc(*len + 1);
@@ -140,6 +148,12 @@ record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
         rpl_seckey_free(seat_sk[k]);
     rpl_seckey_free(dealer);
     return copy;
+}
+
+static char *
+record(struct rpl_ctx *ctx, const struct game_opts *o, size_t *len)
+{
+    return record_deliv(ctx, o, len, NULL, 0, NULL);
 }
 
 static const struct game_opts VECTOR_GAME = {RULES7, 7, true, true, true, 1};
@@ -1515,6 +1529,20 @@ check_line_views(struct rpl_ctx *ctx, struct rpl_log *a, struct rpl_log *b,
         check_line_view(ctx, a, b, no, viewer, what);
 }
 
+/* The end of a check of a walked log a against b: a walk that failed
+ * kept no views.  Frees both; returns sa. */
+static enum rpl_status
+checked(struct rpl_log *a, struct rpl_log *b, enum rpl_status sa)
+{
+    if (sa != RPL_OK)
+        ck_assert_int_eq(rpl_log_line_view(a, 1, RPL_VIEW_PUBLIC,
+                                           &(struct rpl_line_view){0}, NULL),
+                         RPL_E_STATE);
+    rpl_log_free(a);
+    rpl_log_free(b);
+    return sa;
+}
+
 /* rpl_log_verify_walk() of text against rpl_log_verify() and a replay
  * by rpl_log_seek() and rpl_log_coverage(): the same status, report and
  * error, the same views of every line and the same coverage.  Returns the
@@ -1625,13 +1653,7 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
     if (sa == RPL_OK && (viewer <= 0 || (size_t)viewer <= rpl_log_seats(b)))
         for (size_t no = 1; no <= rpl_log_lines(b); no++)
             check_line_views(ctx, a, b, no, viewer, what);
-    if (sa != RPL_OK)
-        ck_assert_int_eq(rpl_log_line_view(a, 1, RPL_VIEW_PUBLIC,
-                                           &(struct rpl_line_view){0}, NULL),
-                         RPL_E_STATE);
-    rpl_log_free(a);
-    rpl_log_free(b);
-    return sa;
+    return checked(a, b, sa);
 }
 
 /* The first len bytes of text's first n lines. */
@@ -1746,6 +1768,224 @@ START_TEST(views_one_pass)
     text = record_imported(ctx, &len);
     ck_assert_int_eq(check_views(ctx, text, len, 1, "imported"), RPL_OK);
     free(text);
+    rpl_seckey_free(dealer);
+    rpl_ctx_free(ctx);
+}
+END_TEST
+
+/* rpl_log_verify_walk() of text with seat's deliveries d[0..n) against
+ * rpl_log_verify(), rpl_log_learn() and a replay by rpl_log_seek() (what
+ * camelog export and html --deliveries did before the one pass): the
+ * same status, the verify's report and error, rpl_log_learn()'s error,
+ * and the same views of every line.  Returns the status. */
+static enum rpl_status
+check_learned(struct rpl_ctx *ctx, const char *text, size_t len, size_t seat,
+              const struct rpl_delivery *d, size_t n, const char *what)
+{
+    struct rpl_log *a = NULL, *b = NULL;
+    struct rpl_report ra, rb;
+    struct rpl_error ea, eb;
+    enum rpl_status sa, sb;
+    const struct rpl_walk_opts walk = {
+        .views = true,
+        .seats = seat >= 1 && seat <= 32 ? 1u << (seat - 1) : 0,
+        .describe = true,
+        .learn_seat = seat,
+        .learn = d,
+        .nlearn = n,
+        .learn_err = &ea,
+    };
+
+    ck_assert_int_eq(rpl_log_parse(ctx, &a, text, len, false, NULL), RPL_OK);
+    ck_assert_int_eq(rpl_log_parse(ctx, &b, text, len, false, NULL), RPL_OK);
+    memset(&eb, 0, sizeof(eb));
+    sa = rpl_log_verify_walk(a, NULL, &walk, &ra);
+    sb = rpl_log_verify(b, NULL, &rb);
+    ck_assert_int_eq(ra.error.code, rb.error.code);
+    ck_assert_uint_eq(ra.error.line, rb.error.line);
+    ck_assert_str_eq(ra.error.msg, rb.error.msg);
+    ck_assert_int_eq(ra.progress, rb.progress);
+    if (sb == RPL_OK)
+        sb = rpl_log_learn(b, seat, d, n, &eb);
+    ck_assert_msg(sa == sb, "%s: verify_walk %d, verify and learn %d (%s)",
+                  what, (int)sa, (int)sb, sa != RPL_OK ? ra.error.msg : eb.msg);
+    ck_assert_int_eq(ea.code, eb.code);
+    ck_assert_uint_eq(ea.line, eb.line);
+    ck_assert_str_eq(ea.msg, eb.msg);
+    if (sa == RPL_OK) {
+        /* The log keeps the deliveries, as rpl_log_learn() leaves it. */
+        char *va = NULL, *vb = NULL;
+
+        for (size_t no = 1; no <= rpl_log_lines(b); no++)
+            check_line_views(ctx, a, b, no, (int)seat, what);
+        ck_assert_int_eq(rpl_log_seek(a, rpl_log_lines(a), NULL), RPL_OK);
+        ck_assert_int_eq(rpl_log_seek(b, rpl_log_lines(b), NULL), RPL_OK);
+        ck_assert_int_eq(rpl_log_view_json(a, (int)seat, &va, NULL), RPL_OK);
+        ck_assert_int_eq(rpl_log_view_json(b, (int)seat, &vb, NULL), RPL_OK);
+        ck_assert_str_eq(va, vb);
+        rpl_free(ctx, va);
+        rpl_free(ctx, vb);
+    }
+    return checked(a, b, sa);
+}
+
+/* Seat k's deliveries among d[0..n) on lines through last, into out (seat
+ * 0 in odd ones: taken as k); how many. */
+static size_t
+deliveries_upto(const struct rpl_delivery *d, size_t n, size_t k, size_t last,
+                struct rpl_delivery *out)
+{
+    size_t m = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (d[i].seat == k && d[i].line <= last) {
+            out[m] = d[i];
+            if (m % 2)
+                out[m].seat = 0;
+            m++;
+        }
+    return m;
+}
+
+/* d signed again by the dealer: a lie it stands by. */
+static void
+resign(const struct rpl_seckey *dealer, struct rpl_delivery *d)
+{
+    uint8_t msg[RPL_DELIVERY_MESSAGE_MAX];
+    uint8_t id[16], s[32];
+    size_t mlen = 0;
+
+    vector_id_secret(id, s);
+    rpl_delivery_message(id, d, msg, &mlen);
+    rpl__sign(dealer, msg, mlen, d->sig);
+}
+
+/* A seat's deliveries in the one pass: for every seat, on the game
+ * without its reveal, cut at a spread of lines (the deliveries through
+ * the cut, and all of them, some past it), and complete, the views and
+ * errors are those of rpl_log_learn() and a replay; so are the refusals
+ * of a delivery tampered with (unsigned, or signed again by the dealer),
+ * of another seat's, of a seat not in the game, of a game that cannot
+ * take them, and of a log that does not verify. */
+START_TEST(views_one_pass_deliveries)
+{
+    struct rpl_ctx *ctx = new_ctx();
+    struct rpl_seckey *dealer = key_from(ctx, 0xd0);
+    struct rpl_delivery all[256], mine[256];
+    size_t len = 0, nall = 0, n, reveal = 0, commit = 0, lines = 0, ok = 0;
+    char *text = record_deliv(ctx, &VECTOR_GAME, &len, all, 256, &nall);
+
+    for (const char *p = text; *p; p = strchr(p, '\n') + 1) {
+        lines++;
+        if (!reveal && strncmp(p, "reveal ", 7) == 0)
+            reveal = lines;
+        if (!commit && strncmp(p, "commit ", 7) == 0)
+            commit = lines;
+    }
+    ck_assert_uint_gt(reveal, 0);
+    ck_assert_uint_gt(commit, 0);
+    for (size_t k = 1; k <= 7; k++) {
+        const size_t pre = prefix_len(text, reveal - 1);
+
+        n = deliveries_upto(all, nall, k, SIZE_MAX, mine);
+        ck_assert_uint_gt(n, 0);
+        ck_assert_int_eq(check_learned(ctx, text, pre, k, mine, n, "pre"),
+                         RPL_OK);
+        ck_assert_int_eq(check_learned(ctx, text, len, k, mine, n, "full"),
+                         RPL_OK);
+        ck_assert_int_eq(check_learned(ctx, text, len - 1, k, mine, n,
+                                       "complete but its last LF"),
+                         RPL_E_SYNTAX);
+        /* Revealed, not complete (its last seal left out): the views are
+         * taken again after the pass. */
+        ck_assert_int_eq(check_learned(ctx, text, prefix_len(text, lines - 1),
+                                       k, mine, n, "revealed"),
+                         RPL_OK);
+        for (size_t cut = commit; cut < reveal; cut += reveal / 7 + 1) {
+            const size_t at = prefix_len(text, cut);
+
+            n = deliveries_upto(all, nall, k, cut, mine);
+            ok += check_learned(ctx, text, at, k, mine, n, "cut") == RPL_OK;
+            n = deliveries_upto(all, nall, k, SIZE_MAX, mine);
+            check_learned(ctx, text, at, k, mine, n, "cut, all");
+        }
+    }
+    {
+        const size_t pre = prefix_len(text, reveal - 1);
+
+        n = deliveries_upto(all, nall, 2, SIZE_MAX, mine);
+        /* Unsigned, then signed again: the commitment refuses it. */
+        mine[0].value[0] ^= 1;
+        ck_assert_int_eq(check_learned(ctx, text, pre, 2, mine, n, "value"),
+                         RPL_E_FAIRNESS);
+        resign(dealer, &mine[0]);
+        ck_assert_int_eq(
+            check_learned(ctx, text, pre, 2, mine, n, "value, signed"),
+            RPL_E_FAIRNESS);
+        ck_assert_int_eq(check_learned(ctx, text, len, 2, mine, n, "full"),
+                         RPL_E_FAIRNESS);
+        mine[0].value[0] ^= 1;
+        resign(dealer, &mine[0]);
+        ck_assert_int_eq(check_learned(ctx, text, pre, 2, mine, n, "again"),
+                         RPL_OK);
+        /* Another label, another line (a line that commits nothing, a
+         * game line after it), signed. */
+        mine[n - 1].label[0] ^= 1;
+        resign(dealer, &mine[n - 1]);
+        ck_assert_int_eq(check_learned(ctx, text, pre, 2, mine, n, "label"),
+                         RPL_E_FAIRNESS);
+        mine[n - 1].label[0] ^= 1;
+        for (size_t line = 1; line < 60; line += 7) {
+            const size_t was = mine[n - 1].line;
+
+            mine[n - 1].line = line;
+            resign(dealer, &mine[n - 1]);
+            check_learned(ctx, text, pre, 2, mine, n, "line");
+            mine[n - 1].line = was;
+        }
+        resign(dealer, &mine[n - 1]);
+        /* Another seat's, a seat not in the game, none, too many. */
+        mine[0].seat = 3;
+        ck_assert_int_eq(check_learned(ctx, text, pre, 2, mine, n, "p3's"),
+                         RPL_E_ARG);
+        mine[0].seat = 0;
+        ck_assert_int_eq(check_learned(ctx, text, pre, 3, mine, n, "as p3"),
+                         RPL_E_FAIRNESS);
+        ck_assert_int_eq(check_learned(ctx, text, pre, 9, mine, n, "p9"),
+                         RPL_E_ARG);
+        ck_assert_int_eq(check_learned(ctx, text, pre, 2, mine, 0, "none"),
+                         RPL_OK);
+        ck_assert_int_eq(check_learned(ctx, text, pre, 2, mine,
+                                       RPL_MAX_LINES + 1u, "too many"),
+                         RPL_E_LIMIT);
+        /* A log that does not verify: its error first. */
+        ck_assert_int_ne(check_learned(ctx, text, pre - 1, 2, mine, n, "no LF"),
+                         RPL_OK);
+        mine[0].seat = 3;
+        ck_assert_int_ne(
+            check_learned(ctx, text, pre - 1, 2, mine, n, "no LF, p3's"),
+            RPL_OK);
+    }
+    /* Most cuts verify (a cut inside a group of votes does not). */
+    ck_assert_uint_gt(ok, 7 * 4);
+    free(text);
+    {
+        /* A game that cannot take them. */
+        struct rpl_log *log = NULL;
+        const char *t;
+        char *soc;
+
+        ck_assert_int_eq(rpl_log_read(ctx, &log, "samples/soc-3.camelog", NULL),
+                         RPL_OK);
+        t = rpl_log_text(log, &len);
+        soc = strndup(t, len);
+        rpl_log_free(log);
+        ck_assert_int_eq(check_learned(ctx, soc, len, 2, NULL, 0, "soc"),
+                         RPL_E_UNSUPPORTED);
+        free(soc);
+    }
+    sodium_memzero(all, sizeof(all));
+    sodium_memzero(mine, sizeof(mine));
     rpl_seckey_free(dealer);
     rpl_ctx_free(ctx);
 }
@@ -2079,6 +2319,7 @@ log_suite(void)
     tcase_add_test(tc, imported_wrong_role);
     tcase_add_test(tc, imported_without_importer);
     tcase_add_test(tc, views_one_pass);
+    tcase_add_test(tc, views_one_pass_deliveries);
     tcase_add_test(tc, keyword_table);
     tcase_add_test(tc, recorder_lines);
     tcase_add_test(tc, recorder_progress);

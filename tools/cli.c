@@ -1092,6 +1092,16 @@ cli_read_deliveries(const char *file, struct rpl_delivery **out, size_t *count)
     return CLI_EXIT_OK;
 }
 
+/* Seat's deliveries refused by log file (rpl_log_learn()'s err): said,
+ * with the deliveries' file; the exit status. */
+static int
+learn_refused(const char *file, const char *deliveries, enum rpl_status st,
+              const struct rpl_error *err)
+{
+    cli_file_msg(file, err->line, "%s (deliveries %s)", err->msg, deliveries);
+    return cli_exit_status(st);
+}
+
 int
 cli_learn_deliveries(struct rpl_log *log, const char *file, size_t seat,
                      const char *deliveries)
@@ -1111,8 +1121,69 @@ cli_learn_deliveries(struct rpl_log *log, const char *file, size_t seat,
         free(d);
     }
     if (st != RPL_OK) {
-        cli_file_msg(file, err.line, "%s (deliveries %s)", err.msg, deliveries);
-        return cli_exit_status(st);
+        return learn_refused(file, deliveries, st, &err);
     }
     return CLI_EXIT_OK;
+}
+
+void
+cli_deliveries_read(struct cli_deliveries *dv, const char *file)
+{
+    FILE *const was_out = divert_out, *const was_err = divert_err;
+    FILE *held;
+
+    memset(dv, 0, sizeof(*dv));
+    dv->file = file;
+    held = open_memstream(&dv->said, &dv->said_len);
+    if (!held) {
+        dv->rc = cli_read_deliveries(file, &dv->d, &dv->n); /* said now */
+        return;
+    }
+    divert_out = was_out;
+    divert_err = held;
+    dv->rc = cli_read_deliveries(file, &dv->d, &dv->n);
+    divert_err = was_err;
+    if (fclose(held) != 0) {
+        cli_msg("out of memory");
+        dv->rc = CLI_EXIT_USAGE;
+    }
+}
+
+void
+cli_deliveries_walk(struct cli_deliveries *dv, size_t seat,
+                    struct rpl_walk_opts *walk)
+{
+    if (dv->rc != CLI_EXIT_OK) {
+        walk->views = false; /* the verify alone, for its error */
+        return;
+    }
+    walk->learn_seat = seat;
+    walk->learn = dv->d;
+    walk->nlearn = dv->n;
+    walk->learn_err = &dv->err;
+}
+
+int
+cli_deliveries_said(const struct cli_deliveries *dv, const char *file,
+                    enum rpl_status st)
+{
+    if (dv->rc != CLI_EXIT_OK) {
+        cli_put_text(NULL, 0, dv->said, dv->said_len);
+        return dv->rc;
+    }
+    if (st != RPL_OK) {
+        return learn_refused(file, dv->file, st, &dv->err);
+    }
+    return CLI_EXIT_OK;
+}
+
+void
+cli_deliveries_free(struct cli_deliveries *dv)
+{
+    if (dv->d) {
+        memset(dv->d, 0, dv->n * sizeof(*dv->d));
+        free(dv->d);
+    }
+    free(dv->said);
+    memset(dv, 0, sizeof(*dv));
 }

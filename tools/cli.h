@@ -337,4 +337,36 @@ int cli_read_deliveries(const char *file, struct rpl_delivery **out,
 int cli_learn_deliveries(struct rpl_log *log, const char *file, size_t seat,
                          const char *deliveries);
 
+/* A seat's deliveries for the verify's one pass (rpl_walk_opts' learn),
+ * read before the verify whose errors come first: what reading them
+ * found wrong is held back, to be said after the verify and the checks
+ * that come before the deliveries (cli_deliveries_said()). */
+struct cli_deliveries {
+    const char *file;
+    struct rpl_delivery *d; /* nonces: wiped when freed */
+    size_t n;
+    int rc;     /* of reading them: CLI_EXIT_OK or the failure's */
+    char *said; /* what reading them had to say on stderr */
+    size_t said_len;
+    struct rpl_error err; /* rpl_log_learn()'s refusal, from the walk */
+};
+
+/* Reads the deliveries file (as cli_read_deliveries()) into *dv; the main
+ * thread's only. */
+void cli_deliveries_read(struct cli_deliveries *dv, const char *file);
+
+/* Gives walk seat's deliveries of dv; without them (reading failed) the
+ * walk takes no views, as the verify's error alone is wanted. */
+void cli_deliveries_walk(struct cli_deliveries *dv, size_t seat,
+                         struct rpl_walk_opts *walk);
+
+/* After rpl_log_verify_walk() of log file returned st and its report
+ * said that the log verified: says what reading the deliveries found
+ * wrong, or why the log refused them; the exit status. */
+int cli_deliveries_said(const struct cli_deliveries *dv, const char *file,
+                        enum rpl_status st);
+
+/* Wipes and frees what *dv holds. */
+void cli_deliveries_free(struct cli_deliveries *dv);
+
 #endif /* CAMELOG_CLI_H */

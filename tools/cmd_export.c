@@ -76,52 +76,9 @@ print_line(const char *file, size_t no, const struct line_views *lv)
     return rc;
 }
 
-/* With --deliveries: the seat's view needs what it was told, which the
- * log learns once verified, so the lines are replayed after the verify
- * (rpl_log_seek()), each view asked for on its own. */
-static int
-print_learned(struct rpl_ctx *ctx, struct rpl_log *log, const char *file,
-              size_t no, int viewer, bool is_complete)
-{
-    struct line_views lv = {0};
-    char *events = NULL, *view = NULL, *seat = NULL, *all = NULL;
-    struct rpl_error err;
-    enum rpl_status st;
-    int rc;
-
-    st = rpl_log_seek(log, no, &err);
-    if (st == RPL_OK) {
-        st = rpl_log_events_json(log, no, &events, &err);
-    }
-    if (st == RPL_OK) {
-        st = rpl_log_view_json(log, RPL_VIEW_PUBLIC, &view, &err);
-    }
-    if (st == RPL_OK) {
-        st = rpl_log_view_json(log, viewer, &seat, &err);
-    }
-    if (st == RPL_OK && is_complete) {
-        st = rpl_log_view_json(log, RPL_VIEW_ALL, &all, &err);
-    }
-    if (st != RPL_OK) {
-        rc = cli_file_error(file, st, &err);
-    } else {
-        lv.text = rpl_log_line(log, no, &lv.len);
-        lv.events = events;
-        lv.view = view;
-        lv.seat = seat;
-        lv.all = all;
-        rc = print_line(file, no, &lv);
-    }
-    rpl_free(ctx, events);
-    rpl_free(ctx, view);
-    rpl_free(ctx, seat);
-    rpl_free(ctx, all);
-    return rc;
-}
-
-/* Without --deliveries the one pass of rpl_log_verify_walk() verifies
- * and takes every line's views. */
-/* Line no's views as the walk kept them. */
+/* Line no's views as the walk kept them: the one pass of
+ * rpl_log_verify_walk() verifies, takes the seat's deliveries and every
+ * line's views. */
 static enum rpl_status
 walked_line(struct rpl_log *log, size_t no, int viewer, bool is_complete,
             struct line_views *lv, struct rpl_error *err)
@@ -149,6 +106,13 @@ static int
 export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
 {
     struct rpl_log *log = NULL;
+    struct cli_deliveries dv;
+    struct rpl_walk_opts walk = {
+        .views = true,
+        .seats = o->viewer > 0 && o->viewer <= 32
+                     ? 1u << (unsigned)(o->viewer - 1)
+                     : 0,
+    };
     struct line_views lv;
     struct rpl_report rep;
     struct rpl_error err;
@@ -160,31 +124,25 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
     if (st != RPL_OK) {
         return cli_file_error(file, st, &err);
     }
+    memset(&dv, 0, sizeof(dv));
     if (o->deliveries) {
-        st = rpl_log_verify(log, NULL, &rep);
-    } else {
-        const struct rpl_walk_opts walk = {
-            .views = true,
-            .seats = o->viewer > 0 && o->viewer <= 32
-                         ? 1u << (unsigned)(o->viewer - 1)
-                         : 0,
-        };
-
-        st = rpl_log_verify_walk(log, NULL, &walk, &rep);
+        cli_deliveries_read(&dv, o->deliveries);
+        cli_deliveries_walk(&dv, (size_t)o->viewer, &walk);
     }
-    if (st != RPL_OK) {
-        rpl_log_free(log);
-        return cli_file_error(file, st, &rep.error);
+    st = rpl_log_verify_walk(log, NULL, &walk, &rep);
+    if (st != RPL_OK && rep.error.code != RPL_OK) {
+        rc = cli_file_error(file, st, &rep.error);
+        goto out;
     }
     if (o->viewer > 0 && (size_t)o->viewer > rpl_log_seats(log)) {
         cli_file_msg(file, 0, "no seat p%d: the game has %zu seats", o->viewer,
                      rpl_log_seats(log));
-        rpl_log_free(log);
-        return CLI_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
+        goto out;
     }
     rc = CLI_EXIT_OK;
     if (o->deliveries) {
-        rc = cli_learn_deliveries(log, file, (size_t)o->viewer, o->deliveries);
+        rc = cli_deliveries_said(&dv, file, st);
     } else if (o->viewer != RPL_VIEW_PUBLIC &&
                rep.progress != RPL_PROGRESS_COMPLETE) {
         cli_file_msg(file, 0,
@@ -195,19 +153,16 @@ export_one(struct rpl_ctx *ctx, const char *file, const struct opts *o)
     }
     n = rpl_log_lines(log);
     for (no = 1; no <= n && rc == CLI_EXIT_OK; no++) {
-        if (o->deliveries) {
-            rc = print_learned(ctx, log, file, no, o->viewer,
-                               rep.progress == RPL_PROGRESS_COMPLETE);
-        } else {
-            st = walked_line(log, no, o->viewer,
-                             rep.progress == RPL_PROGRESS_COMPLETE, &lv, &err);
-            rc = st == RPL_OK ? print_line(file, no, &lv)
-                              : cli_file_error(file, st, &err);
-        }
+        st = walked_line(log, no, o->viewer,
+                         rep.progress == RPL_PROGRESS_COMPLETE, &lv, &err);
+        rc = st == RPL_OK ? print_line(file, no, &lv)
+                          : cli_file_error(file, st, &err);
         if (rc == CLI_EXIT_OK && ferror(stdout)) {
             rc = CLI_EXIT_USAGE; /* cli_finish() says why */
         }
     }
+out:
+    cli_deliveries_free(&dv);
     rpl_log_free(log);
     return rc;
 }

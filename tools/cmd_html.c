@@ -54,7 +54,6 @@ struct page {
     size_t *lines; /* the line of each step */
     size_t nsteps;
     size_t nplay; /* steps through the end of play (the `end` line) */
-    bool walked;  /* the verify kept every line's views and texts */
 };
 
 /* ------------------------------------------------------------ writing */
@@ -395,39 +394,21 @@ diff(json_t *path, json_t *a, json_t *b, json_t *out)
 
 /* ------------------------------------------------------------- steps */
 
-/* What the page asks of a line, as the verify's walk kept it or, once a
- * seat's deliveries are learned, asked of the replay: the line told to
- * viewer (NULL: nothing), its events, viewer's state after it.  *text is
- * lent; *own is what the caller frees with rpl_free(), NULL if nothing. */
+/* What the page asks of a line, as the verify's walk kept it: the line
+ * told to viewer (NULL: nothing), its events, viewer's state after it.
+ * *text is lent. */
 enum ask { ASK_TOLD, ASK_EVENTS, ASK_VIEW };
 
 static enum rpl_status
 ask(struct page *pg, size_t no, int viewer, enum ask what, const char **text,
-    char **own, struct rpl_error *err)
+    struct rpl_error *err)
 {
     struct rpl_line_view lv;
-    enum rpl_status st;
+    const enum rpl_status st = rpl_log_line_view(pg->log, no, viewer, &lv, err);
 
-    *own = NULL;
-    *text = NULL;
-    if (pg->walked) {
-        st = rpl_log_line_view(pg->log, no, viewer, &lv, err);
-        *text = what == ASK_TOLD     ? lv.describe
-                : what == ASK_EVENTS ? lv.events
-                                     : lv.view;
-        return st;
-    }
-    if (what == ASK_TOLD) {
-        st = rpl_log_describe(pg->log, no, viewer, own, err);
-    } else if (what == ASK_EVENTS) {
-        st = rpl_log_events_json(pg->log, no, own, err);
-    } else {
-        st = rpl_log_seek(pg->log, no, err);
-        if (st == RPL_OK) {
-            st = rpl_log_view_json(pg->log, viewer, own, err);
-        }
-    }
-    *text = *own;
+    *text = what == ASK_TOLD     ? lv.describe
+            : what == ASK_EVENTS ? lv.events
+                                 : lv.view;
     return st;
 }
 
@@ -484,25 +465,22 @@ find_steps(struct page *pg, json_t *steps)
     pg->nplay = 0;
     for (no = 1; no <= n; no++) {
         const char *text, *ev;
-        char *own = NULL, *ev_own = NULL;
         json_t *events, *step;
 
-        st = ask(pg, no, RPL_VIEW_PUBLIC, ASK_TOLD, &text, &own, &err);
+        st = ask(pg, no, RPL_VIEW_PUBLIC, ASK_TOLD, &text, &err);
         if (st != RPL_OK) {
             return cli_file_error(pg->file, st, &err);
         }
         if (!text) {
             continue;
         }
-        st = ask(pg, no, RPL_VIEW_PUBLIC, ASK_EVENTS, &ev, &ev_own, &err);
-        rc = lib_json(pg, st, ev, ev_own, &err, &events);
+        st = ask(pg, no, RPL_VIEW_PUBLIC, ASK_EVENTS, &ev, &err);
+        rc = lib_json(pg, st, ev, NULL, &err, &events);
         if (rc != CLI_EXIT_OK) {
-            rpl_free(pg->ctx, own);
             return rc;
         }
         step = json_pack("{s:o,s:s,s:o}", "line", cli_json_size(no), "text",
                          text, "events", events);
-        rpl_free(pg->ctx, own);
         if (!step || json_array_append_new(steps, step) != 0) {
             cli_msg("out of memory");
             return CLI_EXIT_USAGE;
@@ -541,11 +519,10 @@ make_view(struct page *pg, int viewer, const char *as, const char *label,
     }
     for (i = 0; i < nsteps; i++) {
         const char *text;
-        char *own = NULL;
         json_t *state, *changes;
 
-        st = ask(pg, pg->lines[i], viewer, ASK_VIEW, &text, &own, &err);
-        rc = lib_json(pg, st, text, own, &err, &state);
+        st = ask(pg, pg->lines[i], viewer, ASK_VIEW, &text, &err);
+        rc = lib_json(pg, st, text, NULL, &err, &state);
         if (rc != CLI_EXIT_OK) {
             goto out;
         }
@@ -575,7 +552,7 @@ make_view(struct page *pg, int viewer, const char *as, const char *label,
                 json_object_get(json_array_get(steps, i), "text"));
             char key[24];
 
-            st = ask(pg, pg->lines[i], viewer, ASK_TOLD, &text, &own, &err);
+            st = ask(pg, pg->lines[i], viewer, ASK_TOLD, &text, &err);
             if (st != RPL_OK) {
                 rc = cli_file_error(pg->file, st, &err);
                 goto out;
@@ -583,11 +560,9 @@ make_view(struct page *pg, int viewer, const char *as, const char *label,
             snprintf(key, sizeof(key), "%zu", i);
             if (text && (!pub || strcmp(pub, text) != 0) &&
                 !cli_json_set(texts, key, json_string(text))) {
-                rpl_free(pg->ctx, own);
                 cli_msg("out of memory");
                 goto out;
             }
-            rpl_free(pg->ctx, own);
         }
     }
     if (!cli_json_set(view, "as", json_string(as)) ||
@@ -900,6 +875,8 @@ cmd_html(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     struct page pg;
+    struct cli_deliveries dv;
+    struct rpl_walk_opts walk = {.views = true, .describe = true};
     struct rpl_verify_opts vopts = {.require = RPL_PROGRESS_IN_PROGRESS};
     struct rpl_pubkey pk;
     struct rpl_error err;
@@ -914,6 +891,7 @@ cmd_html(int argc, char **argv)
     int c, rc;
 
     memset(&pg, 0, sizeof(pg));
+    memset(&dv, 0, sizeof(dv));
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":a:o:fh", longopts, NULL)) != -1) {
         switch (c) {
@@ -966,6 +944,9 @@ cmd_html(int argc, char **argv)
         return cli_usage_error("html", "--wasm: not with --as pK");
     }
     pg.file = argv[optind];
+    walk.seats = who == WHO_ALL                               ? UINT32_MAX
+                 : who == WHO_SEAT && seat >= 1 && seat <= 32 ? 1u << (seat - 1)
+                                                              : 0;
     rc = cli_ctx_new(&pg.ctx);
     if (rc != CLI_EXIT_OK) {
         return rc;
@@ -975,25 +956,14 @@ cmd_html(int argc, char **argv)
         rc = cli_file_error(pg.file, st, &err);
         goto out;
     }
+    /* every line's views and texts in the verify's one pass, which takes
+     * the seat's deliveries too */
     if (deliveries) {
-        /* the seat's deliveries are learned by a verified log: the page's
-         * texts are asked of its replay after */
-        st = rpl_log_verify(pg.log, &vopts, &pg.rep);
-    } else {
-        /* every line's views and texts in the verify's one pass */
-        const struct rpl_walk_opts walk = {
-            .views = true,
-            .seats = who == WHO_ALL ? UINT32_MAX
-                     : who == WHO_SEAT && seat >= 1 && seat <= 32
-                         ? 1u << (seat - 1)
-                         : 0,
-            .describe = true,
-        };
-
-        st = rpl_log_verify_walk(pg.log, &vopts, &walk, &pg.rep);
-        pg.walked = st == RPL_OK;
+        cli_deliveries_read(&dv, deliveries);
+        cli_deliveries_walk(&dv, seat, &walk);
     }
-    if (st != RPL_OK) {
+    st = rpl_log_verify_walk(pg.log, &vopts, &walk, &pg.rep);
+    if (st != RPL_OK && pg.rep.error.code != RPL_OK) {
         rc = cli_file_error(pg.file, st, &pg.rep.error);
         goto out;
     }
@@ -1003,7 +973,7 @@ cmd_html(int argc, char **argv)
         goto out;
     }
     if (deliveries) {
-        rc = cli_learn_deliveries(pg.log, pg.file, seat, deliveries);
+        rc = cli_deliveries_said(&dv, pg.file, st);
         if (rc != CLI_EXIT_OK) {
             goto out;
         }
@@ -1043,6 +1013,7 @@ cmd_html(int argc, char **argv)
 out:
     json_decref(data);
     free(pg.lines);
+    cli_deliveries_free(&dv);
     rpl_log_free(pg.log);
     rpl_ctx_free(pg.ctx);
     return cli_finish(rc);

@@ -206,8 +206,9 @@ game_index(struct ix *x, const struct rpl_log *log, const struct rpl__line *ln,
 /* A game line, applied. */
 static enum rpl_status
 index_line(void *a, const struct rpl_log *log, const struct rpl__line *ln,
-           struct rpl_error *err)
+           const struct rpl__applied *applied, struct rpl_error *err)
 {
+    (void)applied;
     return game_index(a, log, ln, err);
 }
 
