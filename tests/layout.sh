@@ -42,17 +42,20 @@ MOVING='
 '
 
 # (e) Files that may name games: the public header documents the games
-# (their man pages, example values), and the archive's command prints
-# statistics whose keys are Avalon's (they change with archive/).
+# (their man pages, example values).
 GAME_NAMING_FILES='
 libreplay/replay.h
-tools/cmd_archive.c
 '
 # (e) Single lines that may, as FILE|TEXT (fixed text within the line):
-# simulate's help for --roles, which must read as it does.
+# the help of simulate's --roles and of the archive's filters, which
+# name the games' tokens a user types.
 GAME_NAMING_LINES='
 tools/cmd_simulate.c|Avalon roles, comma-separated (default: the
 tools/cmd_simulate.c|basic game, Merlin and the Assassin)
+tools/cmd_archive.c|--game NAME        avalon or soc
+tools/cmd_archive.c|revealed role (merlin, assassin, ...)
+tools/cmd_archive.c|assassination, missed, aborted)
+tools/cmd_archive.c|one), as camelog-avalon(7) names it
 '
 
 # (f) The spellings of camelog(5) that SPELL_FILE alone holds, as

@@ -399,7 +399,7 @@ scan(struct session *s)
         if (st != RPL_OK) {
             return cli_file_error(s->file, st, &err);
         }
-        s->tells[no] = lv.describe != NULL;
+        s->tells[no] = lv.describe ? true : false;
         if (s->marks[no] & RPL_MARK_HEADER) {
             s->start = no;
         }
