@@ -46,7 +46,8 @@ replay_all(struct rpl_ctx *ctx, struct rpl_log *log)
 
 /* rpl_log_verify_walk(), which replays a complete log knowing its deal
  * ahead, against rpl_log_verify(): the same verdict, the same coverage,
- * and the views of the first and last lines those of rpl_log_seek(). */
+ * and the views and marks of the first and last lines those of
+ * rpl_log_seek() and rpl_log_mark(). */
 static void
 check_walk(struct rpl_ctx *ctx, const uint8_t *data, size_t size,
            struct rpl_log *verified, enum rpl_status want)
@@ -55,7 +56,13 @@ check_walk(struct rpl_ctx *ctx, const uint8_t *data, size_t size,
     struct rpl_report rep;
     struct rpl_line_view lv;
     uint64_t bits[RPL_COVERAGE_WORDS], ref[RPL_COVERAGE_WORDS];
-    const struct rpl_walk_opts walk = {true, 1u, true, bits};
+    const struct rpl_walk_opts walk = {
+        .views = true,
+        .seats = 1u,
+        .describe = true,
+        .marks = true,
+        .bits = bits,
+    };
     const size_t n = rpl_log_lines(verified);
     char *view = NULL;
 
@@ -69,6 +76,12 @@ check_walk(struct rpl_ctx *ctx, const uint8_t *data, size_t size,
             memcmp(bits, ref, sizeof(bits)) != 0)
             abort();
         for (size_t no = 1; no <= n; no += n > 1 ? n - 1 : 1) {
+            unsigned kept = 0, found = 0;
+
+            if (rpl_log_mark(log, no, &kept, NULL) != RPL_OK ||
+                rpl_log_mark(verified, no, &found, NULL) != RPL_OK ||
+                kept != found)
+                abort();
             if (rpl_log_line_view(log, no, RPL_VIEW_PUBLIC, &lv, NULL) !=
                     RPL_OK ||
                 rpl_log_seek(verified, no, NULL) != RPL_OK ||
