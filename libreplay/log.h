@@ -185,6 +185,7 @@ struct rpl__views {
     uint32_t seats; /* the seats whose views are kept (bit K-1: pK) */
     bool all;       /* the omniscient view is kept */
     bool views;     /* the events and views are kept */
+    unsigned skip;  /* RPL_WALK_NO_PUBLIC, RPL_WALK_NO_ALL: views not kept */
     bool describe;  /* the descriptions are kept */
     uint8_t *marks; /* line no's RPL_MARK_ bits at marks[no - 1], or NULL */
 };

@@ -116,6 +116,14 @@ is_shown(const struct walk *w, const struct rpl_log *log, int viewer)
            !(viewer > 0 && (size_t)viewer > log->seats);
 }
 
+/* Whether viewer's views are left out (walk->skip). */
+static bool
+is_skipped(const struct rpl__views *v, int viewer)
+{
+    return (viewer == RPL_VIEW_PUBLIC && (v->skip & RPL_WALK_NO_PUBLIC)) ||
+           (viewer == RPL_VIEW_ALL && (v->skip & RPL_WALK_NO_ALL));
+}
+
 /* The state viewer sees: the seat's replay for the seat told its
  * deliveries without the deal, else log->st. */
 static const void *
@@ -140,7 +148,7 @@ render(struct walk *w, const struct rpl_log *log)
         const int viewer = viewer_of(w->v, i);
 
         w->cur[i] = NONE;
-        if (!is_shown(w, log, viewer))
+        if (!is_shown(w, log, viewer) || is_skipped(w->v, viewer))
             continue;
         w->cur[i] = b->len;
         log->game->views->view_json(state_for(w, log, viewer), &env, viewer, b);
@@ -443,6 +451,7 @@ views_new(struct rpl_log *log, const struct rpl_walk_opts *o,
     for (uint32_t m = v->seats; m; m >>= 1)
         seats += m & 1u;
     v->views = o->views;
+    v->skip = o->skip & (RPL_WALK_NO_PUBLIC | RPL_WALK_NO_ALL);
     v->describe = o->describe;
     v->width = 1 + 2 * (2 + seats);
     v->nlines = log->nlines;
@@ -511,7 +520,7 @@ views_again(struct rpl_log *log, const struct rpl_walk_opts *o,
                 (viewer > 0 && (size_t)viewer > log->seats))
                 continue;
             text = NULL;
-            if (v->views)
+            if (v->views && !is_skipped(v, viewer))
                 rc = rpl_log_view_json(log, viewer, &text, err);
             if (rc == RPL_OK)
                 keep(v, text, &off[1 + 2 * i], log->ctx);
@@ -610,6 +619,7 @@ rpl_log_line_view(const struct rpl_log *log, size_t no, int viewer,
     const struct rpl__views *v = log->views;
     const size_t *off;
     size_t i = 0;
+    bool shown;
 
     rpl__err_clear(err);
     memset(out, 0, sizeof(*out));
@@ -626,12 +636,13 @@ rpl_log_line_view(const struct rpl_log *log, size_t no, int viewer,
     while (i < nslots(v) && viewer_of(v, i) != viewer)
         i++;
     off = off_of(v, no);
-    if (i == nslots(v) || (v->views && off[1 + 2 * i] == NONE) ||
+    shown = v->views && !is_skipped(v, viewer);
+    if (i == nslots(v) || (shown && off[1 + 2 * i] == NONE) ||
         (viewer > 0 && (size_t)viewer > log->seats))
         return rpl__err(err, RPL_E_ARG, 0, "no view of %d was kept", viewer);
     out->text = rpl__log_line(log, no, &out->len);
     out->events = v->views ? v->b.p + off[0] : NULL;
-    out->view = v->views ? v->b.p + off[1 + 2 * i] : NULL;
+    out->view = shown ? v->b.p + off[1 + 2 * i] : NULL;
     out->describe = off[2 + 2 * i] == NONE ? NULL : v->b.p + off[2 + 2 * i];
     return RPL_OK;
 }

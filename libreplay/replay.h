@@ -522,15 +522,23 @@ struct rpl_line_view {
     size_t len;
     const char *events;   /* rpl_log_events_json(); NULL without views */
     const char *view;     /* rpl_log_view_json() of the viewer, after it;
-                             NULL without views */
+                             NULL without views or when walk->skip left
+                             the viewer's out */
     const char *describe; /* rpl_log_describe() for the viewer; NULL when
                              the line tells nothing or none was asked */
 };
+
+#define RPL_WALK_NO_PUBLIC 0x1u
+#define RPL_WALK_NO_ALL    0x2u
 
 /* What rpl_log_verify_walk() takes in its pass besides the verify. */
 struct rpl_walk_opts {
     bool views;     /* each line's events and views: the public one, the
                        omniscient one on a complete log, and seats' */
+    unsigned skip;  /* with views: RPL_WALK_NO_PUBLIC, RPL_WALK_NO_ALL: the
+                       public's or the omniscient view left out (a page
+                       that shows only the others); their descriptions
+                       are kept */
     uint32_t seats; /* the seats whose views (and descriptions) are kept
                        too, bit K-1 for pK */
     bool describe;  /* each line told to each of those viewers (with or

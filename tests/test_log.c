@@ -1638,6 +1638,43 @@ check_views(struct rpl_ctx *ctx, const char *text, size_t len, int viewer,
                 "%s: line %zu: told without views", what, no);
         }
         {
+            /* A seat's views alone (walk->skip): the public's and the
+             * omniscient one left out, the seat's and every text kept. */
+            struct rpl_log *e = NULL;
+            const struct rpl_walk_opts own = {
+                .views = true,
+                .skip = RPL_WALK_NO_PUBLIC | RPL_WALK_NO_ALL,
+                .describe = true,
+                .seats = walk.seats,
+            };
+
+            ck_assert_int_eq(rpl_log_parse(ctx, &e, text, len, false, NULL),
+                             RPL_OK);
+            ck_assert_int_eq(rpl_log_verify_walk(e, NULL, &own, &ra), RPL_OK);
+            for (size_t no = 1; no <= rpl_log_lines(b); no++) {
+                struct rpl_line_view le, la;
+
+                ck_assert_int_eq(
+                    rpl_log_line_view(e, no, RPL_VIEW_PUBLIC, &le, NULL),
+                    RPL_OK);
+                ck_assert_int_eq(
+                    rpl_log_line_view(a, no, RPL_VIEW_PUBLIC, &la, NULL),
+                    RPL_OK);
+                ck_assert(!le.view && strcmp(le.events, la.events) == 0);
+                ck_assert(!le.describe == !la.describe);
+                if (viewer > 0 && (size_t)viewer <= rpl_log_seats(b)) {
+                    ck_assert_int_eq(
+                        rpl_log_line_view(e, no, viewer, &le, NULL), RPL_OK);
+                    ck_assert_int_eq(
+                        rpl_log_line_view(a, no, viewer, &la, NULL), RPL_OK);
+                    ck_assert_msg(strcmp(le.view, la.view) == 0,
+                                  "%s: line %zu: the seat's view alone", what,
+                                  no);
+                }
+            }
+            rpl_log_free(e);
+        }
+        {
             /* Without views too, the replay is left after the last line. */
             uint8_t dd[32], db[32];
 

@@ -947,6 +947,11 @@ cmd_html(int argc, char **argv)
     walk.seats = who == WHO_ALL                               ? UINT32_MAX
                  : who == WHO_SEAT && seat >= 1 && seat <= 32 ? 1u << (seat - 1)
                                                               : 0;
+    /* the views a page shows: an observer's the public's, a seat's its
+     * own, every page all of them */
+    walk.skip = who == WHO_OBSERVER ? RPL_WALK_NO_ALL
+                : who == WHO_SEAT   ? RPL_WALK_NO_PUBLIC | RPL_WALK_NO_ALL
+                                    : 0;
     rc = cli_ctx_new(&pg.ctx);
     if (rc != CLI_EXIT_OK) {
         return rc;
