@@ -149,12 +149,17 @@ class Table:
 
     def choose(self, k, actions, evil_on_team):
         """The players' policy: the leader takes itself and, if asked, a
-        seat known to be evil (the test reads every page); everybody
+        seat known to be evil (the test reads every page, and waits
+        until every page shows its role); everybody
         approves; every card is Success; the Assassin names Merlin."""
         a = actions[0]
         if a.startswith("propose "):
             # "propose pK N": the page asks for N seats.
             size = int(a.split()[2])
+            if evil_on_team and len(self.roles) < 5:
+                # A page has not shown its role yet: wait for it, so
+                # that the first team holds the evil seat it asks for.
+                return None
             team = [k]
             if evil_on_team and self.roles.get(k) not in EVIL:
                 team += [j for j in range(1, 6) if self.roles.get(j) in EVIL][:1]
@@ -183,8 +188,11 @@ class Table:
             for k, o in pages.items():
                 if o["state"] == "failed" or not o["actions"]:
                     continue
+                action = self.choose(k, o["actions"], evil_on_team)
+                if action is None:
+                    continue
                 try:
-                    self.click(k, self.choose(k, o["actions"], evil_on_team))
+                    self.click(k, action)
                 except WebDriverException:
                     # The page drew its turn again between the look and
                     # the click: look again.
