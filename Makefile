@@ -553,22 +553,40 @@ FUZZ_MAX_LEN_import  := 65536
 FUZZ_MAX_LEN_host    := 16384
 FUZZ_MAX_LEN_tlog    := 16384
 
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRC) $(B)/archive_sql.h $(B)/archive_pg_sql.h
+# The library is compiled once for every target, instrumented for
+# libFuzzer (fuzzer-no-link), ASan and UBSan, into one archive; each
+# target links it with -fsanitize=fuzzer.
+FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -std=c11 \
+                -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/%.o)
+FUZZ_LIB_A   := $(B)/fuzz/libreplay-fuzz.a
+
+$(B)/fuzz/libreplay/%.o: libreplay/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
-	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote $(B) \
-	    $(DEP_CFLAGS) $< $(LIB_SRC) $(DEP_LIBS) -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEP_CFLAGS) \
+	    -MMD -MP -c $< -o $@
+
+$(B)/fuzz/libreplay/games/registry.o: $(B)/games.h
+$(B)/fuzz/libreplay/archive/backend_sqlite.o: $(B)/archive_sql.h
+$(B)/fuzz/libreplay/archive/backend_pg.o: $(B)/archive_pg_sql.h
+
+$(FUZZ_LIB_A): $(FUZZ_LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_A)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(DEP_CFLAGS) $< \
+	    $(FUZZ_LIB_A) $(DEP_LIBS) -o $@
 
 # The host's target includes tools/cmd_host.c (its static functions) and
 # links the commands' helpers.
 FUZZ_HOST_TOOLS := tools/cli.c tools/host_reply.c tools/host_tlog.c
 $(B)/fuzz/fuzz_host: tests/fuzz/fuzz_host.c tools/cmd_host.c $(FUZZ_HOST_TOOLS) \
-                     $(wildcard tools/*.h) $(LIB_SRC) $(B)/archive_sql.h $(B)/archive_pg_sql.h
-	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
-	    -D_POSIX_C_SOURCE=200809L -iquote libreplay -iquote tools \
-	    -iquote $(B) $(DEP_CFLAGS) $< $(FUZZ_HOST_TOOLS) $(LIB_SRC) \
-	    $(DEP_LIBS) -o $@
+                     $(wildcard tools/*.h) $(FUZZ_LIB_A)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -iquote tools $(DEP_CFLAGS) \
+	    $< $(FUZZ_HOST_TOOLS) $(FUZZ_LIB_A) $(DEP_LIBS) -o $@
+
+-include $(FUZZ_LIB_OBJ:.o=.d)
 
 fuzz:
 	@$(DEPS_SH) build fuzz
@@ -609,8 +627,6 @@ fuzz-replay: $(FUZZ_BINS)
 	        tail -n 60 $(B)/fuzz/$$t-replay.log >&2; exit 1; }; \
 	    echo "fuzz_$$t: $$(echo $$files | wc -w) inputs replayed"; \
 	done
-
-$(FUZZ_BINS): $(B)/games.h
 
 # ---------------------------------------------------------------- fresh
 
