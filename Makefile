@@ -433,7 +433,9 @@ $(B)/tests/games.h: games-list
 	@mkdir -p $(@D)
 	@$(call GAMES_H,$(GAMES) $(TEST_GAMES))
 
-$(B)/libreplay/games/registry.o: $(B)/games.h
+# The objects that include a generated header, in both builds of the
+# library: the libraries' and the fuzz targets' (the archive's, below).
+$(B)/libreplay/games/registry.o $(B)/fuzz/libreplay/games/registry.o: $(B)/games.h
 
 # The test build: the games of tests/games/ (one folder each, like those
 # of libreplay/games/) join the production ones in a second registry,
@@ -497,8 +499,10 @@ $(B)/archive_pg_sql.h: schema/archive_pg.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/",/' $<; \
 	  echo '};'; } >$@.tmp && mv $@.tmp $@
 
-$(B)/libreplay/archive/backend_sqlite.o: $(B)/archive_sql.h
-$(B)/libreplay/archive/backend_pg.o: $(B)/archive_pg_sql.h
+$(B)/libreplay/archive/backend_sqlite.o \
+$(B)/fuzz/libreplay/archive/backend_sqlite.o: $(B)/archive_sql.h
+$(B)/libreplay/archive/backend_pg.o \
+$(B)/fuzz/libreplay/archive/backend_pg.o: $(B)/archive_pg_sql.h
 
 # ---------------------------------------------------------------- html
 
@@ -565,10 +569,6 @@ $(B)/fuzz/libreplay/%.o: libreplay/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEP_CFLAGS) \
 	    -MMD -MP -c $< -o $@
-
-$(B)/fuzz/libreplay/games/registry.o: $(B)/games.h
-$(B)/fuzz/libreplay/archive/backend_sqlite.o: $(B)/archive_sql.h
-$(B)/fuzz/libreplay/archive/backend_pg.o: $(B)/archive_pg_sql.h
 
 $(FUZZ_LIB_A): $(FUZZ_LIB_OBJ)
 	rm -f $@

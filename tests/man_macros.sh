@@ -10,8 +10,8 @@ failed=0
 for page in "$@"; do
     # The page as a reader sees it: mandoc's bold and underline are a
     # character, a backspace and another, of which the last is kept.
-    if ! text=$(mandoc -T utf8 -O width=200 "$page" 2>/dev/null | sed 's/.\x08//g') ||
-        [ -z "$text" ]; then
+    if ! text=$(mandoc -T utf8 -O width=200 "$page" 2>/dev/null |
+        sed 's/.\x08//g') || [ -z "$text" ]; then
         echo "$page: mandoc rendered nothing" >&2
         failed=$((failed + 1))
         continue
